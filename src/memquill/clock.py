@@ -1,0 +1,89 @@
+"""Time, injected.
+
+Nothing below the composition root reads the wall clock: every time-dependent rule
+(validity, TTL, decay, relative dates) takes "now" from a ``Clock`` so tests can pin it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Protocol, runtime_checkable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from memquill.errors import NaiveDatetimeError, ValidationError
+
+
+@runtime_checkable
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current instant, timezone-aware (UTC)."""
+        ...
+
+
+class SystemClock:
+    """The real clock; the only place memquill calls ``datetime.now``."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FixedClock:
+    """A clock that only moves when told to; for tests and replays."""
+
+    def __init__(self, at: datetime | str) -> None:
+        self._now = as_utc(parse_instant(at) if isinstance(at, str) else at)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, at: datetime | str) -> None:
+        self._now = as_utc(parse_instant(at) if isinstance(at, str) else at)
+
+    def advance(self, **delta: float) -> datetime:
+        self._now = self._now + timedelta(**delta)
+        return self._now
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """A ZoneInfo, or a typed error for an unknown name."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(f"unknown timezone {name!r}") from exc
+
+
+def as_utc(dt: datetime) -> datetime:
+    if dt.tzinfo is None:
+        raise NaiveDatetimeError(f"datetime {dt.isoformat()} has no timezone")
+    return dt.astimezone(UTC)
+
+
+def parse_instant(value: datetime | str, timezone: str | None = None) -> datetime:
+    """An aware UTC datetime from an ISO string or datetime.
+
+    A naive value is accepted only when ``timezone`` says how to read it.
+    """
+    if isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise ValidationError(f"not an ISO-8601 datetime: {value!r}") from exc
+    elif isinstance(value, datetime):
+        dt = value
+    else:
+        raise ValidationError(f"expected a datetime or ISO string, got {type(value).__name__}")
+    if dt.tzinfo is None:
+        if not timezone:
+            raise NaiveDatetimeError(
+                f"datetime {dt.isoformat()} has no timezone; pass an aware value or timezone="
+            )
+        dt = dt.replace(tzinfo=zone(timezone))
+    return dt.astimezone(UTC)
+
+
+def to_epoch(dt: datetime | None) -> float | None:
+    return None if dt is None else dt.timestamp()
+
+
+def from_epoch(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, UTC)
