@@ -7,6 +7,7 @@ change and its history can never drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from memquill.model.record import MemoryRecord, RevisionOp
 
@@ -49,6 +50,7 @@ class Purge:
 
     memory_id: str
     audit: Audit
+    at: datetime
     expected_revision: int | None = None
 
 

@@ -68,6 +68,11 @@ class MemoryRecord(BaseModel):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     expires_at: datetime | None = None
+    # when the thing it describes happens (a trip, a meeting): used by time-aware retrieval
+    when_start: datetime | None = None
+    when_end: datetime | None = None
+    # when the newest evidence was said: recency and time windows for replayed histories
+    observed_at: datetime | None = None
     confidence: float = Field(ge=0.0, le=1.0)
     source: Source
     status: Status = Status.ACTIVE

@@ -1,1 +1,3 @@
+from memquill.store.sqlite.store import SQLiteStore
 
+__all__ = ["SQLiteStore"]

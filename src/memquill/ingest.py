@@ -1,0 +1,71 @@
+"""① Events in: validate raw input, assign ids, build the immutable Event.
+
+Everything here runs before anything is written, so bad input never leaves state behind.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from memquill.clock import Clock, parse_instant, zone
+from memquill.errors import ContentError, ValidationError
+from memquill.model import DEFAULT_TRUST, Event, Role, Scope, Trust
+
+MAX_ID_LEN = 256
+
+
+def _enum(kind: type[Role] | type[Trust], value: Any, what: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError as exc:
+        allowed = ", ".join(m.value for m in kind)
+        raise ValidationError(f"{what} must be one of {allowed}; got {value!r}") from exc
+
+
+def check_content(content: Any, max_bytes: int) -> str:
+    if not isinstance(content, str):
+        raise ContentError(f"content must be a string, got {type(content).__name__}")
+    if not content.strip():
+        raise ContentError("content is empty")
+    size = len(content.encode("utf-8"))
+    if size > max_bytes:
+        raise ContentError(f"content is {size} bytes; the limit is {max_bytes}")
+    return content
+
+
+def build_event(
+    content: Any,
+    *,
+    scope: Scope,
+    clock: Clock,
+    max_bytes: int,
+    default_timezone: str,
+    role: str = "user",
+    source: str | None = None,
+    id: str | None = None,
+    at: datetime | str | None = None,
+    timezone: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Event:
+    text = check_content(content, max_bytes)
+    role_ = _enum(Role, role, "role")
+    trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
+    tz = timezone or default_timezone
+    zone(tz)
+    occurred = clock.now() if at is None else parse_instant(at, timezone)
+    if id is not None and (not isinstance(id, str) or not id.strip() or len(id) > MAX_ID_LEN):
+        raise ValidationError(f"event id must be a non-empty string of at most {MAX_ID_LEN} chars")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise ValidationError("metadata must be a dict")
+    return Event(
+        id=id or f"evt-{uuid.uuid4().hex}",
+        scope=scope,
+        role=role_,
+        source=trust,
+        content=text,
+        occurred_at=occurred,
+        timezone=tz,
+        metadata=metadata or {},
+    )

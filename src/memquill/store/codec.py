@@ -1,0 +1,95 @@
+"""Record/event/job ↔ row conversion shared by every backend.
+
+Rows keep the filterable fields in columns and the whole record as JSON in ``body``,
+so the schema of a record can grow without a migration per field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memquill.clock import to_epoch
+from memquill.model import Event, MemoryRecord, Revision
+from memquill.model.query import Job
+
+RECORD_COLUMNS = (
+    "id", "revision", "tenant", "user_id", "agent", "project", "session", "type", "subject",
+    "key", "status", "valid_from", "valid_to", "expires_at", "confidence", "source",
+    "read_only", "created_at", "updated_at", "body",
+)  # fmt: skip
+
+
+def record_row(r: MemoryRecord) -> dict[str, Any]:
+    s = r.scope
+    return {
+        "id": r.id,
+        "revision": r.revision,
+        "tenant": s.tenant,
+        "user_id": s.user,
+        "agent": s.agent,
+        "project": s.project,
+        "session": s.session,
+        "type": r.type.value,
+        "subject": r.subject,
+        "key": r.key,
+        "status": r.status.value,
+        "valid_from": to_epoch(r.valid_from),
+        "valid_to": to_epoch(r.valid_to),
+        "expires_at": to_epoch(r.expires_at),
+        "confidence": r.confidence,
+        "source": r.source.value,
+        "read_only": bool(r.read_only),
+        "created_at": to_epoch(r.created_at),
+        "updated_at": to_epoch(r.updated_at),
+        "body": r.model_dump_json(),
+    }
+
+
+def record_from_body(body: str | bytes | dict[str, Any]) -> MemoryRecord:
+    if isinstance(body, dict):
+        return MemoryRecord.model_validate(body)
+    return MemoryRecord.model_validate_json(body)
+
+
+def record_dict(r: MemoryRecord | None) -> dict[str, Any] | None:
+    return None if r is None else r.model_dump(mode="json")
+
+
+def event_body(e: Event) -> str:
+    return e.model_dump_json(exclude={"seq"})
+
+
+def event_from_body(body: str | bytes | dict[str, Any], seq: int) -> Event:
+    if isinstance(body, dict):
+        return Event.model_validate({**body, "seq": seq})
+    return Event.model_validate({**json.loads(body), "seq": seq})
+
+
+def revision_from_row(
+    memory_id: str, revision: int, op: str, actor: str, reason: str,
+    event_ids: str | list[str], before: str | dict[str, Any] | None,
+    after: str | dict[str, Any] | None, at: Any,
+) -> Revision:  # fmt: skip
+    def load(v: Any) -> Any:
+        return json.loads(v) if isinstance(v, str | bytes) else v
+
+    return Revision(
+        memory_id=memory_id, revision=revision, op=op, actor=actor, reason=reason,
+        event_ids=load(event_ids) or [], before=load(before), after=load(after), at=at,
+    )  # fmt: skip
+
+
+def job_payload(job: Job) -> str:
+    return json.dumps(job.payload, ensure_ascii=False, sort_keys=True)
+
+
+def vec_bytes(v: npt.ArrayLike) -> bytes:
+    return np.asarray(v, dtype=np.float32).tobytes()
+
+
+def vec_from_bytes(b: bytes) -> npt.NDArray[np.float32]:
+    return np.frombuffer(b, dtype=np.float32)

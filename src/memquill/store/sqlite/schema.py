@@ -1,0 +1,56 @@
+"""SQLite schema, as numbered migrations."""
+
+from memquill.store.migrations import Migration
+
+MIGRATIONS = (
+    Migration(
+        1,
+        "events, memories, revisions, fts, jobs, access log",
+        (
+            """CREATE TABLE meta (key TEXT PRIMARY KEY, value)""",
+            """INSERT INTO meta (key, value) VALUES ('seq', 0), ('purge_epoch', 0)""",
+            """CREATE TABLE events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL, tenant TEXT NOT NULL, user_id TEXT NOT NULL, session TEXT,
+                occurred_at REAL NOT NULL, content_hash TEXT NOT NULL, body TEXT NOT NULL,
+                UNIQUE (tenant, user_id, id))""",
+            """CREATE INDEX events_session ON events (tenant, user_id, session, seq)""",
+            """CREATE TABLE memories (
+                rowid INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE, revision INTEGER NOT NULL,
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                agent TEXT, project TEXT, session TEXT,
+                type TEXT NOT NULL, subject TEXT NOT NULL, key TEXT NOT NULL,
+                status TEXT NOT NULL, valid_from REAL, valid_to REAL, expires_at REAL,
+                confidence REAL NOT NULL, source TEXT NOT NULL, read_only INTEGER NOT NULL,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL,
+                seq INTEGER NOT NULL, body TEXT NOT NULL, embedding BLOB)""",
+            """CREATE INDEX memories_slot ON memories (tenant, user_id, subject, key)""",
+            """CREATE INDEX memories_status ON memories (tenant, user_id, status, updated_at)""",
+            """CREATE INDEX memories_seq ON memories (tenant, user_id, seq)""",
+            """CREATE VIRTUAL TABLE memories_fts USING fts5 (
+                terms, tokenize = 'unicode61 remove_diacritics 2')""",
+            """CREATE TABLE revisions (
+                memory_id TEXT NOT NULL, revision INTEGER NOT NULL,
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                op TEXT NOT NULL, actor TEXT NOT NULL, reason TEXT NOT NULL,
+                event_ids TEXT NOT NULL, before TEXT, after TEXT, at REAL NOT NULL,
+                PRIMARY KEY (memory_id, revision))""",
+            """CREATE INDEX revisions_user ON revisions (tenant, user_id)""",
+            """CREATE TABLE jobs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL, tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                agent TEXT, project TEXT, session TEXT,
+                payload TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
+                max_attempts INTEGER NOT NULL, run_after REAL NOT NULL, lease_until REAL,
+                worker TEXT, last_error TEXT, created_at REAL NOT NULL, updated_at REAL NOT NULL)""",
+            """CREATE INDEX jobs_due ON jobs (status, run_after)""",
+            """CREATE TABLE access_log (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, memory_id TEXT NOT NULL,
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL, agent TEXT, project TEXT,
+                session TEXT, query TEXT NOT NULL, rank INTEGER NOT NULL, score REAL NOT NULL,
+                at REAL NOT NULL)""",
+            """CREATE INDEX access_memory ON access_log (memory_id)""",
+        ),
+    ),
+)

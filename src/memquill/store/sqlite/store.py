@@ -1,0 +1,490 @@
+"""The embedded store: one SQLite file (WAL), FTS5 for words, float32 BLOBs for vectors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memquill.clock import from_epoch, to_epoch
+from memquill.errors import (
+    ConflictError,
+    DuplicateEventError,
+    MemquillError,
+    NotFoundError,
+    StoreError,
+)
+from memquill.model import (
+    ApplyResult,
+    Change,
+    Create,
+    Event,
+    MemoryRecord,
+    Purge,
+    Revision,
+    Scope,
+    Update,
+)
+from memquill.model.query import Access, Job, JobStatus, RecordFilter
+from memquill.store import codec
+from memquill.store.migrations import pending
+from memquill.store.sqlite.schema import MIGRATIONS
+from memquill.store.sqlite.vectors import Partition
+from memquill.store.tombstone import tombstone
+from memquill.text import index_text
+
+Scored = list[tuple[str, float]]
+
+
+def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
+    """The WHERE clause of a RecordFilter; mirrors ``model.query.matches``."""
+    a = alias + "."
+    r = f.reader
+    sql = [f"{a}tenant = ?", f"{a}user_id = ?"]
+    args: list[Any] = [r.tenant, r.user]
+    for dim in ("agent", "project", "session"):
+        value = getattr(r, dim)
+        if f.exact_scope:
+            sql.append(f"{a}{dim} IS ?")
+        else:
+            sql.append(f"({a}{dim} IS NULL OR {a}{dim} = ?)")
+        args.append(value)
+    if f.statuses is not None:
+        sql.append(f"{a}status IN ({','.join('?' * len(f.statuses))})")
+        args.extend(sorted(s.value for s in f.statuses))
+    if f.types is not None:
+        sql.append(f"{a}type IN ({','.join('?' * len(f.types))})")
+        args.extend(sorted(t.value for t in f.types))
+    for col in ("subject", "key"):
+        if getattr(f, col) is not None:
+            sql.append(f"{a}{col} = ?")
+            args.append(getattr(f, col))
+    if f.at is not None:
+        t = f.at.timestamp()
+        sql.append(
+            f"({a}valid_from IS NULL OR {a}valid_from <= ?) AND ({a}valid_to IS NULL OR "
+            f"{a}valid_to > ?) AND ({a}expires_at IS NULL OR {a}expires_at > ?)"
+        )
+        args.extend([t, t, t])
+    if not sql:
+        return "1", args
+    return " AND ".join(sql), args
+
+
+class SQLiteStore:
+    backend = "sqlite"
+
+    def __init__(self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0) -> None:
+        self.path = path
+        self.dim = dim
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(
+                path, timeout=timeout_s, isolation_level=None, check_same_thread=False
+            )
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+            self._db.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._parts: dict[tuple[str, str], Partition] = {}
+        self._migrate()
+
+    # --- plumbing ---------------------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; driver errors become StoreError, ours pass through."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot start a write transaction: {exc}") from exc
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"SQLite error: {exc}") from exc
+                raise
+
+    def _q(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"SQLite error: {exc}") from exc
+
+    def _migrate(self) -> None:
+        with self._tx() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, "
+                "name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            )
+            current = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+            for m in pending(current[0], MIGRATIONS):
+                for stmt in m.statements:
+                    db.execute(stmt)
+                db.execute(
+                    "INSERT INTO schema_version VALUES (?, ?, ?)", (m.version, m.name, time.time())
+                )
+
+    def schema_version(self) -> int:
+        return int(self._q("SELECT MAX(version) FROM schema_version")[0][0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- events -----------------------------------------------------------------------
+    def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
+        digest = hashlib.sha256(event.content.encode()).hexdigest()
+        s = event.scope
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT seq, content_hash, body FROM events WHERE tenant=? AND user_id=? AND id=?",
+                (s.tenant, s.user, event.id),
+            ).fetchone()
+            if row is not None:
+                if row["content_hash"] != digest:
+                    raise DuplicateEventError(
+                        f"event {event.id!r} exists with different content; events are immutable"
+                    )
+                return codec.event_from_body(row["body"], row["seq"]), False
+            cur = db.execute(
+                "INSERT INTO events (id, tenant, user_id, session, occurred_at, content_hash, body)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(), digest,
+                 codec.event_body(event)),
+            )  # fmt: skip
+            seq = cur.lastrowid
+            self._enqueue(db, [_with_seq(j, seq) for j in jobs])
+        return event.model_copy(update={"seq": seq}), True
+
+    def get_events(self, scope: Scope, ids: Sequence[str]) -> list[Event]:
+        if not ids:
+            return []
+        rows = self._q(
+            f"SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND id IN "
+            f"({','.join('?' * len(ids))}) ORDER BY seq",
+            [scope.tenant, scope.user, *ids],
+        )
+        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
+
+    def session_events(
+        self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
+    ) -> list[Event]:
+        rows = self._q(
+            "SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND session=? AND seq>? "
+            "ORDER BY seq LIMIT ?",
+            [scope.tenant, scope.user, session, after_seq, -1 if limit is None else limit],
+        )
+        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
+
+    # --- records ----------------------------------------------------------------------
+    def apply(self, changes: Sequence[Change]) -> ApplyResult:
+        result = ApplyResult()
+        if not changes:
+            return result
+        with self._tx() as db:
+            seq = db.execute(
+                "UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"
+            ).fetchone()[0]
+            for ch in changes:
+                if isinstance(ch, Create):
+                    self._create(db, ch, seq)
+                    result.created.append(ch.record.id)
+                elif isinstance(ch, Update):
+                    self._update(db, ch, seq)
+                    result.updated.append(ch.record.id)
+                elif isinstance(ch, Purge):
+                    self._purge(db, ch, seq)
+                    result.purged.append(ch.memory_id)
+                else:  # pragma: no cover - the union is closed
+                    raise MemquillError(f"unknown change {ch!r}")
+        return result
+
+    def _write_row(self, db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any) -> int:
+        row = codec.record_row(r)
+        row["seq"] = seq
+        row["embedding"] = None if emb is None else codec.vec_bytes(emb)
+        cols = ", ".join(row)
+        cur = db.execute(
+            f"INSERT INTO memories ({cols}) VALUES ({', '.join('?' * len(row))}) "
+            f"ON CONFLICT (id) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in row if c not in ("id", "embedding"))
+            + (", embedding = excluded.embedding" if emb is not None else "")
+            + " RETURNING rowid",
+            list(row.values()),
+        )
+        return int(cur.fetchone()[0])
+
+    def _revision(
+        self, db: sqlite3.Connection, r: MemoryRecord, audit: Any, before: Any, at: datetime
+    ) -> None:
+        db.execute(
+            "INSERT INTO revisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (r.id, r.revision, r.scope.tenant, r.scope.user, audit.op.value, audit.actor,
+             audit.reason, json.dumps(list(audit.event_ids)),
+             None if before is None else json.dumps(before, ensure_ascii=False),
+             json.dumps(codec.record_dict(r), ensure_ascii=False), at.timestamp()),
+        )  # fmt: skip
+
+    def _create(self, db: sqlite3.Connection, ch: Create, seq: int) -> None:
+        r = ch.record
+        if db.execute("SELECT 1 FROM memories WHERE id = ?", (r.id,)).fetchone():
+            raise ConflictError(f"memory {r.id!r} already exists")
+        rowid = self._write_row(db, r, seq, ch.embedding)
+        db.execute(
+            "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, index_text(r.content))
+        )
+        self._revision(db, r, ch.audit, None, r.updated_at)
+
+    def _current(self, db: sqlite3.Connection, memory_id: str, expected: int | None) -> Any:
+        row = db.execute(
+            "SELECT rowid, revision, body FROM memories WHERE id = ?", (memory_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no memory {memory_id!r}")
+        if expected is not None and row["revision"] != expected:
+            raise ConflictError(
+                f"memory {memory_id!r} is at revision {row['revision']}, not {expected}"
+            )
+        return row
+
+    def _update(self, db: sqlite3.Connection, ch: Update, seq: int) -> None:
+        r = ch.record
+        if r.revision != ch.expected_revision + 1:
+            raise ConflictError("an update must carry revision = expected_revision + 1")
+        row = self._current(db, r.id, ch.expected_revision)
+        before = json.loads(row["body"])
+        self._write_row(db, r, seq, ch.embedding)
+        if ch.reindex:
+            db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
+            db.execute(
+                "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)",
+                (row["rowid"], index_text(r.content)),
+            )
+        self._revision(db, r, ch.audit, before, r.updated_at)
+
+    def _purge(self, db: sqlite3.Connection, ch: Purge, seq: int) -> None:
+        row = self._current(db, ch.memory_id, ch.expected_revision)
+        dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
+        db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
+        db.execute("UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = ?", (dead.id,))
+        self._write_row(db, dead, seq, None)
+        db.execute("UPDATE memories SET embedding = NULL WHERE rowid = ?", (row["rowid"],))
+        self._revision(db, dead, ch.audit, None, ch.at)
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        rows = self._q("SELECT body FROM memories WHERE id = ?", (memory_id,))
+        return codec.record_from_body(rows[0]["body"]) if rows else None
+
+    def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
+        if not ids:
+            return []
+        rows = self._q(
+            f"SELECT id, body FROM memories WHERE id IN ({','.join('?' * len(ids))})", list(ids)
+        )
+        by_id = {r["id"]: codec.record_from_body(r["body"]) for r in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def history(self, memory_id: str) -> list[Revision]:
+        rows = self._q(
+            "SELECT memory_id, revision, op, actor, reason, event_ids, before, after, at "
+            "FROM revisions WHERE memory_id = ? ORDER BY revision",
+            (memory_id,),
+        )
+        return [
+            codec.revision_from_row(*tuple(r)[:-1], at=from_epoch(r["at"]))
+            for r in rows
+        ]
+
+    def find(self, f: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
+        where, args = filter_sql(f)
+        rows = self._q(
+            f"SELECT body FROM memories m WHERE {where} ORDER BY m.updated_at DESC, m.rowid DESC "
+            f"LIMIT ?",
+            [*args, -1 if limit is None else limit],
+        )
+        return [codec.record_from_body(r["body"]) for r in rows]
+
+    def count(self, f: RecordFilter) -> int:
+        where, args = filter_sql(f)
+        return int(self._q(f"SELECT COUNT(*) FROM memories m WHERE {where}", args)[0][0])
+
+    # --- search legs ------------------------------------------------------------------
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+        if not terms or limit <= 0:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where, args = filter_sql(f)
+        rows = self._q(
+            f"SELECT m.id, bm25(memories_fts) AS s FROM memories_fts "
+            f"JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
+            [match, *args, limit],
+        )
+        return [(r["id"], -float(r["s"])) for r in rows]
+
+    def _partition(self, tenant: str, user: str) -> Partition:
+        key = (tenant, user)
+        with self._lock:
+            epoch = self._q("SELECT value FROM meta WHERE key = 'purge_epoch'")[0][0]
+            part = self._parts.get(key)
+            if part is None or part.epoch != epoch:
+                part = self._parts[key] = Partition(self.dim)
+                part.epoch = epoch
+            rows = self._q(
+                "SELECT id, status, type, project, session, agent, valid_from, valid_to, "
+                "expires_at, seq, embedding FROM memories WHERE tenant = ? AND user_id = ? "
+                "AND seq > ? ORDER BY seq",
+                (tenant, user, part.last_seq),
+            )
+            for row in rows:
+                emb = row["embedding"]
+                part.upsert(dict(row), None if emb is None else codec.vec_from_bytes(emb))
+                part.last_seq = max(part.last_seq, row["seq"])
+            return part
+
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+        part = self._partition(f.reader.tenant, f.reader.user)
+        hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
+        if f.subject is not None or f.key is not None:
+            allowed = {r.id for r in self.find(f)}
+            hits = [h for h in hits if h[0] in allowed][:limit]
+        return hits
+
+    def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        if not ids:
+            return {}
+        rows = self._q(
+            f"SELECT id, embedding FROM memories WHERE embedding IS NOT NULL AND id IN "
+            f"({','.join('?' * len(ids))})",
+            list(ids),
+        )
+        return {r["id"]: codec.vec_from_bytes(r["embedding"]) for r in rows}
+
+    # --- jobs ---------------------------------------------------------------------------
+    def enqueue(self, jobs: Sequence[Job]) -> int:
+        with self._tx() as db:
+            return self._enqueue(db, jobs)
+
+    def _enqueue(self, db: sqlite3.Connection, jobs: Sequence[Job]) -> int:
+        inserted = 0
+        for j in jobs:
+            now = to_epoch(j.created_at) or time.time()
+            cur = db.execute(
+                "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, "
+                "payload, status, attempts, max_attempts, run_after, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (j.key, j.kind, j.scope.tenant, j.scope.user, j.scope.agent, j.scope.project,
+                 j.scope.session, codec.job_payload(j), j.max_attempts,
+                 to_epoch(j.run_after) or now, now, now),
+            )  # fmt: skip
+            inserted += cur.rowcount
+        return inserted
+
+    def claim(
+        self, worker: str, now: datetime, lease_s: float, limit: int, kinds: Sequence[str] = ()
+    ) -> list[Job]:
+        t = now.timestamp()
+        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        with self._tx() as db:
+            rows = db.execute(
+                "UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, "
+                "attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT id FROM jobs WHERE "
+                "((status = 'queued' AND run_after <= ?) OR (status = 'running' AND lease_until < ?))"
+                f"{kind_sql} ORDER BY run_after, id LIMIT ?) RETURNING *",
+                [worker, t + lease_s, t, t, t, *kinds, limit],
+            ).fetchall()
+        return sorted((_job(r) for r in rows), key=lambda j: j.id or 0)
+
+    def finish(self, job_id: int, worker: str) -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE jobs SET status = 'done', lease_until = NULL, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (time.time(), job_id, worker),
+            )
+
+    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None) -> None:
+        status = JobStatus.QUEUED if retry_at is not None else JobStatus.DEAD
+        with self._tx() as db:
+            db.execute(
+                "UPDATE jobs SET status = ?, last_error = ?, run_after = COALESCE(?, run_after), "
+                "lease_until = NULL, updated_at = ? WHERE id = ? AND worker = ?",
+                (status, error[:2000], to_epoch(retry_at), time.time(), job_id, worker),
+            )
+
+    def job_counts(self, scope: Scope | None = None) -> dict[str, int]:
+        where, args = ("", []) if scope is None else (
+            "WHERE tenant = ? AND user_id = ?", [scope.tenant, scope.user])  # fmt: skip
+        rows = self._q(f"SELECT status, COUNT(*) AS n FROM jobs {where} GROUP BY status", args)
+        return {r["status"]: r["n"] for r in rows}
+
+    # --- audit, erasure ---------------------------------------------------------------
+    def log_access(self, entries: Sequence[Access]) -> None:
+        if not entries:
+            return
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO access_log (memory_id, tenant, user_id, agent, project, session, "
+                "query, rank, score, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(a.memory_id, a.scope.tenant, a.scope.user, a.scope.agent, a.scope.project,
+                  a.scope.session, a.query, a.rank, a.score, a.at.timestamp()) for a in entries],
+            )  # fmt: skip
+
+    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM memories_fts WHERE rowid IN "
+                "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
+                (tenant, user),
+            )
+            for table in ("memories", "revisions", "events", "jobs", "access_log"):
+                cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
+                counts[table] = cur.rowcount
+            db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
+        with self._lock:
+            self._parts.pop((tenant, user), None)
+        return counts
+
+    def meta(self, key: str) -> Any:
+        rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+
+def _with_seq(job: Job, seq: int | None) -> Job:
+    """Jobs built before the event had a sequence number learn it here."""
+    if "seq" in job.payload and job.payload["seq"] is None:
+        job.payload = {**job.payload, "seq": seq}
+    return job
+
+
+def _job(r: sqlite3.Row) -> Job:
+    return Job(
+        id=r["id"], key=r["key"], kind=r["kind"],
+        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
+                    project=r["project"], session=r["session"]),
+        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
+        max_attempts=r["max_attempts"], run_after=from_epoch(r["run_after"]),
+        lease_until=from_epoch(r["lease_until"]), last_error=r["last_error"],
+        created_at=from_epoch(r["created_at"]), updated_at=from_epoch(r["updated_at"]),
+    )  # fmt: skip

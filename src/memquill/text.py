@@ -1,0 +1,92 @@
+"""Tokenisation shared by indexing and querying, so both sides see the same terms.
+
+Chinese has no spaces: FTS5's ``unicode61`` tokenizer finds 0/10 Chinese facts and
+``trigram`` 5/10, while jieba segmentation finds 7/10 at rank 1 (measured here). So text
+is segmented with jieba (search mode) before it reaches any full-text index, and English
+words are lowercased and Snowball-stemmed so "drinks" finds "drink".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from typing import Any
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9][A-Za-z0-9_.+#-]*")
+
+EN_STOP = frozenset(
+    """a an the and or but if of to in on at for with by from as is are was were be been being
+    am do does did doing have has had having i me my mine we our ours you your yours he him his
+    she her hers it its they them their what which who whom whose this that these those there
+    here when where why how all any both each few more most other some such no nor not only own
+    same so than too very can will just should would could shall may might must about into
+    over under again further then once up down out off s t don doesn didn won let lets ok okay
+    please tell know think want like get got also ever really""".split()
+)
+ZH_STOP = frozenset(
+    """的 了 是 在 和 与 或 也 就 都 而 及 着 吗 呢 吧 啊 呀 嘛 么 我 你 他 她 它 我们 你们 他们 她们
+    这 那 这个 那个 这些 那些 什么 怎么 哪 哪个 哪些 有 没有 一个 一下 给 把 被 让 对 从 到 为 吧
+    请 帮 帮我 一 个 要 会 能 可以 想 还 很 又 上 下 中 之 其 以 所 因为 所以 但是 如果""".split()
+)
+# Negation and other short words that carry meaning are kept out of the stop lists on purpose.
+
+
+def is_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def detect_language(text: str) -> str:
+    """'zh' when the text contains CJK ideographs, else 'en'."""
+    return "zh" if is_cjk(text) else "en"
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised terms of ``text``, in order, stop words included."""
+    out: list[str] = []
+    stem = _stemmer().stemWord
+    for chunk in _TOKEN.findall(text):
+        if _CJK.match(chunk):
+            out.extend(w for w in _jieba().cut_for_search(chunk) if w.strip())
+        else:
+            word = chunk.lower().rstrip(".-")
+            if word:
+                out.append(stem(word) if word.isalpha() else word)
+    return out
+
+
+def index_text(text: str) -> str:
+    """Space-joined terms for a full-text index (FTS5 ``unicode61`` / PG ``simple``)."""
+    return " ".join(tokens(text))
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct content terms of a query: stop words dropped, order kept."""
+    seen: dict[str, None] = {}
+    for t in tokens(text):
+        if t in EN_STOP or t in ZH_STOP:
+            continue
+        seen.setdefault(t, None)
+    return list(seen)
+
+
+def norm_value(text: str | None) -> str:
+    """Casefolded text without spaces or punctuation: equality of claims, not of typing."""
+    return re.sub(r"[\s\W_]+", "", (text or "").casefold())

@@ -1,0 +1,188 @@
+"""Stage 4: the deterministic bilingual extractor (rule 8: rules first, LLM for the long tail).
+
+Same events, settings and clock → same candidates, so a changed rule can be replayed over
+recorded history. Each clause of a turn is offered to the pattern table in order; the first
+pattern family that matches wins for that clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
+from memquill.model.candidate import Trigger
+from memquill.model.scope import Level
+from memquill.text import detect_language
+from memquill.write.extract.base import ExtractionInput
+from memquill.write.extract.phrasing import sentence, strip_terminal, third_person
+
+EXPLICIT = re.compile(
+    r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记得|别忘了|不要忘了|别忘记)[:：,，\s]*|"
+    r"^(?:please\s+)?(?:remember|note|don'?t forget|keep in mind|make a note)(?:\s+that)?[:,\s]+",
+    re.IGNORECASE,
+)
+REMIND = re.compile(r"(?:下次|以后)?提醒我|remind me(?: to)?", re.IGNORECASE)
+CORRECTION = re.compile(
+    r"^(?:不对|不是的|我说错了|更正(?:一下)?|纠正一下|其实|错了)[，,:：\s]*|"
+    r"^(?:actually|correction|sorry,? i meant|i meant|no,? wait|scratch that)[,:\s]+",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+(?=[A-Z])")
+_COND = re.compile(
+    r"(?:(?:如果|假如|要是|当)(.+?)(?:的话)?[，,]|除非(.+?)(?:[，,]|$)|只有(.+?)才)|"
+    r"(?:\b(?:if|when|whenever|unless|only when|only if)\b\s+([^,.;]+))",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"也许|可能|考虑|要不要|是不是|或许|maybe|might|perhaps|should we|thinking about|considering",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Clause:
+    """One clause of a turn plus what the turn as a whole says about it."""
+
+    event: Event
+    text: str
+    language: str
+    explicit: bool
+    correction: bool
+    source: Source
+    confidence: float
+    project: str | None
+    conditions: list[str] = field(default_factory=list)
+    when: tuple[datetime, datetime | None] | None = None  # the clause's resolved time, UTC
+
+    def make(
+        self,
+        type: MemoryType,
+        subject: str,
+        key: str,
+        content: str,
+        *,
+        value: str | None = None,
+        polarity: Polarity = Polarity.POSITIVE,
+        level: Level = Level.USER,
+        trigger: Trigger = Trigger.SIGNAL,
+        confidence: float | None = None,
+        rule: str,
+        when: tuple[datetime, datetime | None] | None = None,
+        expires_at: datetime | None = None,
+        **attributes: object,
+    ) -> Candidate:
+        if self.explicit or self.correction:
+            trigger = Trigger.HOT
+        attrs: dict[str, Any] = {**attributes, "tz": self.event.timezone}
+        if self.correction:
+            attrs["correction"] = True
+        if self.explicit:
+            attrs["explicit"] = True
+        return Candidate(
+            type=type, subject=subject, key=key, value=value,
+            content=sentence(content, self.language), polarity=polarity,
+            conditions=list(self.conditions), observed_at=self.event.occurred_at,
+            when_start=when[0] if when else None, when_end=when[1] if when else None,
+            expires_at=expires_at,
+            confidence=min(0.99, confidence if confidence is not None else self.confidence),
+            source=self.source, evidence=[self.event.id], level=level,
+            language=self.language, trigger=trigger, attributes=attrs, rule=rule,
+        )  # fmt: skip
+
+    def said(self, text: str | None = None) -> str:
+        """The clause as a self-contained third-person statement."""
+        return third_person(text if text is not None else self.text, self.language, self.team)
+
+    @property
+    def team(self) -> str | None:
+        if not self.project:
+            return None
+        return f"项目 {self.project} " if self.language == "zh" else f"project {self.project}"
+
+
+Pattern = Callable[[Clause], list[Candidate]]
+
+_SOURCE = {
+    Trust.USER: (Source.EXPLICIT, 0.9),
+    Trust.TOOL: (Source.OBSERVED, 0.8),
+    Trust.AGENT: (Source.INFERRED, 0.65),
+    Trust.EXTERNAL: (Source.EXTERNAL, 0.5),
+}
+
+
+class RuleExtractor:
+    """Deterministic bilingual extractor; ``patterns`` is the ordered rule table."""
+
+    name = "rules"
+
+    def __init__(self, patterns: list[Pattern] | None = None) -> None:
+        if patterns is None:
+            from memquill.write.extract.patterns import PATTERNS
+
+            patterns = list(PATTERNS)
+        self.patterns = patterns
+
+    def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        out: list[Candidate] = []
+        for event in batch.events:
+            out.extend(self.extract_event(event, batch.text(event), batch.times.get(event.id, [])))
+        return out
+
+    def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
+        if event.role is Role.SYSTEM:
+            return []
+        out: list[Candidate] = []
+        for clause in self.clauses(event, text, times):
+            for pattern in self.patterns:
+                found = pattern(clause)
+                if found:
+                    out.extend(found)
+                    break
+            else:
+                if clause.explicit:
+                    out.append(_note(clause))
+        return out
+
+    def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
+        language = detect_language(text)
+        source, confidence = _SOURCE[event.source]
+        if event.role is Role.ASSISTANT and event.source is Trust.AGENT:
+            confidence = 0.6
+        explicit = bool(EXPLICIT.search(text.strip())) or bool(REMIND.search(text))
+        correction = bool(CORRECTION.search(text.strip()))
+        if explicit and source is Source.EXPLICIT:
+            confidence = 0.95
+        body = CORRECTION.sub("", EXPLICIT.sub("", text.strip(), count=1), count=1)
+        result = []
+        for part in _CLAUSES.split(body):
+            part = strip_terminal(part)
+            if len(part) < 2 or (_HEDGE.search(part) and not explicit):
+                continue
+            conds = [next(g for g in m.groups() if g).strip() for m in _COND.finditer(part)]
+            result.append(
+                Clause(event, part, language, explicit, correction, source, confidence,
+                       event.scope.project, conds, _when(part, times, language))
+            )  # fmt: skip
+        return result
+
+
+def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetime | None] | None:
+    """The first resolved time whose absolute label (or original wording) is in this clause."""
+    for t in times:
+        if t.label(language) in part or t.text in part:
+            return (t.begin, t.until)
+    return None
+
+
+def _note(c: Clause) -> Candidate:
+    """An explicit request no pattern understood: kept verbatim (third person), high confidence."""
+    from memquill.write.extract.lexicon import slug
+
+    kind = "reminder" if REMIND.search(c.event.content) else "note"
+    return c.make(
+        MemoryType.FACT, "user", f"{kind}:{slug(c.text)}", c.said(), rule=f"explicit.{kind}"
+    )

@@ -1,0 +1,146 @@
+"""The write pipeline: the only place the stage order is written down (DESIGN §1).
+
+noise gate → time normalisation → reference resolution → extraction (rules, then the
+optional LLM) → worthiness → trigger gate → reconcile → apply atomically.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memquill.clock import Clock
+from memquill.errors import ConflictError
+from memquill.model import Candidate, Event
+from memquill.model.candidate import Trigger
+from memquill.providers.base import Embedder
+from memquill.store.base import Store
+from memquill.write import coref, noise, timenorm
+from memquill.write.extract.base import ExtractionInput, Extractor
+from memquill.write.resolve import Decision, Reconciler
+from memquill.write.score import score
+
+log = logging.getLogger("memquill.write")
+
+HOT_TRIGGERS = frozenset({Trigger.HOT, Trigger.SIGNAL})
+BACKGROUND_TRIGGERS = frozenset({Trigger.HOT, Trigger.SIGNAL, Trigger.CONFIRMED, Trigger.BACKGROUND})
+SESSION_END_TRIGGERS = frozenset({Trigger.SESSION_END})
+MAX_RETRIES = 5
+
+
+@dataclass
+class EventOutcome:
+    event_id: str
+    kept: bool
+    reason: str = ""
+    normalised: str = ""
+
+
+@dataclass
+class WriteReport:
+    outcomes: list[EventOutcome] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    dropped: list[Candidate] = field(default_factory=list)
+    deferred: list[Candidate] = field(default_factory=list)
+
+    @property
+    def written(self) -> list[str]:
+        """Ids of the records this run created or changed."""
+        return [d.memory_id for d in self.decisions if d.changes]
+
+
+class WritePipeline:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        reconciler: Reconciler,
+        extractor: Extractor,
+        embedder: Embedder | None,
+        worthiness_threshold: float = 0.5,
+        llm_extractor: Extractor | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.reconciler = reconciler
+        self.extractor = extractor
+        self.embedder = embedder
+        self.threshold = worthiness_threshold
+        self.llm_extractor = llm_extractor
+
+    def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
+        ExtractionInput, list[EventOutcome]
+    ]:
+        """Stages 1–3: gate, normalise time, resolve references."""
+        kept: list[Event] = []
+        normalised: dict[str, str] = {}
+        times: dict[str, list[timenorm.TimeMention]] = {}
+        outcomes = []
+        for e in events:
+            verdict = noise.gate(e.content, e.role)
+            if not verdict.keep:
+                outcomes.append(EventOutcome(e.id, False, verdict.reason))
+                continue
+            language = timenorm.detect_language(e.content)
+            mentions = timenorm.find_times(e.content, e.occurred_at, e.timezone, language)
+            text = timenorm.rewrite(e.content, mentions, language) if mentions else e.content
+            resolved = coref.resolve(text, e.scope.project, [*context, *kept])
+            kept.append(e)
+            normalised[e.id] = resolved.text
+            times[e.id] = mentions
+            outcomes.append(EventOutcome(e.id, True, normalised=resolved.text))
+        return ExtractionInput(kept, normalised, context, times), outcomes
+
+    def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        candidates = self.extractor.extract(batch)
+        if self.llm_extractor is not None and batch.events:
+            from memquill.write.extract.llm import merge_candidates
+
+            candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
+        return candidates
+
+    def run(
+        self,
+        events: Sequence[Event],
+        allowed: frozenset[Trigger],
+        context: Sequence[Event] = (),
+        actor: str | None = None,
+    ) -> WriteReport:
+        batch, outcomes = self.prepare(events, context)
+        report = WriteReport(outcomes=outcomes)
+        if not batch.events:
+            return report
+        kept, report.dropped = score(self.extract(batch), self.threshold)
+        now_ready = [c for c in kept if c.trigger in allowed]
+        report.deferred = [c for c in kept if c.trigger not in allowed]
+        by_id = {e.id: e for e in batch.events}
+        vectors = self._embed(now_ready)
+        for cand, vec in zip(now_ready, vectors, strict=True):
+            event = by_id[cand.evidence[0]]
+            who = actor or event.scope.agent or event.source.value
+            report.decisions.append(self._reconcile(cand, event, who, vec))
+        return report
+
+    def _embed(self, cands: list[Candidate]) -> list[np.ndarray | None]:
+        if self.embedder is None or not cands:
+            return [None] * len(cands)
+        return list(self.embedder.embed_passages([c.content for c in cands]))
+
+    def _reconcile(
+        self, cand: Candidate, event: Event, actor: str, vec: np.ndarray | None
+    ) -> Decision:
+        """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
+        scope = event.scope.bind(cand.level)
+        for attempt in range(MAX_RETRIES):
+            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, vec)
+            if not decision.changes:
+                return decision
+            try:
+                self.store.apply(decision.changes)
+                return decision
+            except ConflictError:
+                log.info("slot %s/%s moved; re-deciding (attempt %d)", cand.subject, cand.key, attempt + 1)
+        raise ConflictError(f"could not reconcile {cand.key!r} after {MAX_RETRIES} attempts")

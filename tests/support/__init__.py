@@ -1,0 +1,1 @@
+"""Test helpers shared across suites: real local servers, never mocks of our own code."""
