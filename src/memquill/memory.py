@@ -6,22 +6,37 @@ retrieval → context; then maintenance and audit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from types import TracebackType
 from typing import Any
 
+from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
-from memquill.errors import NotFoundError, ValidationError
+from memquill.errors import NotFoundError, PermissionDeniedError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import jobs
+from memquill.maintain import health, jobs
 from memquill.maintain.worker import DrainReport, Worker
-from memquill.model import Audit, MemoryRecord, MemoryType, Purge, Revision, RevisionOp, Scope
+from memquill.model import (
+    Audit,
+    Event,
+    MemoryRecord,
+    MemoryType,
+    Purge,
+    Revision,
+    RevisionOp,
+    Scope,
+    Status,
+    Update,
+)
+from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
-from memquill.model.result import AddResult, Context, Hit
+from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_tokenizer
+from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -69,7 +84,9 @@ class Memory:
         s = self.settings
         self.reconciler = Reconciler(
             self.store,
-            Policy(confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity),
+            Policy(
+                confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
+            ),
         )
         self.pipeline = WritePipeline(
             self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
@@ -78,6 +95,8 @@ class Memory:
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
                                    s.dedup_similarity)  # fmt: skip
         self.handlers = jobs.Handlers(self.store, self.pipeline)
+        self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
+        warm_up()
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -111,6 +130,7 @@ class Memory:
         **scope: Any,
     ) -> AddResult:
         """Log one interaction durably, then write what must be visible at once (hot path)."""
+        started = time.perf_counter()
         sc = Scope.of(**scope)
         event = build_event(
             content, scope=sc, clock=self.clock, max_bytes=self.settings.max_content_bytes,
@@ -123,6 +143,7 @@ class Memory:
             return AddResult(event_id=stored.id, created=False, queued=False)
         report = self.pipeline.run([stored], HOT_TRIGGERS)
         skipped = next((o.reason for o in report.outcomes if not o.kept), "")
+        self.hot_path_ms = [*self.hot_path_ms[-999:], (time.perf_counter() - started) * 1000]
         return AddResult(event_id=stored.id, written=report.written, queued=True, skipped=skipped)
 
     def add_messages(self, messages: Iterable[Mapping[str, Any]], **scope: Any) -> list[AddResult]:
@@ -186,7 +207,12 @@ class Memory:
             include_archived=include_archived, recipe=recipe,
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
-        return self.retriever.search(q)
+        hits = self.retriever.search(q)
+        if q.reader.session and at is None and not include_history:
+            pending = self.store.pending_events(q.reader, q.reader.session)
+            if pending:
+                hits = sorted([*hits, *pending_hits(query, pending, k)], key=lambda h: -h.score)[:k]
+        return hits
 
     def context(
         self,
@@ -204,9 +230,31 @@ class Memory:
         budget = budget_tokens or self.settings.context_window_tokens // 3
         if budget < 1:
             raise ValidationError("budget_tokens must be positive")
-        hits = self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
-        sections: list[Section] = []
-        return render(sections, hits, self.tokenizer, budget, language or detect_language(query))
+        hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
+                if not h.memory.attributes.get("pending")]  # fmt: skip
+        lang = language or detect_language(query)
+        covered = {e for h in hits for e in h.memory.evidence}
+        return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)
+
+    def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
+        """Core blocks, the session's checkpoint and its not-yet-processed turns."""
+
+        def item(section: str, text: str, mid: str | None = None) -> ContextItem:
+            return ContextItem(section=section, text=text, memory_id=mid,
+                               tokens=self.tokenizer.count(text) + 1)  # fmt: skip
+
+        core = [item("core", f"[{b.name}] {b.content}") for b in self.store.blocks(reader)]
+        sections = [Section("core", core)]
+        if reader.session:
+            cp = self.resume(**_scope_kw(reader))
+            if cp is not None:
+                sections.append(
+                    Section("checkpoint", [item("checkpoint", cp.summary(), cp.memory_id)])
+                )
+            pending = self.store.pending_events(reader, reader.session, limit=10)
+            sections.append(Section("session", [item("session", f"- {e.role.value}: {e.content}")
+                                                for e in pending if e.id not in covered]))  # fmt: skip
+        return sections
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -240,10 +288,135 @@ class Memory:
 
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
-        from memquill.model import Status
 
         st = None if statuses is None else frozenset(Status(s) for s in statuses)
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
+
+    # --- audit, review, feedback -----------------------------------------------------------
+    def explain(self, memory_id: str) -> audit.Explanation:
+        """events → versions → why it is remembered."""
+        return audit.explain(self.store, memory_id)
+
+    def review(self, include_candidates: bool = False, **scope: Any) -> list[audit.ReviewItem]:
+        """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
+        return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
+
+    def resolve(
+        self, memory_id: str, action: audit.Action = "accept", reason: str = "",
+        actor: str = "user",
+    ) -> MemoryRecord:  # fmt: skip
+        """Apply a human decision to a flagged or candidate record."""
+        now = self.clock.now()
+        self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
+        return self.get(memory_id)
+
+    def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
+        rec = self.get(memory_id)
+        updated = rec.model_copy(update={
+            "revision": rec.revision + 1, "updated_at": self.clock.now(),
+            "useful_count": rec.useful_count + (1 if useful else 0),
+            "attributes": {**rec.attributes,
+                           "not_useful": int(rec.attributes.get("not_useful", 0)) + (0 if useful else 1)},
+        })  # fmt: skip
+        why = "marked useful" if useful else "marked not useful"
+        self.store.apply(
+            [Update(updated, rec.revision, Audit(RevisionOp.FEEDBACK, actor, why), reindex=False)]
+        )
+        return self.get(memory_id)
+
+    # --- core memory blocks ----------------------------------------------------------------
+    def set_block(
+        self, name: str, content: str, *, read_only: bool = False, char_limit: int = 2000,
+        force: bool = False, **scope: Any,
+    ) -> CoreBlock:  # fmt: skip
+        """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
+        sc = Scope.of(**scope)
+        if len(content) > char_limit:
+            raise ValidationError(
+                f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
+            )
+        existing = next(
+            (b for b in self.store.blocks(sc) if b.name == name and b.agent == sc.agent), None
+        )
+        if existing is not None and existing.read_only and not force:
+            raise PermissionDeniedError(f"block {name!r} is read-only")
+        block = CoreBlock(
+            tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
+            char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
+        )  # fmt: skip
+        self.store.put_block(block)
+        return block
+
+    def blocks(self, **scope: Any) -> list[CoreBlock]:
+        return self.store.blocks(Scope.of(**scope))
+
+    # --- working memory: checkpoints and outcomes --------------------------------------------
+    def _log(self, content: str, kind: str, **scope: Any) -> Event:
+        event = build_event(
+            content, scope=Scope.of(**scope), clock=self.clock,
+            max_bytes=self.settings.max_content_bytes,
+            default_timezone=self.settings.default_timezone, role="system", source="agent",
+            metadata={"kind": kind},
+        )  # fmt: skip
+        return self.store.append_event(event)[0]
+
+    def checkpoint(
+        self, *, task: str, done: Iterable[str] = (), pending: Iterable[str] = (),
+        params: dict[str, Any] | None = None, results: dict[str, Any] | None = None,
+        **scope: Any,
+    ) -> working.Checkpoint:  # fmt: skip
+        """Save where a task stands, so a reconnect continues instead of restarting."""
+        if not scope.get("session"):
+            raise ValidationError("checkpoint needs session=")
+        cp = working.Checkpoint(task=task, done=list(done), pending=list(pending),
+                                params=params or {}, results=results or {})  # fmt: skip
+        event = self._log(cp.summary(), "checkpoint", **scope)
+        decision = self.pipeline.write([working.checkpoint_candidate(cp, event)], [event], "agent")[
+            0
+        ]
+        return working.Checkpoint.from_record(self.get(decision.memory_id))
+
+    def resume(self, task: str | None = None, **scope: Any) -> working.Checkpoint | None:
+        """The latest checkpoint of the session (of ``task`` if given)."""
+        sc = Scope.of(**scope)
+        if sc.session is None:
+            raise ValidationError("resume needs session=")
+        recs = self.store.find(RecordFilter(sc, types=frozenset({MemoryType.TASK_STATE}),
+                                            key="checkpoint"), limit=20)  # fmt: skip
+        recs = [
+            r
+            for r in recs
+            if r.scope.session == sc.session and (task is None or r.subject == f"task:{task}")
+        ]
+        return working.Checkpoint.from_record(recs[0]) if recs else None
+
+    def complete_task(
+        self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
+        **scope: Any,
+    ) -> MemoryRecord:  # fmt: skip
+        """Record a task outcome once it is known (never during the discussion)."""
+        event = self._log(f"Task {task}: {outcome}", "task_outcome", **scope)
+        cand = working.outcome_candidate(task, outcome, success, list(steps), event)
+        decision = self.pipeline.write([cand], [event], "agent")[0]
+        return self.get(decision.memory_id)
+
+    # --- health ----------------------------------------------------------------------------
+    def stats(self, **scope: Any) -> dict[str, Any]:
+        sc = Scope.of(**scope)
+        return health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+
+
+def warm_up() -> None:
+    """Load the segmenter and the time parser once per process, not inside the first add()."""
+    from memquill.text import tokens
+    from memquill.write import timenorm
+
+    tokens("预热 warm up")
+    timenorm.find_times("明天下午三点 tomorrow", SystemClock().now(), "UTC")
+
+
+def _scope_kw(s: Scope) -> dict[str, Any]:
+    return {k: v for k, v in s.model_dump().items() if v is not None}
 
 
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:

@@ -69,16 +69,19 @@ class Worker:
         except Exception as exc:  # a handler failure must never kill the worker
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
             if job.attempts >= job.max_attempts:
-                self.store.fail(job.id, self.name, error, None)
+                self.store.fail(job.id, self.name, error, None, self.clock.now())
                 report.dead += 1
-                log.error("job %s (%s) dead after %d attempts: %s", job.id, job.kind, job.attempts, exc)
+                log.error(
+                    "job %s (%s) dead after %d attempts: %s", job.id, job.kind, job.attempts, exc
+                )
             else:
                 delay = self.backoff_s * (2 ** (job.attempts - 1))
-                self.store.fail(job.id, self.name, error, self.clock.now() + timedelta(seconds=delay))
+                now = self.clock.now()
+                self.store.fail(job.id, self.name, error, now + timedelta(seconds=delay), now)
                 report.failed += 1
                 log.warning("job %s (%s) failed, retry in %.1fs: %s", job.id, job.kind, delay, exc)
             return
-        self.store.finish(job.id, self.name)
+        self.store.finish(job.id, self.name, self.clock.now())
         report.done += 1
         report.kinds[job.kind] = report.kinds.get(job.kind, 0) + 1
 

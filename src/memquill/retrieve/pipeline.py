@@ -73,7 +73,9 @@ class Retriever:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         top = max_fused(r)
-        relevance = {i: (1.0 if "slot" in p.legs else min(1.0, p.fused / top)) for i, p in pool.items()}
+        relevance = {
+            i: (1.0 if "slot" in p.legs else min(1.0, p.fused / top)) for i, p in pool.items()
+        }
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
+from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, RecordFilter
 
 Scored = list[tuple[str, float]]
@@ -82,16 +83,35 @@ class Store(Protocol):
         """Lease up to ``limit`` due jobs (queued, or running with an expired lease)."""
         ...
 
-    def finish(self, job_id: int, worker: str) -> None: ...
+    def finish(self, job_id: int, worker: str, at: datetime) -> None: ...
 
-    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None) -> None:
+    def fail(
+        self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime
+    ) -> None:
         """Record a failure: re-queue for ``retry_at``, or dead-letter when ``None``."""
         ...
 
     def job_counts(self, scope: Scope | None = None) -> dict[str, int]: ...
 
+    def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
+        """Events of a session whose ``extract`` job is not done yet (read-your-writes)."""
+        ...
+
+    # --- core blocks -----------------------------------------------------------------------
+    def put_block(self, block: CoreBlock) -> None: ...
+
+    def blocks(self, scope: Scope) -> list[CoreBlock]:
+        """The user's shared blocks plus the reader agent's private ones, by name."""
+        ...
+
     # --- audit, erasure, lifecycle -------------------------------------------------------
     def log_access(self, entries: Sequence[Access]) -> None: ...
+
+    def touch(self, ids: Sequence[str], at: datetime) -> None:
+        """Bump access_count and last_accessed_at without a revision (reads are not edits)."""
+        ...
+
+    def tally(self, tenant: str, user: str) -> Tally: ...
 
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         """Hard-delete everything of one user (events, records, revisions, jobs, logs)."""

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memquill.clock import to_epoch
-from memquill.model import Event, MemoryRecord, Revision
+from memquill.model import Event, MemoryRecord, Revision, RevisionOp
 from memquill.model.query import Job
 
 RECORD_COLUMNS = (
@@ -78,7 +78,7 @@ def revision_from_row(
         return json.loads(v) if isinstance(v, str | bytes) else v
 
     return Revision(
-        memory_id=memory_id, revision=revision, op=op, actor=actor, reason=reason,
+        memory_id=memory_id, revision=revision, op=RevisionOp(op), actor=actor, reason=reason,
         event_ids=load(event_ids) or [], before=load(before), after=load(after), at=at,
     )  # fmt: skip
 

@@ -117,12 +117,18 @@ class WritePipeline:
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
-        vectors = self._embed(now_ready)
-        for cand, vec in zip(now_ready, vectors, strict=True):
-            event = by_id[cand.evidence[0]]
-            who = actor or event.scope.agent or event.source.value
-            report.decisions.append(self._reconcile(cand, event, who, vec))
+        report.decisions = self.write(now_ready, [by_id[c.evidence[0]] for c in now_ready], actor)
         return report
+
+    def write(
+        self, candidates: Sequence[Candidate], events: Sequence[Event], actor: str | None = None
+    ) -> list[Decision]:
+        """Embed and reconcile candidates; ``events[i]`` is where candidate i was said."""
+        vectors = self._embed(list(candidates))
+        return [
+            self._reconcile(cand, event, actor or event.scope.agent or event.source.value, vec)
+            for cand, event, vec in zip(candidates, events, vectors, strict=True)
+        ]
 
     def _embed(self, cands: list[Candidate]) -> list[np.ndarray | None]:
         if self.embedder is None or not cands:

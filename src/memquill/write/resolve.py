@@ -219,7 +219,8 @@ class Reconciler:
             rec.valid_to, rec.superseded_by = cur_start, cur.id
             why = "older value of this slot, kept as history"
             audit = Audit(RevisionOp.ADD, actor, why, tuple(c.evidence))
-            return Decision(Op.ADD, c, scope, why, rec.id, target=cur, changes=[Create(rec, audit, _emb(vec))])
+            changes: list[Change] = [Create(rec, audit, _emb(vec))]
+            return Decision(Op.ADD, c, scope, why, rec.id, target=cur, changes=changes)
         rec = self.new_record(c, scope, now, actor, self.initial_status(c))
         rec.valid_from, rec.supersedes = start, cur.id
         old = cur.model_copy(

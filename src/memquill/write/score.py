@@ -35,7 +35,8 @@ def worthiness(c: Candidate) -> float:
 
 def score(candidates: list[Candidate], threshold: float) -> tuple[list[Candidate], list[Candidate]]:
     """(kept, dropped); kept candidates carry their worthiness."""
-    kept, dropped = [], []
+    kept: list[Candidate] = []
+    dropped: list[Candidate] = []
     for c in candidates:
         w = worthiness(c)
         c = c.model_copy(update={"worthiness": w})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import calendar
 import contextlib
+import functools
 import io
 import re
 from collections.abc import Callable
@@ -241,10 +242,10 @@ _EN_DAYS = {"the day after tomorrow": (2, None), "the day before yesterday": (-2
             "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
             "this evening": (0, "evening")}
 _EN_K = {"next": 1, "last": -1, "past": -1, "this": None, "coming": None, "the": 0}
-_EN_N = (r"(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_EN_N = (r"(\d{1,3}|half\s+an?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
          r"|(?:a\s+)?couple\s+of)")
 _EN_UNIT = r"(minute|hour|day|week|month|year)s?"
-_MON = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+_MON = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May|MAY)|june?|july?|aug(?:ust)?"
         r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?\b"
 _NOT_NUM = r"(?<![\d零〇一二两三四五六七八九十几每])"
@@ -254,10 +255,6 @@ _Handler = Callable[[re.Match[str], _Ctx], _Piece | None]
 
 def _day(c: _Ctx, offset: int, part: str | None = None) -> _Piece:
     return _Piece(day=c.today + offset * _DAY, part=part)
-
-
-def _zk(s: str | None, default: int | None = 0) -> int | None:
-    return default if s is None else _ZK[s]
 
 
 def _zh_offset(m: re.Match[str], c: _Ctx) -> _Piece | None:
@@ -272,6 +269,10 @@ def _zh_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
     h, frac, mi = m.group(1, 2, 3)
     minute = {"半": 30, "一刻": 15, "三刻": 45}.get(frac or "", _int(mi) if mi else 0)
     return _Piece(clock=(_int(h), minute, None)) if _int(h) <= 24 and minute < 60 else None
+
+
+def _en_n(s: str) -> float:
+    return 0.5 if s.lower().startswith("half") else _int(s)
 
 
 def _mon(s: str) -> int:
@@ -294,7 +295,7 @@ def _en_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
 _ZH_RULES: list[tuple[str, _Handler]] = [
     (_NOT_NUM + "(" + "|".join(_ZDAYS) + ")", lambda m, c: _day(c, *_ZDAYS[m[1]])),
     (_NOT_NUM + f"(?:{_ZREL})?(?:周|星期|礼拜)([一二三四五六日天1-7])(?![次个])",
-     lambda m, c: _weekday(_ZWD[m[2]], _zk(m[1], None), c.today)),
+     lambda m, c: _weekday(_ZWD[m[2]], None if m[1] is None else _ZK[m[1]], c.today)),
     (_ZREL + "(周|星期|礼拜|月|季度|季)(?![期节末底])",
      lambda m, c: _period(_ZUNIT[m[2]], _ZK[m[1]], c.today)),
     (f"(?:{_ZREL})?周末", lambda m, c: _weekend(_ZK.get(m[1] or "本", 0), c.today)),
@@ -329,9 +330,9 @@ _EN_RULES: list[tuple[str, _Handler]] = [
     (r"\b(?:the\s+)?end\s+of\s+(?:(the|this|next|last)\s+)?(week|month|quarter|year)\b",
      lambda m, c: _end_of(m[2].lower(), _EN_K.get((m[1] or "").lower()) or 0, c.today)),
     (rf"\bin\s+{_EN_N}\s+{_EN_UNIT}(?:'?\s+time)?\b",
-     lambda m, c: _offset(_int(m[1]), m[2].lower(), 1, c)),
+     lambda m, c: _offset(_en_n(m[1]), m[2].lower(), 1, c)),
     (rf"\b{_EN_N}\s+{_EN_UNIT}\s+(ago|from\s+now|later)\b",
-     lambda m, c: _offset(_int(m[1]), m[2].lower(), -1 if m[3].lower() == "ago" else 1, c)),
+     lambda m, c: _offset(_en_n(m[1]), m[2].lower(), -1 if m[3].lower() == "ago" else 1, c)),
     (rf"\b{_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(\d{{4}})\b)?",
      lambda m, c: _Piece(day=_closest(c.today, _mon(m[2]), int(m[1]), m[3]))),
     (rf"\b{_MON}\s+{_ORD}(?:,?\s+(\d{{4}})\b)?",
@@ -436,7 +437,7 @@ def _scan(text: str, c: _Ctx, lang: str) -> list[TimeMention]:
         for m in rx.finditer(text):
             try:
                 p = handler(m, c)
-            except (ValueError, OverflowError, KeyError, IndexError):
+            except (ValueError, OverflowError, KeyError, IndexError, TypeError):
                 p = None  # an impossible date ("2月30日") is no mention
             if p is not None:
                 pieces.append(replace(p, start=m.start(), end=m.end()))
@@ -495,18 +496,12 @@ def _range(p: _Piece) -> tuple[datetime, datetime | None, str] | None:
     return d0, d0 + _DAY, "day"
 
 
-_JIO: Any = None
-
-
+@functools.cache
 def _jionlp() -> Any:
     """Imported on first need only: ~0.4 s, and a stdout banner that must not leak."""
-    global _JIO
-    if _JIO is None:
-        with contextlib.redirect_stdout(io.StringIO()):
-            import jionlp
-
-        _JIO = jionlp
-    return _JIO
+    with contextlib.redirect_stdout(io.StringIO()):
+        import jionlp
+    return jionlp
 
 
 def _jionlp_mentions(text: str, c: _Ctx) -> list[TimeMention]:

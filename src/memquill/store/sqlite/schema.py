@@ -51,6 +51,11 @@ MIGRATIONS = (
                 session TEXT, query TEXT NOT NULL, rank INTEGER NOT NULL, score REAL NOT NULL,
                 at REAL NOT NULL)""",
             """CREATE INDEX access_memory ON access_log (memory_id)""",
+            """CREATE TABLE core_blocks (
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL, agent TEXT NOT NULL DEFAULT '',
+                name TEXT NOT NULL, content TEXT NOT NULL, char_limit INTEGER NOT NULL,
+                read_only INTEGER NOT NULL, updated_at REAL NOT NULL,
+                PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
 )

@@ -35,6 +35,7 @@ from memquill.model import (
     Scope,
     Update,
 )
+from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.migrations import pending
@@ -310,9 +311,12 @@ class SQLiteStore:
             (memory_id,),
         )
         return [
-            codec.revision_from_row(*tuple(r)[:-1], at=from_epoch(r["at"]))
+            codec.revision_from_row(
+                r["memory_id"], r["revision"], r["op"], r["actor"], r["reason"], r["event_ids"],
+                r["before"], r["after"], at=from_epoch(r["at"]),
+            )
             for r in rows
-        ]
+        ]  # fmt: skip
 
     def find(self, f: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
         where, args = filter_sql(f)
@@ -415,21 +419,23 @@ class SQLiteStore:
             ).fetchall()
         return sorted((_job(r) for r in rows), key=lambda j: j.id or 0)
 
-    def finish(self, job_id: int, worker: str) -> None:
+    def finish(self, job_id: int, worker: str, at: datetime) -> None:
         with self._tx() as db:
             db.execute(
                 "UPDATE jobs SET status = 'done', lease_until = NULL, updated_at = ? "
                 "WHERE id = ? AND worker = ? AND status = 'running'",
-                (time.time(), job_id, worker),
+                (at.timestamp(), job_id, worker),
             )
 
-    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None) -> None:
+    def fail(
+        self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime
+    ) -> None:
         status = JobStatus.QUEUED if retry_at is not None else JobStatus.DEAD
         with self._tx() as db:
             db.execute(
                 "UPDATE jobs SET status = ?, last_error = ?, run_after = COALESCE(?, run_after), "
                 "lease_until = NULL, updated_at = ? WHERE id = ? AND worker = ?",
-                (status, error[:2000], to_epoch(retry_at), time.time(), job_id, worker),
+                (status, error[:2000], to_epoch(retry_at), at.timestamp(), job_id, worker),
             )
 
     def job_counts(self, scope: Scope | None = None) -> dict[str, int]:
@@ -437,6 +443,40 @@ class SQLiteStore:
             "WHERE tenant = ? AND user_id = ?", [scope.tenant, scope.user])  # fmt: skip
         rows = self._q(f"SELECT status, COUNT(*) AS n FROM jobs {where} GROUP BY status", args)
         return {r["status"]: r["n"] for r in rows}
+
+    def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
+        rows = self._q(
+            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
+            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
+            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            (scope.tenant, scope.user, session, limit),
+        )
+        return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
+
+    # --- core blocks --------------------------------------------------------------------
+    def put_block(self, block: CoreBlock) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO core_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
+                "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
+                "char_limit = excluded.char_limit, read_only = excluded.read_only, "
+                "updated_at = excluded.updated_at",
+                (block.tenant, block.user, block.agent or "", block.name, block.content,
+                 block.char_limit, int(block.read_only), block.updated_at.timestamp()),
+            )  # fmt: skip
+
+    def blocks(self, scope: Scope) -> list[CoreBlock]:
+        rows = self._q(
+            "SELECT * FROM core_blocks WHERE tenant = ? AND user_id = ? AND agent IN ('', ?) "
+            "ORDER BY name, agent",
+            (scope.tenant, scope.user, scope.agent or ""),
+        )
+        return [
+            CoreBlock(tenant=r["tenant"], user=r["user_id"], agent=r["agent"] or None,
+                      name=r["name"], content=r["content"], char_limit=r["char_limit"],
+                      read_only=bool(r["read_only"]), updated_at=_utc(r["updated_at"]))
+            for r in rows
+        ]  # fmt: skip
 
     # --- audit, erasure ---------------------------------------------------------------
     def log_access(self, entries: Sequence[Access]) -> None:
@@ -450,6 +490,40 @@ class SQLiteStore:
                   a.scope.session, a.query, a.rank, a.score, a.at.timestamp()) for a in entries],
             )  # fmt: skip
 
+    def touch(self, ids: Sequence[str], at: datetime) -> None:
+        if not ids:
+            return
+        with self._tx() as db:
+            db.execute(
+                "UPDATE memories SET body = json_set(body, '$.access_count', "
+                "json_extract(body, '$.access_count') + 1, '$.last_accessed_at', ?) "
+                f"WHERE id IN ({','.join('?' * len(ids))})",
+                [at.isoformat().replace("+00:00", "Z"), *ids],
+            )
+
+    def tally(self, tenant: str, user: str) -> Tally:
+        t = Tally()
+        key = (tenant, user)
+        for r in self._q("SELECT status, type, COUNT(*) AS n FROM memories WHERE tenant = ? AND "
+                         "user_id = ? GROUP BY status, type", key):  # fmt: skip
+            t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
+        for r in self._q("SELECT date(occurred_at, 'unixepoch') AS d, COUNT(*) AS n FROM events "
+                         "WHERE tenant = ? AND user_id = ? GROUP BY d ORDER BY d", key):  # fmt: skip
+            t.events_by_day[r["d"]] = r["n"]
+        t.events = sum(t.events_by_day.values())
+        t.accesses = self._q("SELECT COUNT(*) FROM access_log WHERE tenant = ? AND user_id = ?",
+                             key)[0][0]  # fmt: skip
+        t.useful = self._q("SELECT COALESCE(SUM(json_extract(body, '$.useful_count')), 0) FROM "
+                           "memories WHERE tenant = ? AND user_id = ?", key)[0][0]  # fmt: skip
+        for r in self._q("SELECT status, COUNT(*) AS n, SUM(MAX(attempts - 1, 0)) AS retries "
+                         "FROM jobs WHERE tenant = ? AND user_id = ? GROUP BY status", key):  # fmt: skip
+            t.jobs[r["status"]] = r["n"]
+            t.retries += r["retries"] or 0
+        t.job_latency_s = [r[0] for r in self._q(
+            "SELECT updated_at - created_at FROM jobs WHERE tenant = ? AND user_id = ? AND "
+            "status = 'done' ORDER BY id DESC LIMIT 1000", key)]  # fmt: skip
+        return t
+
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as db:
@@ -458,7 +532,7 @@ class SQLiteStore:
                 "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
                 (tenant, user),
             )
-            for table in ("memories", "revisions", "events", "jobs", "access_log"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
                 cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
                 counts[table] = cur.rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
@@ -469,6 +543,12 @@ class SQLiteStore:
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
+
+
+def _utc(ts: float) -> datetime:
+    dt = from_epoch(ts)
+    assert dt is not None
+    return dt
 
 
 def _with_seq(job: Job, seq: int | None) -> Job:

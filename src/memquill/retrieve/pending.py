@@ -1,0 +1,40 @@
+"""Read-your-writes: a session's turns that the worker has not processed yet.
+
+They are matched by term overlap and returned as transient ``episode`` hits (id
+``pending:<event id>``), so "what did I just say" works before background extraction runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memquill.model import Event, MemoryRecord, MemoryType, Source, Status
+from memquill.model.result import Hit
+from memquill.text import query_terms, tokens
+
+SOURCE = {"user": Source.EXPLICIT, "tool": Source.OBSERVED, "agent": Source.INFERRED,
+          "external": Source.EXTERNAL}  # fmt: skip
+
+
+def as_record(e: Event) -> MemoryRecord:
+    return MemoryRecord(
+        id=f"pending:{e.id}", type=MemoryType.EPISODE, scope=e.scope, subject="session",
+        key=f"pending:{e.id}", content=e.content, confidence=0.5, source=SOURCE[e.source.value],
+        status=Status.CANDIDATE, evidence=[e.id], actor=e.source.value, created_at=e.occurred_at,
+        updated_at=e.occurred_at, observed_at=e.occurred_at, attributes={"pending": True, "tz": e.timezone},
+    )  # fmt: skip
+
+
+def pending_hits(query: str, events: Sequence[Event], k: int) -> list[Hit]:
+    terms = set(query_terms(query))
+    if not terms:
+        return []
+    hits = []
+    for e in events:
+        overlap = len(terms & set(tokens(e.content))) / len(terms)
+        if overlap > 0:
+            hits.append(Hit(memory=as_record(e), score=round(0.5 + 0.5 * overlap, 4),
+                            why={"legs": {"pending": {"overlap": round(overlap, 3)}},
+                                 "filters": ["session pending log"]}))  # fmt: skip
+    hits.sort(key=lambda h: -h.score)
+    return hits[:k]
