@@ -15,9 +15,9 @@ from typing import Any
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
-from memquill.errors import NotFoundError, PermissionDeniedError, ValidationError
+from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import health, jobs
+from memquill.maintain import health, lifecycle, jobs
 from memquill.maintain.worker import DrainReport, Worker
 from memquill.model import (
     Audit,
@@ -94,7 +94,7 @@ class Memory:
         )  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
                                    s.dedup_similarity)  # fmt: skip
-        self.handlers = jobs.Handlers(self.store, self.pipeline)
+        self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
         warm_up()
 
@@ -174,13 +174,29 @@ class Memory:
         if not events:
             return 0
         last = events[-1].seq or 0
-        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, self.clock.now())])
+        now = self.clock.now()
+        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, now),
+                                   jobs.lifecycle_job(sc, now)])  # fmt: skip
+
+    def maintain(self, **scope: Any) -> lifecycle.LifecycleReport:
+        """Run the lifecycle pass (TTL, decay → archive, consolidation) for one user now."""
+        sc = Scope.of(**scope)
+        return self.handlers.maintain(Scope(tenant=sc.tenant, user=sc.user))
 
     def flush(self) -> DrainReport:
         """Run queued background work to completion, in-process."""
         worker = Worker(self.store, self.clock, self.handlers.table(),
                         lease_s=self.settings.job_lease_s)  # fmt: skip
         return worker.drain()
+
+    def _reactivate(self, records: list[MemoryRecord]) -> None:
+        """An archived memory that is used again comes back to default retrieval."""
+        now = self.clock.now()
+        for rec in records:
+            try:
+                self.store.apply([lifecycle.reactivation(rec, now, "accessed again")])
+            except ConflictError:
+                pass  # someone else changed it meanwhile; their version stands
 
     # --- ④ retrieval and ⑤ context -------------------------------------------------------
     def search(
@@ -208,6 +224,7 @@ class Memory:
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
         hits = self.retriever.search(q)
+        self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
         if q.reader.session and at is None and not include_history:
             pending = self.store.pending_events(q.reader, q.reader.session)
             if pending:
@@ -392,11 +409,15 @@ class Memory:
 
     def complete_task(
         self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
-        **scope: Any,
+        when: str | None = None, **scope: Any,
     ) -> MemoryRecord:  # fmt: skip
-        """Record a task outcome once it is known (never during the discussion)."""
+        """Record a task outcome once it is known (never during the discussion).
+
+        ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
+        successful steps seen three times become a procedure awaiting confirmation.
+        """
         event = self._log(f"Task {task}: {outcome}", "task_outcome", **scope)
-        cand = working.outcome_candidate(task, outcome, success, list(steps), event)
+        cand = working.outcome_candidate(task, outcome, success, list(steps), event, when)
         decision = self.pipeline.write([cand], [event], "agent")[0]
         return self.get(decision.memory_id)
 

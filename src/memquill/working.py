@@ -59,7 +59,7 @@ def checkpoint_candidate(cp: Checkpoint, event: Event) -> Candidate:
 
 
 def outcome_candidate(
-    task: str, outcome: str, success: bool, steps: list[str], event: Event
+    task: str, outcome: str, success: bool, steps: list[str], event: Event, when: str | None = None
 ) -> Candidate:
     verb = "completed" if success else "failed"
     content = f"Task {task} {verb}: {outcome}"
@@ -70,6 +70,7 @@ def outcome_candidate(
         content=content, confidence=0.9, source=Source.OBSERVED, evidence=[event.id],
         level=Level.PROJECT if event.scope.project else Level.USER, trigger=Trigger.OUTCOME,
         observed_at=event.occurred_at,
-        attributes={"task": task, "success": success, "steps": steps, "tz": event.timezone},
+        attributes={"task": task, "success": success, "steps": steps, "tz": event.timezone,
+                    **({"when": when} if when else {})},
         rule="complete_task",
     )  # fmt: skip

@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from memquill.model import Scope
-from memquill.model.query import Job
+from memquill.clock import Clock
+from memquill.maintain import lifecycle
+from memquill.model import MemoryType, Scope
+from memquill.model.query import Job, RecordFilter
 from memquill.store.base import Store
 from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
 
 EXTRACT = "extract"
 SESSION_END = "session_end"
+LIFECYCLE = "lifecycle"
 CONTEXT_TURNS = 8
 
 
@@ -28,13 +31,38 @@ def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> 
     )  # fmt: skip
 
 
+def lifecycle_job(scope: Scope, at: datetime) -> Job:
+    """At most one lifecycle pass per user and day, however often sessions end."""
+    owner = Scope(tenant=scope.tenant, user=scope.user)
+    return Job(kind=LIFECYCLE, key=f"{LIFECYCLE}:{owner.tenant}:{owner.user}:{at.date().isoformat()}",
+               scope=owner, created_at=at, run_after=at)  # fmt: skip
+
+
 class Handlers:
-    def __init__(self, store: Store, pipeline: WritePipeline) -> None:
+    def __init__(self, store: Store, pipeline: WritePipeline, clock: Clock) -> None:
         self.store = store
         self.pipeline = pipeline
+        self.clock = clock
 
     def table(self) -> dict[str, Callable[[Job], None]]:
-        return {EXTRACT: self.extract, SESSION_END: self.session_end}
+        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.lifecycle}
+
+    def lifecycle(self, job: Job) -> None:
+        self.maintain(job.scope)
+
+    def maintain(self, owner: Scope) -> lifecycle.LifecycleReport:
+        """Expire, decay and consolidate one user's records; safe to run any number of times."""
+        now = self.clock.now()
+        changes, report = lifecycle.expire_and_decay(self.store, owner.tenant, owner.user, now)
+        for i in range(0, len(changes), 200):
+            self.store.apply(changes[i : i + 200])
+        outcomes = self.store.find(RecordFilter(owner, types=frozenset({MemoryType.TASK_OUTCOME}),
+                                                owner=True))  # fmt: skip
+        for cand in lifecycle.procedures(outcomes):
+            events = self.store.get_events(owner, [cand.evidence[-1]])
+            if events and self.pipeline.write([cand], events, lifecycle.ACTOR)[0].changes:
+                report.procedures.append(cand)
+        return report
 
     def extract(self, job: Job) -> None:
         events = self.store.get_events(job.scope, [job.payload["event_id"]])

@@ -2,7 +2,7 @@
 except errors."""
 
 from memquill.model.candidate import Candidate, Trigger
-from memquill.model.change import ApplyResult, Audit, Change, Create, Purge, Update
+from memquill.model.change import SLOT_OPEN, ApplyResult, Audit, Change, Create, Purge, SlotGuard, Update
 from memquill.model.event import DEFAULT_TRUST, Event, Role, Trust
 from memquill.model.record import (
     SOURCE_RANK,
@@ -19,6 +19,7 @@ from memquill.model.scope import SCOPE_KEYS, Level, Scope
 __all__ = [
     "DEFAULT_TRUST",
     "SCOPE_KEYS",
+    "SLOT_OPEN",
     "SOURCE_RANK",
     "ApplyResult",
     "Audit",
@@ -35,6 +36,7 @@ __all__ = [
     "RevisionOp",
     "Role",
     "Scope",
+    "SlotGuard",
     "Source",
     "Status",
     "Trigger",

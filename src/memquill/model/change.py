@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memquill.model.record import MemoryRecord, RevisionOp
+from memquill.model.record import MemoryRecord, RevisionOp, Status
+from memquill.model.scope import Scope
+
+SLOT_OPEN = frozenset({Status.ACTIVE, Status.CANDIDATE, Status.NEEDS_REVIEW, Status.ARCHIVED})
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,22 @@ class Purge:
     expected_revision: int | None = None
 
 
-Change = Create | Update | Purge
+@dataclass(frozen=True)
+class SlotGuard:
+    """Fails the batch (ConflictError) unless the open records of one slot — same exact
+    scope, subject and key, status in ``SLOT_OPEN`` — are exactly ``open_ids``.
+
+    Optimistic concurrency for decisions that *add*: two writers who both saw an empty slot
+    cannot both create an active record in it; the loser re-decides.
+    """
+
+    scope: Scope
+    subject: str
+    key: str
+    open_ids: frozenset[str]
+
+
+Change = Create | Update | Purge | SlotGuard
 
 
 @dataclass

@@ -33,11 +33,15 @@ class RecordFilter:
     subject: str | None = None
     key: str | None = None
     exact_scope: bool = False  # True: the record's scope must equal ``reader`` (slot lookup)
+    owner: bool = False  # True: every record of reader's tenant+user, any binding (maintenance)
 
 
 def matches(record: MemoryRecord, f: RecordFilter) -> bool:
     """The reference semantics of ``RecordFilter``."""
-    if f.exact_scope:
+    if f.owner:
+        if (record.scope.tenant, record.scope.user) != (f.reader.tenant, f.reader.user):
+            return False
+    elif f.exact_scope:
         if record.scope != f.reader:
             return False
     elif not record.scope.visible_to(f.reader):

@@ -88,6 +88,7 @@ class Retriever:
             for s in kept[: q.k]
         ]  # fmt: skip
         if log and hits:
+            self.store.touch([h.memory.id for h in hits], self.clock.now())
             self.store.log_access(
                 [Access(h.memory.id, q.reader, q.text, i, h.score, self.clock.now())
                  for i, h in enumerate(hits, start=1)]

@@ -9,6 +9,7 @@ first, then lexical near-duplicates in that scope; never a scan of the store.
 from __future__ import annotations
 
 import uuid
+from difflib import SequenceMatcher
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -16,6 +17,7 @@ from enum import StrEnum
 import numpy as np
 
 from memquill.model import (
+    SLOT_OPEN,
     SOURCE_RANK,
     Audit,
     Candidate,
@@ -25,6 +27,7 @@ from memquill.model import (
     MemoryType,
     RevisionOp,
     Scope,
+    SlotGuard,
     Source,
     Status,
     Update,
@@ -32,9 +35,9 @@ from memquill.model import (
 from memquill.model.query import RecordFilter
 from memquill.providers.base import Vector
 from memquill.store.base import Store
-from memquill.text import norm_value, query_terms
+from memquill.text import norm_value, query_terms, tokens
 
-OPEN = frozenset({Status.ACTIVE, Status.CANDIDATE, Status.NEEDS_REVIEW})
+OPEN = SLOT_OPEN
 
 
 class Op(StrEnum):
@@ -51,7 +54,7 @@ class Policy:
 
     confidence_floor: float = 0.6
     duplicate_similarity: float = 0.92
-    duplicate_overlap: float = 0.8  # term Jaccard also required: e5 scores are compressed
+    duplicate_overlap: float = 0.85  # ordered term overlap also required: e5 scores are compressed
     promote_after: int = 2  # evidence count that promotes a recurring candidate
     external_can_activate: bool = False
 
@@ -77,9 +80,12 @@ def _same_claim(c: Candidate, r: MemoryRecord) -> bool:
     return cv == rv and c.polarity == r.polarity
 
 
-def _jaccard(a: str, b: str) -> float:
-    sa, sb = set(query_terms(a)), set(query_terms(b))
-    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
+def _overlap(a: str, b: str) -> float:
+    """Order-aware term similarity; 0 when the numbers differ (a number is a fact)."""
+    ta, tb = tokens(a), tokens(b)
+    if {t for t in ta if t.isdigit()} != {t for t in tb if t.isdigit()}:
+        return 0.0
+    return SequenceMatcher(None, ta, tb, autojunk=False).ratio()
 
 
 class Reconciler:
@@ -108,25 +114,41 @@ class Reconciler:
             return Status.CANDIDATE
         if c.confidence < self.policy.confidence_floor or c.worthiness < 0.5:
             return Status.CANDIDATE
+        if c.attributes.get("needs_confirmation"):
+            return Status.CANDIDATE
         return Status.ACTIVE
 
     # --- the decision -------------------------------------------------------------------
     def decide(
         self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None = None
     ) -> Decision:
-        if c.type is not MemoryType.TEMPORARY:
-            everything = self.store.find(
-                RecordFilter(reader=scope, exact_scope=True, statuses=None, subject=c.subject,
-                             key=c.key)
-            )  # fmt: skip
-            seen = next((r for r in everything if set(c.evidence) <= set(r.evidence)), None)
-            if seen is not None:  # a re-run of work already done (retry, replay, crash)
-                return Decision(Op.NOOP, c, scope, "already recorded from this evidence", seen.id,
-                                target=seen)  # fmt: skip
-            slot = [r for r in everything if r.status in OPEN]
-            same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
-            if same_cond:
-                return self._against(c, scope, now, actor, _pick(same_cond), vec)
+        """One decision; its changes start with a guard on the slot state it was based on."""
+        if c.type is MemoryType.TEMPORARY:
+            return self._fresh(c, scope, now, actor, vec)
+        everything = self.store.find(
+            RecordFilter(reader=scope, exact_scope=True, statuses=None, subject=c.subject, key=c.key)
+        )
+        d = self._decide(c, scope, now, actor, vec, everything)
+        if d.changes:
+            open_ids = frozenset(r.id for r in everything if r.status in OPEN)
+            d.changes.insert(0, SlotGuard(scope, c.subject, c.key, open_ids))
+        return d
+
+    def _decide(
+        self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None,
+        everything: list[MemoryRecord],
+    ) -> Decision:  # fmt: skip
+        seen = next((r for r in everything if set(c.evidence) <= set(r.evidence)), None)
+        if seen is not None:  # a re-run of work already done (retry, replay, crash)
+            return Decision(Op.NOOP, c, scope, "already recorded from this evidence", seen.id, target=seen)
+        slot = [r for r in everything if r.status in OPEN]
+        same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
+        if same_cond:
+            return self._against(c, scope, now, actor, _pick(same_cond), vec)
+        return self._fresh(c, scope, now, actor, vec)
+
+    def _fresh(self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None) -> Decision:
+        """No record in the slot: a near-duplicate elsewhere in the scope, or new."""
         dup = self._near_duplicate(c, scope, vec)
         if dup is not None:
             return self._noop(c, scope, now, actor, dup, "near-duplicate of an existing memory")
@@ -171,7 +193,10 @@ class Reconciler:
             return d
         evidence = [*cur.evidence, *new_ev]
         status = cur.status
-        if (
+        if status is Status.ARCHIVED:
+            status = Status.ACTIVE
+            why += "; confirmed again, reactivated"
+        elif (
             status is Status.CANDIDATE
             and len(evidence) >= self.policy.promote_after
             and (c.source is not Source.EXTERNAL or self.policy.external_can_activate)
@@ -186,7 +211,8 @@ class Reconciler:
                 "observed_at": max((t for t in (cur.observed_at, c.observed_at) if t), default=None),
             }
         )  # fmt: skip
-        op = RevisionOp.PROMOTE if status is not cur.status else RevisionOp.MERGE
+        op = {Status.ARCHIVED: RevisionOp.REACTIVATE, Status.CANDIDATE: RevisionOp.PROMOTE}.get(
+            cur.status, RevisionOp.MERGE) if status is not cur.status else RevisionOp.MERGE  # fmt: skip
         d.changes = [Update(updated, cur.revision, Audit(op, actor, why, tuple(new_ev)), reindex=False)]
         d.reason = why
         return d
@@ -264,7 +290,7 @@ class Reconciler:
             return None
         embs = self.store.embeddings([h[0] for h in hits]) if vec is not None else {}
         for rec in self.store.get_many([h[0] for h in hits]):
-            if _jaccard(rec.content, c.content) < self.policy.duplicate_overlap:
+            if _overlap(rec.content, c.content) < self.policy.duplicate_overlap:
                 continue
             if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
                 continue
@@ -280,5 +306,5 @@ def _emb(vec: Vector | None) -> list[float] | None:
 
 def _pick(records: list[MemoryRecord]) -> MemoryRecord:
     """The record a new claim is compared with: the active one, else the newest."""
-    order = {Status.ACTIVE: 0, Status.CANDIDATE: 1, Status.NEEDS_REVIEW: 2}
+    order = {Status.ACTIVE: 0, Status.CANDIDATE: 1, Status.NEEDS_REVIEW: 2, Status.ARCHIVED: 3}
     return sorted(records, key=lambda r: (order.get(r.status, 9), -r.updated_at.timestamp()))[0]

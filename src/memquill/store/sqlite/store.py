@@ -33,8 +33,10 @@ from memquill.model import (
     Purge,
     Revision,
     Scope,
+    SlotGuard,
     Update,
 )
+from memquill.model.change import SLOT_OPEN
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
@@ -53,7 +55,7 @@ def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     r = f.reader
     sql = [f"{a}tenant = ?", f"{a}user_id = ?"]
     args: list[Any] = [r.tenant, r.user]
-    for dim in ("agent", "project", "session"):
+    for dim in ("agent", "project", "session") if not f.owner else ():
         value = getattr(r, dim)
         if f.exact_scope:
             sql.append(f"{a}{dim} IS ?")
@@ -206,7 +208,9 @@ class SQLiteStore:
                 "UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"
             ).fetchone()[0]
             for ch in changes:
-                if isinstance(ch, Create):
+                if isinstance(ch, SlotGuard):
+                    self._guard(db, ch)
+                elif isinstance(ch, Create):
                     self._create(db, ch, seq)
                     result.created.append(ch.record.id)
                 elif isinstance(ch, Update):
@@ -218,6 +222,18 @@ class SQLiteStore:
                 else:  # pragma: no cover - the union is closed
                     raise MemquillError(f"unknown change {ch!r}")
         return result
+
+    def _guard(self, db: sqlite3.Connection, g: SlotGuard) -> None:
+        s = g.scope
+        rows = db.execute(
+            "SELECT id FROM memories WHERE tenant = ? AND user_id = ? AND agent IS ? AND "
+            "project IS ? AND session IS ? AND subject = ? AND key = ? AND status IN "
+            f"({','.join('?' * len(SLOT_OPEN))})",
+            [s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key,
+             *sorted(x.value for x in SLOT_OPEN)],
+        ).fetchall()  # fmt: skip
+        if {r["id"] for r in rows} != g.open_ids:
+            raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
 
     def _write_row(self, db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any) -> int:
         row = codec.record_row(r)

@@ -85,7 +85,7 @@ class Partition:
     def mask(self, f: RecordFilter) -> npt.NDArray[np.bool_]:
         n = self.n
         m = self.has_vec[:n].copy()
-        for dim in ("project", "session", "agent"):
+        for dim in ("project", "session", "agent") if not f.owner else ():
             col = self.cols[dim][:n]
             want = self.codes.lookup(getattr(f.reader, dim))
             m &= (col == want) if f.exact_scope else ((col == 0) | (col == want))

@@ -31,6 +31,13 @@ CORRECTION = re.compile(
     r"^(?:actually|correction|sorry,? i meant|i meant|no,? wait|scratch that)[,:\s]+",
     re.IGNORECASE,
 )
+# Instructions aimed at the agent inside untrusted content are never memories (rule 6).
+INJECTION = re.compile(
+    r"ignore (?:all |any )?(?:previous|prior|above) (?:instructions|prompts)|disregard (?:the )?"
+    r"(?:previous|above)|you are now|system prompt|new instructions|忽略(?:之前|以上|前面)(?:的|所有)*"
+    r"(?:指令|指示|说明)|无视(?:之前|以上)|你现在是|系统提示",
+    re.IGNORECASE,
+)
 _CLAUSES = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+(?=[A-Z])")
 _COND = re.compile(
     r"(?:(?:如果|假如|要是|当)(.+?)(?:的话)?[，,]|除非(.+?)(?:[，,]|$)|只有(.+?)才)|"
@@ -135,6 +142,9 @@ class RuleExtractor:
     def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
         if event.role is Role.SYSTEM:
             return []
+        if event.source is Trust.EXTERNAL and (INJECTION.search(text) or EXPLICIT.search(text.strip())
+                                               or REMIND.search(text)):  # fmt: skip
+            return []  # an untrusted document telling us what to remember is an attack
         out: list[Candidate] = []
         for clause in self.clauses(event, text, times):
             for pattern in self.patterns:

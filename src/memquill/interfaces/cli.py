@@ -1,0 +1,449 @@
+"""The ``memquill`` command line: parse → call ``Memory`` → render. No business logic here.
+
+Every command takes ``--db PATH`` (default: ``MEMQUILL_DB``, else a per-user data file) and,
+where its output is data, ``--json`` (machine-readable JSON only on stdout). Errors from
+memquill print as one red ``error: …`` line on stderr and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from memquill import AddResult, Hit, Memory, MemoryRecord, MemoryType, Revision, Status
+from memquill.errors import (
+    DuplicateEventError,
+    IngestLineError,
+    MemquillError,
+    NaiveDatetimeError,
+    ValidationError,
+)
+from memquill.settings import Settings, default_db_path
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+app = typer.Typer(
+    name="memquill",
+    help="Long-term memory for LLM agents: add, ingest, search, inspect and demo.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# --- shared options ---------------------------------------------------------------------------
+Db = Annotated[
+    str | None,
+    typer.Option("--db", help="Database file or postgresql:// URL (default: MEMQUILL_DB, "
+                 "else the per-user data file).", show_default=False),
+]  # fmt: skip
+AsJson = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+User = Annotated[str, typer.Option("--user", "-u", help="User the memory belongs to.")]
+OptUser = Annotated[str | None, typer.Option("--user", "-u", help="User (reader).")]
+LineUser = Annotated[str | None, typer.Option("--user", "-u", help='User for lines without a "user" key.')]
+Tenant = Annotated[str | None, typer.Option(help="Tenant.")]
+Agent = Annotated[str | None, typer.Option(help="Agent id.")]
+Project = Annotated[str | None, typer.Option(help="Project.")]
+Session = Annotated[str | None, typer.Option(help="Session.")]
+At = Annotated[str | None, typer.Option("--at", help="ISO-8601 instant (with an offset).")]
+Tz = Annotated[str | None, typer.Option("--timezone", help="IANA timezone, e.g. Asia/Shanghai.")]
+Types = Annotated[
+    list[str] | None,
+    typer.Option("--type", help=f"Only these types (repeatable): {', '.join(MemoryType)}."),
+]
+NoFlush = Annotated[bool, typer.Option("--no-flush", help="Leave background work queued.")]
+History = Annotated[bool, typer.Option("--history", help="Include superseded and invalidated versions.")]
+DemoDb = Annotated[
+    str | None,
+    typer.Option("--db", help="A fresh database file to keep (default: a temporary file, "
+                 "deleted after).", show_default=False),
+]  # fmt: skip
+
+INGEST_KEYS = ("content", "role", "source", "id", "at", "timezone", "metadata",
+               "tenant", "user", "agent", "project", "session")  # fmt: skip
+SCOPE_KEYS = ("tenant", "user", "agent", "project", "session")
+
+
+# --- plumbing ---------------------------------------------------------------------------------
+def _out() -> Console:
+    return Console(highlight=False)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _print_error(message: str) -> None:
+    """One red line on stderr, however long or multi-line the message."""
+    _err().print(f"[red]error: {escape(' '.join(message.split()))}[/red]", soft_wrap=True)
+
+
+def _fail(message: str) -> NoReturn:
+    _print_error(message)
+    raise typer.Exit(2)
+
+
+def _guard(fn: Callable[P, R]) -> Callable[P, R]:
+    """memquill errors become one red line and exit code 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except MemquillError as exc:
+            _fail(str(exc))
+
+    return wrapper
+
+
+def db_path(db: str | None) -> str:
+    return db or Settings.from_env().db or default_db_path()
+
+
+@contextmanager
+def _memory(db: str | None) -> Iterator[Memory]:
+    with Memory(db_path(db)) as mem:
+        yield mem
+
+
+def _scope(**values: str | None) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _emit_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _legs(hit: Hit) -> str:
+    legs = hit.why.get("legs") or {}
+    return ", ".join(
+        f"{name}#{info['rank']}" if isinstance(info, dict) and "rank" in info else name
+        for name, info in legs.items()
+    )
+
+
+def _record_rows(rec: MemoryRecord) -> Iterator[tuple[str, str]]:
+    for name, value in rec.model_dump(mode="json").items():
+        if value in (None, [], {}, ""):
+            continue
+        if name == "scope":
+            value = f"{rec.scope.label()} (level {rec.scope.level.value})"
+        elif isinstance(value, list | dict):
+            value = json.dumps(value, ensure_ascii=False)
+        yield name, str(value)
+
+
+def _table(*columns: str, title: str | None = None, ids: Iterable[str] = ()) -> Table:
+    """A table whose cells fold instead of being cut; the first column holds ``ids`` whole."""
+    table = Table(*columns, title=title)
+    for col in table.columns:
+        col.overflow = "fold"
+    widths = [len(i) for i in ids]
+    if widths:
+        table.columns[0].min_width = max(widths)
+    return table
+
+
+def _history_table(revs: list[Revision]) -> Table:
+    table = _table("revision", "op", "actor", "reason", "at", "events", title="history")
+    for r in revs:
+        table.add_row(str(r.revision), r.op.value, escape(r.actor), escape(r.reason),
+                      r.at.isoformat(), escape(", ".join(r.event_ids)))  # fmt: skip
+    return table
+
+
+# --- commands ---------------------------------------------------------------------------------
+@app.command()
+@_guard
+def add(
+    text: Annotated[str, typer.Argument(help="What was said.")],
+    user: User,
+    session: Session = None,
+    project: Project = None,
+    agent: Agent = None,
+    tenant: Tenant = None,
+    role: Annotated[str, typer.Option(help="user | assistant | tool | system.")] = "user",
+    source: Annotated[str | None, typer.Option(help="Trust class (default from role).")] = None,
+    id: Annotated[str | None, typer.Option("--id", help="Event id (idempotent re-adds).")] = None,
+    at: At = None,
+    timezone: Tz = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Log one interaction and write what must be remembered at once."""
+    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    with _memory(db) as mem:
+        r = mem.add(text, role=role, source=source, id=id, at=at, timezone=timezone, **scope)
+        if as_json:
+            _emit_json(r.model_dump(mode="json"))
+            return
+        out = _out()
+        state = "added" if r.created else "already known (duplicate, nothing new)"
+        out.print(f"event [bold]{escape(r.event_id)}[/bold]: {state}")
+        if r.written:
+            table = _table("id", "type", "status", "content", title="written on the hot path",
+                           ids=r.written)  # fmt: skip
+            for rec in (mem.get(i) for i in r.written):
+                table.add_row(rec.id, rec.type.value, rec.status.value, escape(rec.content))
+            out.print(table)
+        elif r.skipped:
+            out.print(f"skipped: {escape(r.skipped)}")
+        elif r.queued:
+            out.print("nothing written yet; queued for the background worker (run a flush)")
+
+
+@app.command()
+@_guard
+def ingest(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL file.")],
+    user: LineUser = None,
+    no_flush: NoFlush = False,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Add one event per JSONL line (see docs/jsonl.md); stops at the first bad line."""
+    lines = file.read_bytes().splitlines()
+    added: dict[tuple[tuple[str, str], ...], set[str]] = {}
+    counts = {"lines": len(lines), "events_added": 0, "duplicates_skipped": 0}
+    err = _err()
+    show_bar = not as_json and err.is_terminal
+    with _memory(db) as mem, Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
+        disable=not show_bar, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("ingest", total=len(lines))
+        for n, raw in enumerate(lines, start=1):
+            fields = parse_line(n, raw, user)
+            if fields is not None:
+                r = _add_line(mem, n, fields)
+                if r.created:
+                    counts["events_added"] += 1
+                    scope = tuple(sorted(_scope(**{k: fields.get(k) for k in SCOPE_KEYS}).items()))
+                    added.setdefault(scope, set()).add(r.event_id)
+                else:
+                    counts["duplicates_skipped"] += 1
+            bar.advance(task)
+        bar.update(task, description="flush")
+        report = None if no_flush else mem.flush()
+        counts["records_written"] = _records_from(mem, added)
+    summary: dict[str, Any] = {**counts, "flushed": report is not None}
+    if report is not None:
+        summary["jobs"] = {"done": report.done, "failed": report.failed, "dead": report.dead}
+    if as_json:
+        _emit_json(summary)
+        return
+    table = _table("", "count", title=f"ingested {escape(str(file))}")
+    for name in ("lines", "events_added", "duplicates_skipped", "records_written"):
+        table.add_row(name.replace("_", " "), str(summary[name]))
+    _out().print(table)
+    if report is None:
+        _out().print("background work left queued (--no-flush)")
+
+
+def parse_line(n: int, raw: bytes, default_user: str | None) -> dict[str, Any] | None:
+    """One JSONL line → keyword arguments of ``Memory.add``; ``None`` for a blank line."""
+    try:
+        text = raw.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise IngestLineError(n, f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    if not text.strip():
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise IngestLineError(n, f"not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    if not isinstance(obj, dict):
+        raise IngestLineError(n, f"expected a JSON object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - set(INGEST_KEYS))
+    if unknown:
+        raise IngestLineError(n, f"unknown key(s) {', '.join(unknown)}; "
+                                 f"allowed: {', '.join(INGEST_KEYS)}")  # fmt: skip
+    fields = {k: v for k, v in obj.items() if v is not None}
+    if "content" not in fields:
+        raise IngestLineError(n, 'missing "content"')
+    for key, value in fields.items():
+        want = dict if key == "metadata" else str
+        if not isinstance(value, want):
+            kind = "an object" if want is dict else "a string"
+            raise IngestLineError(n, f'"{key}" must be {kind}, got {type(value).__name__}')
+    fields.setdefault("user", default_user)
+    if fields["user"] is None:
+        raise IngestLineError(n, 'no "user" on the line and no --user default')
+    return fields
+
+
+def _add_line(mem: Memory, n: int, fields: dict[str, Any]) -> AddResult:
+    try:
+        return mem.add(**fields)
+    except NaiveDatetimeError as exc:
+        raise IngestLineError(n, f'"at" {fields["at"]!r} has no timezone: add an offset '
+                                 '(e.g. +08:00) or a "timezone" key') from exc  # fmt: skip
+    except (ValidationError, DuplicateEventError) as exc:
+        raise IngestLineError(n, str(exc)) from exc
+
+
+def _records_from(mem: Memory, added: dict[tuple[tuple[str, str], ...], set[str]]) -> int:
+    """Records (any status) whose evidence includes an event added by this run."""
+    ids: set[str] = set()
+    for scope, events in added.items():
+        ids.update(r.id for r in mem.records(statuses=None, **dict(scope))
+                   if events.intersection(r.evidence))  # fmt: skip
+    return len(ids)
+
+
+@app.command()
+@_guard
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    user: User,
+    k: Annotated[int, typer.Option("-k", help="How many hits.")] = 5,
+    at: At = None,
+    timezone: Tz = None,
+    type: Types = None,
+    history: History = False,
+    session: Session = None,
+    project: Project = None,
+    agent: Agent = None,
+    tenant: Tenant = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Search the memories visible to this reader."""
+    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    with _memory(db) as mem:
+        hits = mem.search(query, k=k, at=at, timezone=timezone, types=type,
+                          include_history=history, **scope)  # fmt: skip
+    if as_json:
+        _emit_json([h.model_dump(mode="json") for h in hits])
+        return
+    table = _table("id", "type", "status", "content", "score", "why", title=f"{len(hits)} hit(s)",
+                   ids=[h.memory.id for h in hits])  # fmt: skip
+    for h in hits:
+        m = h.memory
+        table.add_row(m.id, m.type.value, m.status.value, escape(m.content), f"{h.score:.3f}",
+                      escape(_legs(h)))  # fmt: skip
+    _out().print(table)
+
+
+@app.command()
+@_guard
+def context(
+    query: Annotated[str, typer.Argument(help="The question the agent is about to answer.")],
+    user: User,
+    session: Session = None,
+    project: Project = None,
+    agent: Agent = None,
+    tenant: Tenant = None,
+    budget: Annotated[int, typer.Option(help="Token budget of the block.")] = 800,
+    at: At = None,
+    timezone: Tz = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Print the memory block to inject into a prompt."""
+    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    with _memory(db) as mem:
+        ctx = mem.context(query, budget_tokens=budget, at=at, timezone=timezone, **scope)
+    if as_json:
+        _emit_json(ctx.model_dump(mode="json"))
+    elif ctx.text:
+        typer.echo(ctx.text)
+    else:
+        _err().print("(no memories to inject)")
+
+
+@app.command()
+@_guard
+def show(
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="Memory id.")],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show one memory (any status) and its history."""
+    with _memory(db) as mem:
+        rec = mem.get(memory_id)
+        revs = mem.history(memory_id)
+    if as_json:
+        _emit_json({"record": rec.model_dump(mode="json"),
+                    "history": [r.model_dump(mode="json") for r in revs]})  # fmt: skip
+        return
+    table = _table("field", "value", title=f"memory {escape(rec.id)}")
+    for name, value in _record_rows(rec):
+        table.add_row(name, escape(value))
+    out = _out()
+    out.print(table)
+    out.print(_history_table(revs))
+
+
+@app.command()
+@_guard
+def stats(
+    user: OptUser = None,
+    session: Session = None,
+    project: Project = None,
+    agent: Agent = None,
+    tenant: Tenant = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Counts of the records visible to a reader, by status and by type."""
+    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    with _memory(db) as mem:
+        recs = mem.records(statuses=None, **scope)
+    by_status = {s.value: 0 for s in Status}
+    by_type = {t.value: 0 for t in MemoryType}
+    for r in recs:
+        by_status[r.status.value] += 1
+        by_type[r.type.value] += 1
+    data = {"scope": scope, "records": {"total": len(recs), "by_status": by_status,
+                                        "by_type": by_type}}  # fmt: skip
+    if as_json:
+        _emit_json(data)
+        return
+    out = _out()
+    out.print(f"{len(recs)} record(s) visible to {escape(_label(scope))}")
+    for title, counts in (("by status", by_status), ("by type", by_type)):
+        table = _table(title, "records")
+        for name, n in counts.items():
+            table.add_row(name, str(n))
+        out.print(table)
+
+
+def _label(scope: dict[str, str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in scope.items()) or "the default user"
+
+
+@app.command()
+@_guard
+def demo(db: DemoDb = None) -> None:
+    """Play a bilingual conversation through the real engine and show what it remembered."""
+    from memquill.interfaces.demo import run_demo
+
+    if db is not None:
+        if Path(db).exists():
+            _fail(f"demo needs a fresh database; {db} already exists")
+        run_demo(db, _out())
+        return
+    with tempfile.TemporaryDirectory(prefix="memquill-demo-") as tmp:
+        run_demo(str(Path(tmp) / "demo.db"), _out())
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except MemquillError as exc:  # raised outside a command body (e.g. while parsing)
+        _print_error(str(exc))
+        sys.exit(2)

@@ -1,0 +1,129 @@
+"""Lifecycle jobs, local to one user: TTL expiry, decay → archive, consolidation.
+
+Expired records leave retrieval but stay for audit; unused records decay by a per-type
+half-life down to ``archived`` (out of default retrieval, back on access or confirmation);
+repeated successful task outcomes with the same steps are distilled into one ``procedure``
+*candidate* that a person confirms before it is used (re-running finds it and adds nothing).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memquill.model import (
+    Audit,
+    Candidate,
+    Change,
+    MemoryRecord,
+    MemoryType,
+    RevisionOp,
+    Scope,
+    Source,
+    Status,
+    Update,
+)
+from memquill.model.candidate import Trigger
+from memquill.model.query import RecordFilter
+from memquill.model.scope import Level
+from memquill.store.base import Store
+from memquill.text import norm_value
+
+# Days for the "liveliness" of an unused record to halve; archived after ARCHIVE_AFTER of them.
+DECAY_HALF_LIFE = {
+    MemoryType.PREFERENCE: 180.0, MemoryType.FACT: 365.0, MemoryType.DECISION: 365.0,
+    MemoryType.PROCEDURE: 365.0, MemoryType.TASK_OUTCOME: 90.0, MemoryType.EPISODE: 30.0,
+    MemoryType.TASK_STATE: 14.0, MemoryType.TEMPORARY: 3.0,
+}  # fmt: skip
+ARCHIVE_AFTER = 4.0  # half-lives: liveliness < 1/16
+MIN_OUTCOMES = 3
+ACTOR = "worker"
+
+
+@dataclass
+class LifecycleReport:
+    expired: list[str] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)
+    procedures: list[Candidate] = field(default_factory=list)
+
+
+def liveliness(rec: MemoryRecord, now: datetime) -> float:
+    """1.0 when just used or confirmed; halves every half-life; usefulness slows the decay."""
+    last = max(t for t in (rec.last_accessed_at, rec.observed_at, rec.updated_at) if t is not None)
+    days = max(0.0, (now - last).total_seconds() / 86400)
+    half = DECAY_HALF_LIFE[rec.type] * (1 + rec.useful_count)
+    return math.pow(0.5, days / half)
+
+
+def _mark(rec: MemoryRecord, status: Status, op: RevisionOp, why: str, now: datetime) -> Update:
+    update = {"revision": rec.revision + 1, "status": status, "updated_at": now}
+    return Update(rec.model_copy(update=update), rec.revision, Audit(op, ACTOR, why), reindex=False)
+
+
+def expire_and_decay(store: Store, tenant: str, user: str, now: datetime) -> tuple[list[Change], LifecycleReport]:
+    report = LifecycleReport()
+    changes: list[Change] = []
+    everyone = Scope(tenant=tenant, user=user)
+    for rec in _all_active(store, everyone):
+        if rec.read_only:
+            continue
+        if rec.expires_at is not None and rec.expires_at <= now:
+            changes.append(_mark(rec, Status.EXPIRED, RevisionOp.EXPIRE, "TTL passed", now))
+            report.expired.append(rec.id)
+        elif liveliness(rec, now) < math.pow(0.5, ARCHIVE_AFTER):
+            changes.append(_mark(rec, Status.ARCHIVED, RevisionOp.ARCHIVE, "unused; decayed", now))
+            report.archived.append(rec.id)
+    return changes, report
+
+
+def _all_active(store: Store, owner: Scope) -> list[MemoryRecord]:
+    """Every active record of the user, across projects, sessions and agents."""
+    return store.find(RecordFilter(owner, statuses=frozenset({Status.ACTIVE}), owner=True))
+
+
+def reactivation(rec: MemoryRecord, now: datetime, why: str) -> Update:
+    return _mark(rec, Status.ACTIVE, RevisionOp.REACTIVATE, why, now)
+
+
+def procedures(outcomes: list[MemoryRecord]) -> list[Candidate]:
+    """Successful outcomes that share the same steps, ≥ MIN_OUTCOMES times → a procedure."""
+    groups: dict[tuple[str, ...], list[MemoryRecord]] = defaultdict(list)
+    for rec in outcomes:
+        steps = tuple(rec.attributes.get("steps") or ())
+        if rec.attributes.get("success", True) and len(steps) >= 2:
+            groups[tuple(norm_value(s) for s in steps)].append(rec)
+    out = []
+    for members in groups.values():
+        if len(members) < MIN_OUTCOMES:
+            continue
+        members.sort(key=lambda r: r.created_at)
+        steps = list(members[-1].attributes["steps"])
+        trigger = _common_trigger(members)
+        content = f"{trigger}: " + ", then ".join(steps)
+        first = members[0]
+        out.append(Candidate(
+            type=MemoryType.PROCEDURE,
+            subject=f"project:{first.scope.project}" if first.scope.project else "user",
+            key=f"procedure:{'>'.join(norm_value(s) for s in steps)[:80]}", value=content,
+            content=content, confidence=0.75, source=Source.INFERRED,
+            evidence=sorted({e for m in members for e in m.evidence}),
+            level=Level.PROJECT if first.scope.project else Level.USER, trigger=Trigger.BACKGROUND,
+            observed_at=members[-1].observed_at, rule="consolidate.procedure",
+            attributes={"steps": steps, "from": [m.id for m in members], "needs_confirmation": True},
+        ))  # fmt: skip
+    return out
+
+
+def _common_trigger(members: list[MemoryRecord]) -> str:
+    given = {str(m.attributes.get("when")) for m in members if m.attributes.get("when")}
+    if len(given) == 1:
+        return given.pop()
+    tasks = [str(m.attributes.get("task", "")) for m in members]
+    prefix = tasks[0]
+    for t in tasks[1:]:
+        while not t.startswith(prefix):
+            prefix = prefix[:-1]
+    prefix = prefix.rstrip("-_ 0123456789")
+    return f"Procedure for {prefix}" if prefix else "Procedure"
