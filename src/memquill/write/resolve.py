@@ -255,9 +255,10 @@ class Reconciler:
         )  # fmt: skip
         why = f"same slot, new value (was: {cur.value or cur.content})"
         audit = Audit(RevisionOp.SUPERSEDE, actor, why, tuple(c.evidence))
+        added = Audit(RevisionOp.ADD, actor, f"new value of the slot; supersedes {cur.id}", tuple(c.evidence))
         return Decision(
             Op.UPDATE, c, scope, why, rec.id, target=cur,
-            changes=[Update(old, cur.revision, audit, reindex=False), Create(rec, audit, _emb(vec))],
+            changes=[Update(old, cur.revision, audit, reindex=False), Create(rec, added, _emb(vec))],
         )  # fmt: skip
 
     def _invalidate(

@@ -349,16 +349,26 @@ class SQLiteStore:
 
     # --- search legs ------------------------------------------------------------------
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+        """bm25 over the FTS index. First the index's own top rows (fast: no join), then the
+        filters; only when filters reject too many does it rank every match."""
         if not terms or limit <= 0:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         where, args = filter_sql(f)
+        inner = limit * 8
         rows = self._q(
-            f"SELECT m.id, bm25(memories_fts) AS s FROM memories_fts "
-            f"JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
-            [match, *args, limit],
+            f"SELECT m.id, t.rank AS s, t.n FROM (SELECT rowid, rank, COUNT(*) OVER () AS n FROM "
+            f"(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank "
+            f"LIMIT ?)) t JOIN memories m ON m.rowid = t.rowid WHERE {where} ORDER BY s LIMIT ?",
+            [match, inner, *args, limit],
         )
+        if len(rows) < limit and (not rows or rows[0]["n"] >= inner):
+            rows = self._q(
+                f"SELECT m.id, bm25(memories_fts) AS s FROM memories_fts "
+                f"JOIN memories m ON m.rowid = memories_fts.rowid "
+                f"WHERE memories_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
+                [match, *args, limit],
+            )
         return [(r["id"], -float(r["s"])) for r in rows]
 
     def _partition(self, tenant: str, user: str) -> Partition:

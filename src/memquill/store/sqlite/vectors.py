@@ -102,11 +102,14 @@ class Partition:
     def search(self, f: RecordFilter, query: F32, limit: int) -> list[tuple[str, float]]:
         if self.n == 0 or limit <= 0:
             return []
-        idx = np.flatnonzero(self.mask(f))
-        if idx.size == 0:
+        mask = self.mask(f)
+        allowed = int(mask.sum())
+        if allowed == 0:
             return []
-        scores = self.mat[idx] @ query.astype(np.float32)
-        k = min(limit, idx.size)
+        # One contiguous matmul beats gathering the allowed rows (a 150 MB copy at 100k).
+        scores = self.mat[: self.n] @ query.astype(np.float32)
+        scores[~mask] = -np.inf
+        k = min(limit, allowed)
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[idx[j]], float(scores[j])) for j in top]
+        return [(self.ids[j], float(scores[j])) for j in top]

@@ -1,8 +1,11 @@
-"""Slot vocabulary: which attribute a preference or tech choice is about.
+"""Slot vocabulary: which attribute a preference, decision or tech choice is about.
 
 Two statements conflict only when they fill the same slot, so "深色主题" and "浅色主题"
 must both map to ``theme`` while "tea" and "Python" must not collide. Each category lists
-head words (any language); the first category whose word occurs in the object wins.
+head words (any language); the first category with a word in the object wins. A word may
+carry its canonical English name (``"咖啡=coffee"``): keys use the canonical name, so
+"我不喝咖啡" and "I like coffee" land in the same slot (``beverage:coffee``). English words
+also match their plural ("lattes").
 """
 
 from __future__ import annotations
@@ -10,44 +13,85 @@ from __future__ import annotations
 import re
 
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("theme", ("主题", "模式", "dark mode", "light mode", "theme", "深色", "浅色", "暗色", "亮色")),
-    ("editor", ("编辑器", "vim", "neovim", "emacs", "vs code", "vscode", "pycharm", "intellij",
-                "sublime", "cursor", "editor", "ide")),
-    ("package_manager", ("pnpm", "npm", "yarn", "bun", "poetry", "uv", "pip", "conda",
-                         "包管理")),
-    ("indentation", ("tab", "tabs", "空格", "spaces", "缩进", "indent")),
-    ("beverage", ("咖啡", "茶", "奶茶", "可乐", "果汁", "啤酒", "红酒", "coffee", "tea", "latte",
-                  "espresso", "beer", "wine", "juice", "soda", "cola")),
-    ("diet", ("辣", "素食", "吃素", "海鲜", "牛肉", "猪肉", "香菜", "spicy", "vegan", "vegetarian",
-              "meat", "seafood", "gluten", "dairy", "pork", "beef", "cilantro")),
-    ("reply_language", ("用中文", "用英文", "in english", "in chinese", "中文回复", "英文回复")),
-    ("reply_style", ("简洁", "详细", "啰嗦", "concise", "verbose", "brief", "detailed", "bullet")),
-    ("os", ("windows", "macos", "mac", "linux", "ubuntu", "debian", "操作系统")),
+    ("theme", ("深色=dark_mode", "暗色=dark_mode", "dark mode=dark_mode", "dark theme=dark_mode",
+               "浅色=light_mode", "亮色=light_mode", "light mode=light_mode",
+               "light theme=light_mode", "主题", "theme")),
+    ("editor", ("编辑器", "neovim", "vim", "emacs", "vs code=vscode", "vscode", "pycharm",
+                "intellij", "sublime", "cursor", "editor", "ide")),
+    ("package_manager", ("pnpm", "npm", "yarn", "bun", "poetry", "uv", "pip", "conda", "包管理")),
+    ("indentation", ("tabs=tab", "tab", "空格=spaces", "spaces", "缩进", "indent")),
+    ("beverage", ("奶茶=milk_tea", "milk tea", "咖啡=coffee", "拿铁=latte", "茶=tea", "可乐=cola",
+                  "果汁=juice", "啤酒=beer", "红酒=wine", "re:酒(?![店吧])=alcohol", "coffee", "latte", "tea",
+                  "espresso", "beer", "wine", "juice", "soda", "cola", "alcohol", "booze=alcohol")),
+    ("diet", ("辣=spicy", "素食=vegetarian", "吃素=vegetarian", "纯素=vegan", "海鲜=seafood",
+              "牛肉=beef", "猪肉=pork", "香菜=cilantro", "花生=peanut", "spicy", "vegan",
+              "vegetarian", "meat", "seafood", "gluten", "dairy", "pork", "beef", "cilantro",
+              "peanut", "peanuts=peanut")),
+    ("reply_language", ("中文=chinese", "英文=english", "english", "chinese", "普通话=chinese")),
+    ("reply_style", ("简洁=concise", "简短=concise", "详细=detailed", "啰嗦=verbose", "concise",
+                     "verbose", "brief=concise", "short=concise", "detailed", "to the point=concise")),
+    ("reply_format", ("表情=emoji", "emoji", "emojis=emoji", "markdown", "表格=table",
+                      "bullet=bullets", "列表=bullets")),
+    ("contact", ("打电话=call", "电话=call", "发消息=message", "短信=sms", "call", "calls=call",
+                 "text me=sms", "email me=email", "ping me=message")),
+    ("os", ("windows", "macos=mac", "mac", "linux", "ubuntu", "debian", "arch linux=arch",
+            "操作系统")),
     ("browser", ("chrome", "firefox", "safari", "edge", "浏览器", "browser")),
-    ("database", ("postgresql", "postgres", "mysql", "sqlite", "mongodb", "redis", "数据库",
+    ("database", ("postgresql", "postgres=postgresql", "mysql", "sqlite", "mongodb", "数据库",
                   "database", "oracle", "clickhouse")),
+    ("cache", ("redis", "memcached", "缓存=cache", "cache")),
+    ("message_queue", ("kafka", "rabbitmq", "消息队列=message_queue", "pulsar", "nats", "sqs")),
+    ("api_style", ("grpc", "rest", "graphql", "restful=rest")),
+    ("state_management", ("状态管理", "redux", "zustand", "mobx", "pinia", "vuex", "state management")),
+    ("styling", ("tailwind", "styled-components", "css modules", "sass", "styling")),
     ("frontend", ("react", "vue", "angular", "svelte", "前端框架", "frontend")),
-    ("language", ("python", "golang", "go", "rust", "java", "typescript", "javascript",
+    ("language", ("python", "golang=go", "go", "rust", "java", "typescript", "javascript",
                   "kotlin", "swift", "c++", "编程语言")),
-    ("runtime", ("node.js", "nodejs", "node", "deno", "jdk")),
-    ("cloud", ("aws", "gcp", "azure", "阿里云", "腾讯云")),
-    ("meeting_time", ("开会时间", "会议时间", "meeting time", "meetings")),
-    ("seat", ("靠窗", "过道", "window seat", "aisle seat")),
+    ("runtime", ("node.js", "nodejs=node.js", "node=node.js", "deno", "jdk")),
+    ("cloud", ("aws", "gcp", "azure", "阿里云=aliyun", "腾讯云=tencent_cloud")),
+    ("meeting_time", ("开会时间", "会议时间", "meeting time", "meetings", "meeting")),
+    ("seat", ("靠窗=window", "过道=aisle", "window seat=window", "aisle seat=aisle")),
 )  # fmt: skip
 
-_WORD_CACHE = {
-    name: [re.compile(rf"(?<![a-z]){re.escape(w)}(?![a-z])") for w in words]
-    for name, words in CATEGORIES
-}
+# Lower-case "go", "rust", "edge", "cursor", "rest" are ordinary words: only these spellings count.
+_CASED = {"go": "Go", "rust": "Rust", "swift": "Swift", "edge": "Edge", "cursor": "Cursor",
+          "rest": "REST", "bun": "Bun"}  # fmt: skip
+
+
+def _compile(word: str) -> re.Pattern[str]:
+    """``re:`` entries are regexes; other CJK words match anywhere, ASCII words as words."""
+    if word.startswith("re:"):
+        return re.compile(word[3:], re.IGNORECASE)
+    if not word.isascii():
+        return re.compile(re.escape(word))
+    plural = "" if word.endswith("s") else "(?:e?s)?"
+    body, flags = (_CASED[word], 0) if word in _CASED else (re.escape(word), re.IGNORECASE)
+    return re.compile(rf"(?<![A-Za-z]){body}{plural}(?![A-Za-z])", flags)
+
+
+def _split(entry: str) -> tuple[str, str]:
+    word, _, canon = entry.rpartition("=") if "=" in entry else (entry, "", "")
+    return word, canon or word.removeprefix("re:")
+
+
+_TERMS: tuple[tuple[str, tuple[tuple[re.Pattern[str], str], ...]], ...] = tuple(
+    (name, tuple((_compile(_split(w)[0]), _split(w)[1]) for w in words)) for name, words in CATEGORIES
+)
+
+
+def classify(obj: str) -> tuple[str, str] | None:
+    """(category, canonical head word) of a preference object, or None."""
+    for name, terms in _TERMS:
+        for rx, canon in terms:
+            if rx.search(obj):
+                return name, slug(canon)
+    return None
 
 
 def category(obj: str) -> str | None:
     """The slot category of a preference object, or None when it names no known attribute."""
-    text = obj.casefold()
-    for name, patterns in _WORD_CACHE.items():
-        if any(p.search(text) for p in patterns):
-            return name
-    return None
+    found = classify(obj)
+    return found[0] if found else None
 
 
 # Exclusive categories: choosing one value replaces the previous one (one editor, one theme).
@@ -56,16 +100,32 @@ EXCLUSIVE = frozenset(
      "browser", "seat", "meeting_time"}
 )  # fmt: skip
 
-TECH = re.compile(
-    r"(?i)(?<![A-Za-z])(python|node(?:\.js|js)?|java|go(?:lang)?|rust|ruby|php|typescript|"
-    r"react|vue|angular|django|flask|fastapi|spring(?: boot)?|postgres(?:ql)?|mysql|mongodb|"
-    r"redis|kafka|kubernetes|k8s|docker|terraform|pnpm|npm|yarn|webpack|vite|next\.js|"
-    r"tensorflow|pytorch|\.net|c#|kotlin|swift|elasticsearch|sqlite|clickhouse)"
-    r"(?:\s*(?:版本|version|v)?\s*(\d+(?:\.\d+){0,2}))?"
+# Technologies a project can be built on; group 1 the name, group 2 an adjacent version.
+_TECH_CI = (
+    "python|node(?:\\.js|js)?|java(?!script)|golang|ruby|php|typescript|javascript|react|vue|"
+    "angular|svelte|django|flask|fastapi|spring(?: boot)?|rails|laravel|nestjs|next\\.js|nuxt|"
+    "postgres(?:ql)?|mysql|mongodb|redis|memcached|kafka|rabbitmq|elasticsearch|sqlite|"
+    "clickhouse|kubernetes|k8s|docker|terraform|ansible|pnpm|npm|yarn|webpack|vite|tensorflow|"
+    "pytorch|\\.net|c#|kotlin|scala|elixir|graphql|grpc|tailwind|redux|zustand|jenkins|"
+    "github actions|gitlab ci|circleci|nginx|celery|airflow|spark|flink|snowflake|bigquery|"
+    "aws|gcp|azure|阿里云|腾讯云|prometheus|grafana|sentry"
 )
+TECH = re.compile(
+    rf"(?<![A-Za-z.])((?i:{_TECH_CI})|Go|Rust|Swift|Express)(?![A-Za-z])"
+    r"(?:\s*(?:版本|version|v)?\s*(\d+(?:\.\d+){0,2})(?![\d.]))?"
+)
+_TECH_CANON = {"postgres": "postgresql", "k8s": "kubernetes", "nodejs": "node.js", "node": "node.js",
+               "golang": "go", "spring boot": "spring", "阿里云": "aliyun", "腾讯云": "tencent_cloud"}  # fmt: skip
+
+
+def tech_name(raw: str) -> str:
+    """Canonical key fragment of a technology name ("Postgres" → "postgresql")."""
+    low = raw.casefold()
+    return slug(_TECH_CANON.get(low, low)).replace("_js", ".js") if low != ".net" else ".net"
 
 
 def slug(text: str) -> str:
     """A stable slot-key fragment for free text."""
-    s = re.sub(r"[\s\W_]+", "_", text.casefold()).strip("_")
+    s = re.sub(r"[^\w.+#]+|_+", "_", text.casefold()).strip("_.")
+    s = re.sub(r"(?<![a-z0-9])\.|\.(?![a-z0-9])", "", s)
     return s[:48] or "x"
