@@ -15,6 +15,7 @@ import numpy.typing as npt
 from memquill.clock import to_epoch
 from memquill.model import Event, MemoryRecord, Revision, RevisionOp
 from memquill.model.query import Job
+from memquill.text import index_text
 
 RECORD_COLUMNS = (
     "id", "revision", "tenant", "user_id", "agent", "project", "session", "type", "subject",
@@ -47,6 +48,13 @@ def record_row(r: MemoryRecord) -> dict[str, Any]:
         "updated_at": to_epoch(r.updated_at),
         "body": r.model_dump_json(),
     }
+
+
+def search_terms(r: MemoryRecord) -> str:
+    """What the full-text index sees: the content, plus the original wording when the
+    content is a distillation (an episode keeps its turns' full text searchable)."""
+    extra = r.attributes.get("search_text")
+    return index_text(f"{r.content} {extra}" if extra else r.content)
 
 
 def record_from_body(body: str | bytes | dict[str, Any]) -> MemoryRecord:

@@ -19,6 +19,7 @@ from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
 from memquill.write import coref, noise, timenorm
+from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.resolve import Decision, Reconciler
 from memquill.write.score import score
@@ -113,7 +114,10 @@ class WritePipeline:
         report = WriteReport(outcomes=outcomes)
         if not batch.events:
             return report
-        kept, report.dropped = score(self.extract(batch), self.threshold)
+        found = self.extract(batch)
+        if Trigger.SESSION_END in allowed:
+            found += episodes(batch.events, batch.normalised)
+        kept, report.dropped = score(found, self.threshold)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
@@ -133,7 +137,9 @@ class WritePipeline:
     def _embed(self, cands: list[Candidate]) -> list[np.ndarray | None]:
         if self.embedder is None or not cands:
             return [None] * len(cands)
-        return list(self.embedder.embed_passages([c.content for c in cands]))
+        # A distilled record is embedded with its original wording, like the lexical index.
+        texts = [str(c.attributes.get("search_text") or c.content) for c in cands]
+        return list(self.embedder.embed_passages(texts))
 
     def _reconcile(
         self, cand: Candidate, event: Event, actor: str, vec: np.ndarray | None

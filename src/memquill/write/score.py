@@ -26,7 +26,7 @@ def worthiness(c: Candidate) -> float:
         return 1.0
     durability = DURABILITY[c.type]
     words = len(c.content.split()) if c.language == "en" else len(c.content) / 2
-    reusability = 0.6 if words < 3 else 1.0 if words <= 60 else 0.8
+    reusability = 0.6 if words < 3 else 1.0 if words <= 150 else 0.85
     uniqueness = 0.7 if c.key.startswith(("note:", "likes:x")) else 1.0
     if c.attributes.get("unresolved_reference"):
         uniqueness *= 0.7

@@ -44,7 +44,6 @@ from memquill.store.migrations import pending
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
 from memquill.store.tombstone import tombstone
-from memquill.text import index_text
 
 Scored = list[tuple[str, float]]
 
@@ -267,7 +266,7 @@ class SQLiteStore:
             raise ConflictError(f"memory {r.id!r} already exists")
         rowid = self._write_row(db, r, seq, ch.embedding)
         db.execute(
-            "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, index_text(r.content))
+            "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, codec.search_terms(r))
         )
         self._revision(db, r, ch.audit, None, r.updated_at)
 
@@ -294,7 +293,7 @@ class SQLiteStore:
             db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
             db.execute(
                 "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)",
-                (row["rowid"], index_text(r.content)),
+                (row["rowid"], codec.search_terms(r)),
             )
         self._revision(db, r, ch.audit, before, r.updated_at)
 

@@ -1,7 +1,9 @@
 """Turning a user's first-person clause into a self-contained statement.
 
 "我不喝咖啡" → "用户不喝咖啡"; "I'm allergic to peanuts" → "The user is allergic to peanuts".
-A stored memory must read correctly with no conversation around it (DESIGN §3 content).
+A stored memory must read correctly with no conversation around it (DESIGN §3 content):
+the speaker becomes "the user"/"用户", "we" the team (or the named project), "you" the
+assistant. Negation words and conditions are never removed here.
 """
 
 from __future__ import annotations
@@ -9,67 +11,155 @@ from __future__ import annotations
 import re
 
 _EN_SUBS = (
-    (re.compile(r"\bI am\b|\bI'm\b|\bIm\b", re.I), "the user is"),
+    (re.compile(r"\bI am\b|\bI'm\b|\bIm\b|\bi'm\b|\bi am\b"), "the user is"),
     (re.compile(r"\bI was\b", re.I), "the user was"),
     (re.compile(r"\bI've\b|\bI have\b", re.I), "the user has"),
     (re.compile(r"\bI'd\b", re.I), "the user would"),
     (re.compile(r"\bI'll\b|\bI will\b", re.I), "the user will"),
+    (re.compile(r"\bI won't\b|\bI will not\b", re.I), "the user will not"),
     (re.compile(r"\bI don't\b|\bI do not\b|\bI dont\b", re.I), "the user does not"),
+    (re.compile(r"\bI didn't\b|\bI did not\b", re.I), "the user did not"),
+    (re.compile(r"\bI haven't\b|\bI have not\b", re.I), "the user has not"),
     (re.compile(r"\bI can't\b|\bI cannot\b", re.I), "the user cannot"),
     (re.compile(r"\bwe're\b|\bwe are\b", re.I), "the team is"),
     (re.compile(r"\bwe don't\b|\bwe do not\b", re.I), "the team does not"),
+    (re.compile(r"\bwe didn't\b|\bwe did not\b", re.I), "the team did not"),
+    (re.compile(r"\bwe won't\b|\bwe will not\b", re.I), "the team will not"),
+    (re.compile(r"\bwe'll\b|\bwe will\b|\blet's\b|\blet us\b", re.I), "the team will"),
+    (re.compile(r"\bwe'd\b", re.I), "the team would"),
     (re.compile(r"\bwe've\b|\bwe have\b", re.I), "the team has"),
+    (re.compile(r"\bour (?:company|startup|business)\b", re.I), "the user's company"),
+    (re.compile(r"\byou're\b|\byou are\b", re.I), "the assistant is"),
 )
 _EN_PRONOUNS = (
     (re.compile(r"\bmyself\b", re.I), "themselves"),
     (re.compile(r"\bmine\b", re.I), "the user's"),
-    (re.compile(r"\bmy\b", re.I), "the user's"),
     (re.compile(r"\bme\b", re.I), "the user"),
+    (re.compile(r"\bours\b", re.I), "the team's"),
     (re.compile(r"\bour\b", re.I), "the team's"),
     (re.compile(r"\bwe\b", re.I), "the team"),
-    (re.compile(r"\bus\b", re.I), "the team"),
+    (re.compile(r"\bus\b(?!-)"), "the team"),
+    (re.compile(r"\byour\b", re.I), "the assistant's"),
+    (re.compile(r"\byou\b", re.I), "the assistant"),
 )
-_I_VERB = re.compile(r"\b(I|we)\s+([a-z]+)\b", re.I)
-_NO_S = frozenset("can could will would should may might must did had was".split())
+_ADVERBS = (
+    r"also|always|never|usually|often|really|only|still|just|sometimes|rarely|mostly|now|"
+    r"already|actually|generally|normally|typically|no longer|mainly|primarily|currently|"
+    r"totally|absolutely|strongly|definitely|all|both"
+)
+_I_VERB = re.compile(rf"\b(I|i|we|We)\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
+_NO_S = frozenset(
+    "can could will would should may might must did had was were need ought shall".split()
+)
 
 
 def _third_person_verb(verb: str) -> str:
     v = verb.lower()
     if v in _NO_S or v.endswith("ed"):
         return verb
-    if v == "have":
-        return "has"
-    if v == "do":
-        return "does"
-    if v.endswith(("s", "sh", "ch", "x", "z", "o")):
+    if v in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[v]
+    if v.endswith(("s", "sh", "ch", "x", "z")):
         return verb + "es"
     if v.endswith("y") and len(v) > 1 and v[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
 
 
+def _conjugate(m: re.Match[str]) -> str:
+    """Both "the user" and "the team" take the third person singular."""
+    who = "the user" if m.group(1) in ("I", "i") else "the team"
+    return f"{who} {m.group(2)}{_third_person_verb(m.group(3))}"
+
+
+def _possessive(text: str) -> str:
+    """"my" is "the user's" the first time, "their" once the user has been named."""
+    out, pos = [], 0
+    for m in re.finditer(r"\bmy\b", text, re.I):
+        before = text[:m.start()]
+        out += [text[pos:m.start()], "their" if "the user" in before.lower() else "the user's"]
+        pos = m.end()
+    return "".join(out) + text[pos:]
+
+
+def _zh(text: str, team: str | None) -> str:
+    text = re.sub(r"我们公司|我司|咱们公司", "用户的公司", text)
+    text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
+    text = re.sub(r"我们|咱们", (team or "团队").strip(), text)
+    text = re.sub(r"[你您](?!们)", "助手", text)
+    return text.replace("我", "用户")
+
+
 def third_person(clause: str, language: str, team: str | None = None) -> str:
     """Rewrite the speaker's first person as "the user" (zh: 用户), keeping everything else."""
     text = clause.strip()
     if language == "zh":
-        text = re.sub(r"我们(?:团队|公司)?", team or "团队", text)
-        text = re.sub(r"咱们", team or "团队", text)
-        text = text.replace("我", "用户")
-        return text
+        return _zh(text, team)
     for pattern, repl in _EN_SUBS:
         text = pattern.sub(repl, text)
-    text = _I_VERB.sub(
-        lambda m: f"{'the user' if m.group(1) == 'I' else 'the team'} "
-        f"{_third_person_verb(m.group(2))}",
-        text,
-    )
+    text = _I_VERB.sub(_conjugate, text)
     text = re.sub(r"\bI\b", "the user", text)
     for pattern, repl in _EN_PRONOUNS:
         text = pattern.sub(repl, text)
+    text = _possessive(text)
     if team:
-        text = text.replace("the team", team)
-    text = re.sub(r"\bthe user is\s+not\b", "the user is not", text)
+        text = re.sub(r"\bthe team\b", team, text)
     return text[:1].upper() + text[1:]
+
+
+_LOWER_FIRST = frozenset(
+    "the a an by for until till don't do use please always never no stop if when unless only week "
+    "call keep point roll merge answer reply write send".split()
+)
+
+
+def ensure_subject(text: str, language: str, lead: str) -> str:
+    """Prefix ``lead`` ("用户要求：", "The user asked: ") when no actor is named."""
+    if language == "zh":
+        named = re.search(r"用户|团队|助手|公司|项目 \S+ ", text)
+        return text if named else lead + text
+    if re.search(r"\b(?:the user|the team|the assistant|project \w+)\b", text, re.I):
+        return text
+    word = text.split(" ", 1)[0].lower()
+    return lead + (text[:1].lower() + text[1:] if word in _LOWER_FIRST else text)
+
+
+# Absolute labels written by the time-normalisation stage (timenorm.TimeMention.label).
+_ZH_LABEL = (
+    r"\d{4}年(?:第[一二三四]季度|第\d+周)?(?:\d{1,2}月(?:\d{1,2}日)?)?(?:（[^）]*）)?"
+    r"(?:\s*\d{1,2}:\d{2})?(?:凌晨|上午|中午|下午|晚上)?(?:至\d{4}年[^，,。\s]*?日(?:（周.）)?)?前?"
+)
+_EN_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_EN_LABEL = (
+    rf"(?:week \d+ of \d{{4}}|Q[1-4] \d{{4}}|(?:{_EN_MONTHS}) \d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})"
+    r"(?: \([^)]*\))?(?: \d{2}:\d{2})?(?: (?:early morning|morning|noon|afternoon|evening))?"
+    r"(?: to \d{4}-\d{2}-\d{2}(?: \(\w+\))?(?: \d{2}:\d{2})?)?"
+)
+TIME_LABEL = re.compile(rf"(?:\b(?:in|on|by|from|since|at|until)\s+)?(?:{_EN_LABEL})|{_ZH_LABEL}")
+
+
+def strip_times(text: str) -> str:
+    """The text without the absolute time labels (for slot keys and objects)."""
+    return re.sub(r"\s{2,}", " ", TIME_LABEL.sub(" ", text)).strip(" ，,")
+
+
+_LEAD = re.compile(
+    r"^(?:(?:to|using|use|drinking|drink|eating|eat|having|the|a|an|some|my|your|being)\b\s*|"
+    r"(?:喝|吃|用|使用|玩|看|听|穿|去)\s*)+",
+    re.I,
+)
+_TAIL = re.compile(
+    r"(?:\s*(?:了|啦|的|吧|呢|啊|呀|给我|给用户|就行|就好)|\s+(?:anymore|any more|at all|very much|a lot|"
+    r"so much|now|these days|please|to me|to the user|for me|either|too|as well)\b)+\s*$",
+    re.I,
+)
+
+
+def clean_object(text: str) -> str:
+    """Trim a preference object: leading verbs and articles, trailing filler and times."""
+    t = strip_times(text.strip())
+    t = _TAIL.sub("", _LEAD.sub("", t))
+    return t.strip(" ，,。.!！?？:：")
 
 
 def strip_terminal(text: str) -> str:

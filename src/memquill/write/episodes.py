@@ -1,0 +1,136 @@
+"""Episodes: what a session talked about, distilled at session end (DESIGN §4 rule 3).
+
+Rules extract the frequent, structured patterns; most conversation is neither filler nor a
+slot fact ("I went to a support group on 2023-05-07; it was powerful"). Such turns are kept
+as *episodes*: a few consecutive content-bearing turns, compressed sentence by sentence
+(reactions and pleasantries dropped, times already absolute), with every turn's id as
+evidence. Fewer records than turns, each more self-contained than a single turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memquill.model import Candidate, Event, MemoryType, Source
+from memquill.model.candidate import Trigger
+from memquill.model.scope import Level
+from memquill.text import EN_STOP, ZH_STOP, tokens
+
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
+_SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]{0,20}(?: [A-Z][\w'.-]{0,20})?|[\u4e00-\u9fff]{1,4})\s*[:：]\s*")
+_REACTION = re.compile(
+    r"^(?:wow|oh|aw+|omg|yay|haha+|lol|hey|hi|hello|thanks?(?: you)?|thank you so much|congrat(?:s|ulations)|"
+    r"good luck|take care|bye|see you|that'?s (?:so |really |very )?(?:great|awesome|amazing|cool|nice|"
+    r"wonderful|fantastic|interesting|sweet|lovely|good|true|tough|hard)|sounds (?:great|good|fun|amazing)|"
+    r"i'?m (?:so )?(?:happy|glad|proud) (?:for|of) you|you'?re welcome|no problem|me too|same here|"
+    r"how about you|what about you|you too|definitely|absolutely|totally|exactly|"
+    r"哇|哈哈+|谢谢|太好了|真棒|好的|恭喜|加油|没问题|是啊|对啊)\b",
+    re.IGNORECASE,
+)
+MIN_CONTENT_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Turn:
+    event: Event
+    speaker: str | None
+    text: str  # compressed, without the speaker prefix
+
+
+def content_terms(text: str) -> int:
+    return sum(1 for t in tokens(text) if t not in EN_STOP and t not in ZH_STOP and len(t) > 1)
+
+
+_SECOND_PERSON = re.compile(r"\b(?:you|your|you're|yours)\b|你", re.IGNORECASE)
+_SPECIFIC = re.compile(r"\d|\b[A-Z][a-z]+\b|[\u4e00-\u9fff]{2,}")
+
+
+def sentence_score(s: str) -> float:
+    """How much a sentence says: content terms, specifics (names, numbers, dates), first person."""
+    if _REACTION.match(s) and content_terms(s) < MIN_CONTENT_TERMS + 2:
+        return 0.0
+    score = float(content_terms(s))
+    score += 0.5 * len(_SPECIFIC.findall(s[1:]))  # the capital at the start is no name
+    if s.rstrip().endswith(("?", "？")):
+        score *= 0.5
+    if _SECOND_PERSON.search(s):
+        score *= 0.6
+    return score
+
+
+def compress(text: str, max_words: int = 24) -> str:  # noqa: D401 - kept for single turns
+    """The most informative sentences of a turn, in their order, within ``max_words``."""
+    sentences = [x.strip() for x in _SENTENCE.split(text.strip()) if x.strip()]
+    scored = [(sentence_score(x), i, x) for i, x in enumerate(sentences)]
+    ranked = sorted((t for t in scored if t[0] >= MIN_CONTENT_TERMS), key=lambda t: (-t[0], t[1]))
+    kept: list[tuple[int, str]] = []
+    words = 0
+    for _, i, x in ranked:
+        n = len(x.split()) if not re.search(r"[\u4e00-\u9fff]", x) else len(x) // 2
+        if kept and words + n > max_words:
+            continue
+        kept.append((i, x))
+        words += n
+    return " ".join(x for _, x in sorted(kept))
+
+
+def _split_speaker(text: str) -> tuple[str | None, str]:
+    m = _SPEAKER.match(text)
+    return (m.group(1), text[m.end():]) if m else (None, text)
+
+
+def _words(text: str) -> int:
+    return len(text) // 2 if re.search(r"[\u4e00-\u9fff]", text) else len(text.split())
+
+
+def episodes(
+    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26
+) -> list[Candidate]:
+    """``window`` consecutive turns at a time: compressed content, full wording for search."""
+    out = []
+    for i in range(0, len(events), window):
+        group = list(events[i : i + window])
+        cand = _episode(group, [normalised.get(e.id, e.content) for e in group], content_words)
+        if cand is not None:
+            out.append(cand)
+    return out
+
+
+def _episode(group: list[Event], texts: list[str], budget: int) -> Candidate | None:
+    """The group's most informative sentences within ``budget`` words, in spoken order."""
+    scored = []
+    for pos, text in enumerate(texts):
+        speaker, body = _split_speaker(text)
+        for j, sent in enumerate(x.strip() for x in _SENTENCE.split(body.strip()) if x.strip()):
+            score = sentence_score(sent)
+            if score >= MIN_CONTENT_TERMS:
+                scored.append((score, pos, j, speaker, sent))
+    if not scored:
+        return None
+    kept, words = [], 0
+    for item in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
+        n = _words(item[4])
+        if kept and words + n > budget:
+            continue
+        kept.append(item)
+        words += n
+    kept.sort(key=lambda t: (t[1], t[2]))
+    lines: list[str] = []
+    last_speaker = None
+    for _, _, _, speaker, sent in kept:
+        lines.append(f"{speaker}: {sent}" if speaker and speaker != last_speaker else sent)
+        last_speaker = speaker
+    content = " ".join(lines)
+    first, last = group[0], group[-1]
+    return Candidate(
+        type=MemoryType.EPISODE, subject="conversation", key=f"episode:{first.id}", value=None,
+        content=content, confidence=0.7, source=Source.OBSERVED, evidence=[e.id for e in group],
+        level=Level.PROJECT if first.scope.project else Level.USER, trigger=Trigger.SESSION_END,
+        observed_at=first.occurred_at, when_start=first.occurred_at, when_end=last.occurred_at,
+        language="zh" if re.search(r"[\u4e00-\u9fff]", content) else "en",
+        attributes={"session": first.scope.session, "tz": first.timezone,
+                    "search_text": " ".join(texts)},
+        rule="episode",
+    )  # fmt: skip

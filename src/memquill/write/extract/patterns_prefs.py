@@ -1,0 +1,195 @@
+"""Preferences (likes, dislikes, switches, reply language/style) and standing instructions.
+
+Keys: ``<category>`` for an exclusive positive choice (``editor``, ``theme``…),
+``<category>:<head>`` for other known objects (``beverage:coffee``, ``diet:cilantro``) and
+for negatives of exclusive ones (``theme:dark_mode``), ``likes:<slug>`` for unknown objects,
+``instruction:<slug>`` for standing "if/when/always … do …" instructions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memquill.model import Candidate, MemoryType, Polarity
+from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
+from memquill.write.extract.patterns_common import END, I, blocked, flags, pref_key, say
+from memquill.write.extract.phrasing import clean_object, strip_times
+from memquill.write.extract.rules import Clause
+
+_X = r"(?P<obj>[^，,。.!！?？;；]{1,60}?)"
+_WE = re.compile(r"我们|咱们|团队|项目|\b(?:we|our|us|team|project)\b", I)
+
+_SWITCH = re.compile(
+    r"(?:(?:已经|现在)?(?:改用|换成|换到|改成|切换到|转用)了?|(?:现在)?改为|"
+    rf"\b(?:have |'ve )?switched (?:over )?to|\bnow use|\bstarted using|\bchanged to)\s*{_X}(?:了)?{END}",
+    I,
+)
+_FROM = re.compile(r"(?:从|\bfrom)\s*(.+?)\s*(?:换到|换成|改用|切换到|\bto\b)", I)
+_REPLY_LANG = re.compile(
+    r"(?:用|使用)(?P<obj>中文|英文|英语|普通话|日语)(?:来)?(?:回复|回答|答复|交流|沟通|写)|"
+    r"(?:回复|回答|答复)(?:都|请|一律|最好)?(?:用|使用)\s*(?P<o2>中文|英文|英语|普通话|日语)|"
+    r"\b(?:answer|reply|respond|write|talk|speak)(?: to me)? (?:only )?in (?P<o3>English|Chinese|Mandarin)",
+    I,
+)
+_REPLY_STYLE = re.compile(
+    r"(?:回答|回复|答复)(?:请|尽量|要|都)?(?P<obj>简洁|简短|详细)|"
+    r"\bkeep (?:your |the )?(?:answers|replies|responses)\s+(?P<o2>short|brief|concise|detailed)",
+    I,
+)
+_NEGATIVE = (
+    re.compile(r"(?:我|\bi\b)\s*(?:现在|平时|从来|已经|也|一般|真的|其实)?\s*(?:不(?:再|太|怎么)?"
+               rf"(?:喜欢|爱|喝|吃|用|想要|碰|看|听|抽|玩)|讨厌|受不了|反感|戒(?:掉)?了?)\s*{_X}{END}", I),
+    re.compile(r"\bi\s+(?:(?:really|just|also|honestly|now|still)\s+)?(?:don'?t|do not|never|no longer|"
+               r"can'?t stand|hate|dislike|stopped|quit|gave up|avoid)\s+(?:(?:like|drink|eat|use|want|"
+               rf"enjoy|care for|touch|drinking|eating|using|liking)\s+)?{_X}{END}", I),
+    re.compile(rf"\bi'?m not (?:a (?:big |huge )?fan of|into|keen on|fond of)\s+{_X}{END}", I),
+    re.compile(r"(?:别|不要|不用|请勿)(?:再)?(?:给我|跟我|向我|帮我)?(?P<verb>推荐|安排|发|推送|提|打)\s*"
+               rf"{_X}{END}", I),
+    re.compile(r"\b(?:stop|don'?t|do not|never|no more)\s+(?P<verb>suggest|recommend|send|offer|mention|"
+               rf"call|text|email|ping|schedule|book)(?:ing|s)?(?:\s+me)?\s*{_X}?{END}", I),
+    re.compile(r"^(?:please\s+)?no (?P<obj>[^,.]{1,30}?)(?=\s+(?:in|for|please)\b|,|$)", I),
+    re.compile(rf"(?:回复|回答|消息|邮件)里?(?:不要|别|不用|请勿)(?:再)?(?:用|加|带|使用)\s*{_X}{END}", I),
+)  # fmt: skip
+_POSITIVE = (
+    re.compile(r"我最喜欢的(?P<hint>.{1,8}?)是\s*" + _X + END, I),
+    re.compile(r"\bmy (?:absolute )?favou?rite (?P<hint>[\w ]{1,20}?) is\s+" + _X + END, I),
+    re.compile(r"(?:我|\bi\b)\s*(?:现在|平时|一般|也|真的|其实)?\s*(?:很|最|比较|更|特别|超|非常|还是)?"
+               r"(?:喜欢|爱|偏好|偏爱|习惯(?:用)?)\s*" + _X + END, I),
+    re.compile(r"\bi\s+(?:(?:really|also|just|absolutely|much|usually|always|generally|mostly)\s+)?"
+               r"(?:like|love|prefer|enjoy|adore)s?\s+" + _X + END, I),
+    re.compile(r"(?:我的)?(?:偏好|首选)(?:是)?\s*" + _X + END, I),
+    re.compile(r"(?:^|[，,]\s*)(?:就|都|一律|总是|一直|始终)\s*(?:用|使用)\s*" + _X + END, I),
+    re.compile(r"\b(?:always|just)\s+use\s+" + _X + END, I),
+)  # fmt: skip
+_CONSUME = re.compile(r"\bi\s+(?:usually\s+|always\s+)?(?:take|drink|have|eat)\s+" + _X + END, I)
+_DIET = re.compile(r"我(?:平时|一直)?(?:吃素|是素食(?:者|主义者)?)|\bi'?m (?:a )?(vegetarian|vegan|pescatarian)\b", I)
+_OVER = re.compile(r"(.+?)\s*(?:\bover\b|\brather than\b|\binstead of\b|而不是|胜过|而非)\s*(.+)", I)
+
+
+def _candidate(c: Clause, key: str, obj: str, polarity: Polarity, rule: str, **attrs: object) -> Candidate:
+    return c.make(MemoryType.PREFERENCE, "user", key, say(c), value=obj, polarity=polarity,
+                  rule=rule, **attrs, **flags(c))  # fmt: skip
+
+
+def _group(m: re.Match[str], *names: str) -> str:
+    return next((m.group(n) for n in names if n in m.groupdict() and m.group(n)), "") or ""
+
+
+def _reply(c: Clause) -> list[Candidate]:
+    for rx, cat in ((_REPLY_LANG, "reply_language"), (_REPLY_STYLE, "reply_style")):
+        m = rx.search(c.text)
+        if m:
+            obj = _group(m, "obj", "o2", "o3")
+            return [_candidate(c, cat, obj, Polarity.POSITIVE, f"pref.{cat}")]
+    return []
+
+
+def _negative(c: Clause) -> list[Candidate]:
+    for rx in _NEGATIVE:
+        m = rx.search(c.text)
+        if not m:
+            continue
+        obj, verb = clean_object(_group(m, "obj")), _group(m, "verb")
+        if verb and classify(obj) is None and classify(verb):
+            obj = verb  # "don't call me after 9pm": the verb names the slot
+        if not obj or len(obj) > 40:
+            continue
+        return [_candidate(c, pref_key(obj, negative=True), obj, Polarity.NEGATIVE, "pref.negative")]
+    return []
+
+
+def _positive_key(obj: str, hint: str) -> str:
+    """The object's slot; "我最喜欢的编程语言是 X" takes the category from the hint."""
+    if classify(obj) is not None or not hint or classify(hint) is None:
+        return pref_key(obj)
+    cat = classify(hint)[0]  # type: ignore[index]
+    return cat if cat in EXCLUSIVE else f"{cat}:{slug(obj)}"
+
+
+def _positive(c: Clause) -> list[Candidate]:
+    for rx in _POSITIVE:
+        m = rx.search(c.text)
+        if not m:
+            continue
+        obj, attrs = clean_object(_group(m, "obj")), {}
+        if over := _OVER.match(obj):
+            obj, attrs["rejected"] = clean_object(over.group(1)), [clean_object(over.group(2))]
+        if not obj or len(obj) > 40:
+            continue
+        key = _positive_key(obj, _group(m, "hint"))
+        return [_candidate(c, key, obj, Polarity.POSITIVE, "pref.positive", **attrs)]
+    return []
+
+
+def _consumption(c: Clause) -> list[Candidate]:
+    """"I take my coffee black", "I drink oat milk lattes", "我吃素": food and drink habits."""
+    m = _DIET.search(c.text)
+    if m:
+        obj = m.group(1) or "vegetarian"
+        return [_candidate(c, f"diet:{slug(obj)}", obj, Polarity.POSITIVE, "pref.diet")]
+    m = _CONSUME.search(c.text)
+    found = classify(m.group("obj")) if m else None
+    if not m or not found or found[0] not in ("beverage", "diet"):
+        return []
+    return [_candidate(c, f"{found[0]}:{found[1]}", found[1].replace("_", " "), Polarity.POSITIVE,
+                       "pref.consumption")]  # fmt: skip
+
+
+def _switch(c: Clause) -> list[Candidate]:
+    m = _SWITCH.search(c.text)
+    if not m or _WE.search(c.text):
+        return []  # "we switched to …" is a project fact
+    obj = clean_object(m.group("obj"))
+    prev = _FROM.search(c.text)
+    attrs = {"previous": clean_object(prev.group(1))} if prev else {}
+    key = pref_key(obj) if classify(obj) else f"uses:{slug(obj)}"
+    return [_candidate(c, key, obj, Polarity.POSITIVE, "pref.switch", **attrs)] if obj else []
+
+
+def preference(c: Clause) -> list[Candidate]:
+    if blocked(c):
+        return []
+    for family in (_reply, _switch, _negative, _consumption, _positive):
+        found = family(c)
+        if found:
+            return found
+    return []
+
+
+# --- standing instructions ------------------------------------------------------------
+_STANDING = re.compile(r"以后|今后|每次|总是|一律|永远|务必|\b(?:always|never|every time|from now on|whenever)\b", I)
+_ZH_ACTION = re.compile(r"(?:请|就|才|需要|要|别|不要|先|都|务必|必须|一定要)(.{2,40})$")
+_EN_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:(?:always|never|don'?t|do not)\s+)?(point|roll|merge|use|send|ask|tell|show|add|"
+    r"remove|keep|write|run|call|notify|ping|email|reply|answer|respond|check|include|skip|avoid|"
+    r"deploy|ship|release|wait|stop|start|create|open|close|mention|cc|assign|escalate|switch|make|"
+    r"put|give|format|summarize|explain|list|review|test|follow|report|alert|page|book|schedule|"
+    r"log|save|revert|restart|retry|flag|let|go|do)\b.{2,80}$",
+    I,
+)
+
+
+def _main_part(c: Clause) -> str:
+    """The clause without its condition: "If the build fails, roll back" → "roll back"."""
+    text = c.text
+    for cond in c.conditions:
+        i = text.find(cond)
+        if i >= 0:
+            after = text[i + len(cond):]
+            text = after if after.strip(" ，,的话时") else text[:i]
+    return re.sub(r"^[\s，,]*(?:的话|时|否则|就|then)?[\s，,]*", "", text).strip()
+
+
+def instruction(c: Clause) -> list[Candidate]:
+    """"If the build fails, roll back", "只有…才需要上缓存", "always cc Anna": kept with conditions."""
+    if blocked(c) or not (c.conditions or _STANDING.search(c.text)):
+        return []
+    main = _main_part(c)
+    action = _ZH_ACTION.search(main) if c.language == "zh" else _EN_IMPERATIVE.search(main)
+    if not action:
+        return []
+    negative = re.match(r"(?:please\s+)?(?:never|don'?t|do not)\b|别|不要|请勿", main, I)
+    polarity = Polarity.NEGATIVE if negative else Polarity.POSITIVE
+    key = f"instruction:{slug(strip_times(main))}"
+    return [c.make(MemoryType.PREFERENCE, "user", key, say(c), value=main, polarity=polarity,
+                   rule="instruction", **flags(c))]  # fmt: skip

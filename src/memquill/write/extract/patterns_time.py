@@ -1,0 +1,126 @@
+"""Time-bound memories: reminders, task state, short-lived instructions, plans.
+
+By the time these run, the time stage has rewritten every relative phrase to an absolute
+label ("明天" → "2026年11月30日（周一）") and ``Clause.when`` holds the resolved instant, so
+the words that made an instruction short-lived ("今天", "this week") are read from the raw
+event text. Keys: ``reminder:<slug>``, ``task:<slug>``, ``temp:<slug>``, ``plan:<slug>``;
+the slug is the activity without times and pronouns, so a rescheduled plan ("改到周四")
+lands in the same slot with a new date.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memquill.model import Candidate, MemoryType
+from memquill.model.candidate import Trigger
+from memquill.model.scope import Level
+from memquill.write.extract.lexicon import slug
+from memquill.write.extract.patterns_common import I, blocked, flags, say
+from memquill.write.extract.phrasing import ensure_subject, sentence, strip_times
+from memquill.write.extract.rules import Clause
+
+_FILLER = re.compile(
+    r"下次|以后|到时候?|记得|请|帮我|提醒(?:一下)?我|我们|我|用户|要|会|得|"
+    r"\b(?:please|remind me(?: to| about| that)?|i'?m|i am|i'll|i will|i|my|me|we'?re|we|our|"
+    r"the user|the team|will|is|are|going to|have|has|a|an|the|on|at|in|by)\b",
+    I,
+)
+
+
+def _activity(text: str) -> str:
+    """Slot fragment of a time-bound memory: what happens, without when and who."""
+    return slug(_FILLER.sub(" ", strip_times(text)))
+
+
+# --- reminders ------------------------------------------------------------------------
+_REMIND = re.compile(r"提醒(?:一下)?我|\bremind me\b", I)
+
+
+def reminder(c: Clause) -> list[Candidate]:
+    """"下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time)."""
+    if not _REMIND.search(c.text):
+        return []
+    return [c.make(MemoryType.FACT, "user", f"reminder:{_activity(c.text)}", c.said(), value=c.text,
+                   when=c.when, trigger=Trigger.HOT, rule="reminder", **flags(c))]  # fmt: skip
+
+
+# --- task state -----------------------------------------------------------------------
+_TASK = re.compile(
+    r"已经?完成|做完了?|搞定了?|完成了|跑完了?|弄好了?|下一步|待办|还没(?:有)?做|剩下的?|卡住了?|卡在|报错|阻塞|"
+    r"参数确认|确认参数|已确认|第[一二三四五六七八九十\d]+步|前[一二三四五六七八九十\d]+步|"
+    r"\b(?:done|finished|completed|next step|todo|to-do|pending|still need to|blocked|stuck|"
+    r"in progress|confirmed|remaining|left to do|step \d+(?: of \d+)?)\b",
+    I,
+)
+
+
+def task_state(c: Clause) -> list[Candidate]:
+    """Progress of the task at hand: done and pending steps, confirmed parameters."""
+    if not _TASK.search(c.text) or blocked(c):
+        return []
+    return [c.make(MemoryType.TASK_STATE, "user", f"task:{_activity(c.text)}", c.said(), value=c.text,
+                   level=Level.SESSION, trigger=Trigger.HOT, rule="task_state", **flags(c))]  # fmt: skip
+
+
+# --- short-lived instructions ----------------------------------------------------------
+_SHORT = re.compile(
+    r"今天|今晚|今早|今日|本周|这周|这星期|这几天|这两天|暂时|临时|这次|目前先|先(?:别|不要|用|走|停)|"
+    r"\b(?:today|tonight|this (?:week|morning|afternoon|evening)|for now|temporarily|for the time being|"
+    r"until|till|for this (?:sprint|release|session))\b",
+    I,
+)
+_BOUND = re.compile(r"(?:日|\d{2}:\d{2}|）)前|\b(?:by|before|until|till)\s+\d{4}-\d{2}-\d{2}", I)
+_INSTR = re.compile(
+    r"用|发布|上线|部署|合并|冻结|暂停|停|走|改|切|别|不要|不能|禁止|需要|必须|维护|休假|请假|在家|远程|"
+    r"\b(?:use|using|deploy|release|ship|merge|point|skip|avoid|don'?t|do not|need|must|freeze|pause|"
+    r"hold|block|route|switch|keep|closed|down|working from|on leave|wfh|off)\b",
+    I,
+)
+_SESSION_ONLY = re.compile(r"暂时|临时|这次|先|\b(?:for now|temporarily|for the time being)\b", I)
+
+
+def _expiry(when: tuple[datetime, datetime | None] | None) -> datetime | None:
+    """The end of the window ("this week", "by Friday"); a point in time expires at itself."""
+    if when is None:
+        return None
+    start, until = when
+    return until if until is not None else start
+
+
+def short_lived(c: Clause) -> list[Candidate]:
+    """Instructions that only hold for a while ("今天下午五点前发布", "this week use the old API")."""
+    short = _SHORT.search(c.event.content) or _BOUND.search(c.text)
+    if not (short and _INSTR.search(c.text)) or blocked(c):
+        return []
+    expires = _expiry(c.when)
+    level = Level.SESSION if expires is None and _SESSION_ONLY.search(c.event.content) else Level.USER
+    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(c.text)}", say(c), value=c.text,
+                   level=level, trigger=Trigger.HOT, expires_at=expires, rule="temporary",
+                   **flags(c))]  # fmt: skip
+
+
+# --- plans and appointments -----------------------------------------------------------
+_PLAN = re.compile(
+    r"出差|开会|会议|见面|约了|预约|面试|航班|飞|去|回|参加|旅行|旅游|体检|看牙|看病|复查|生日|考|截止|交付|提交|交|"
+    r"汇报|答辩|聚会|婚礼|搬家|入职|出发|休假|请假|演唱会|比赛|演讲|分享|评审|发布会|"
+    r"\b(?:meeting|flight|fly|flying|trip|travel|appointment|interview|visit|dentist|doctor|birthday|"
+    r"exam|deadline|due|conference|leave for|leaving|dinner|lunch|breakfast|call|demo|presentation|"
+    r"review|wedding|party|concert|moving|start|starting|launch|vacation|holiday|meet|meeting|"
+    r"seeing|visiting|check-?up|game|match)\b",
+    I,
+)
+
+
+def plan(c: Clause) -> list[Candidate]:
+    """Appointments and trips with a resolved, not yet past time: the time travels with it."""
+    if c.when is None or not _PLAN.search(c.text) or blocked(c):
+        return []
+    start, until = c.when
+    if (until or start) <= c.event.occurred_at:
+        return []  # a past event is an episode, not a plan
+    lead = "用户" if c.language == "zh" else "The user's plan: "
+    content = ensure_subject(sentence(c.said(), c.language), c.language, lead)
+    return [c.make(MemoryType.FACT, "user", f"plan:{_activity(c.text)}", content, value=c.text,
+                   when=c.when, trigger=Trigger.SIGNAL, rule="plan", **flags(c))]  # fmt: skip
