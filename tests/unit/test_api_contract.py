@@ -1,0 +1,58 @@
+"""The public surface outside evaluation relies on (DESIGN §5) is pinned here."""
+
+from __future__ import annotations
+
+import inspect
+
+import memquill
+from memquill import Memory
+
+EXPORTED = {
+    "AddResult", "Clock", "Context", "ContextItem", "Event", "FixedClock", "Hit", "Memory",
+    "MemoryRecord", "MemoryType", "MemquillError", "Revision", "Scope", "Settings", "Source",
+    "Status", "SystemClock", "__version__",
+}  # fmt: skip
+
+CONTRACT = {
+    "add": {"content", "role", "source", "id", "at", "timezone"},
+    "add_messages": {"messages"},
+    "end_session": set(),
+    "flush": set(),
+    "search": {"query", "k", "at", "types", "include_history"},
+    "context": {"query", "budget_tokens", "at"},
+    "get": {"memory_id"},
+    "history": {"memory_id"},
+    "forget": {"memory_id", "reason"},
+    "count": set(),
+    "complete_task": {"task", "outcome"},
+    "checkpoint": {"task", "done", "pending", "params", "results"},
+    "resume": set(),
+    "feedback": {"memory_id", "useful"},
+    "explain": {"memory_id"},
+    "review": set(),
+    "resolve": set(),
+    "forget_scope": set(),
+    "stats": set(),
+    "close": set(),
+}
+
+
+def test_exported_names_are_pinned() -> None:
+    assert set(memquill.__all__) == EXPORTED
+    for name in EXPORTED:
+        assert hasattr(memquill, name)
+
+
+def test_memory_methods_keep_their_contract_names() -> None:
+    for method, params in CONTRACT.items():
+        fn = getattr(Memory, method)
+        sig = inspect.signature(fn)
+        assert params <= set(sig.parameters), f"{method} lost {params - set(sig.parameters)}"
+        scoped = method not in {"get", "history", "forget", "feedback", "explain", "resolve", "flush", "close"}
+        if scoped:
+            assert any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()), f"{method} takes scope keywords"
+
+
+def test_memory_is_a_context_manager(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with Memory(str(tmp_path / "m.db"), embedder="hash") as mem:
+        assert mem.add("I like tea", user="a").event_id
