@@ -50,6 +50,12 @@ _HYPOTHETICAL = re.compile(
     r"what if i|suppose i)",
     re.IGNORECASE,
 )
+# "…开玩笑的" / "just kidding": the turn is a joke (but "not kidding" is serious).
+_JOKE = re.compile(
+    r"(?<!不是)(?:开(?:个)?玩笑(?:的|啦|而已)?|逗你(?:玩)?的|骗你的)|"
+    r"(?<!not )(?<!no )\b(?:just kidding|only kidding|kidding|jk|j/k)\b",
+    re.IGNORECASE,
+)
 _MEMORY_WORDS = re.compile(
     r"记住|别忘|记得|记一下|提醒我|remember|don'?t forget|note that|keep in mind|remind me",
     re.IGNORECASE,
@@ -77,6 +83,7 @@ def gate(text: str, role: Role = Role.USER) -> Verdict:
         (_SMALL_TALK, "small talk"),
         (_ONE_OFF, "one-off request"),
         (_HYPOTHETICAL, "hypothetical"),
+        (_JOKE, "joke"),
     )
     for pattern, reason in checks:
         if pattern.search(t):

@@ -1,1 +1,3 @@
+from memquill.store.postgres.store import PostgresStore
 
+__all__ = ["PostgresStore"]

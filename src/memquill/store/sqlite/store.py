@@ -19,6 +19,7 @@ import numpy.typing as npt
 from memquill.clock import from_epoch, to_epoch
 from memquill.errors import (
     ConflictError,
+    ValidationError,
     DuplicateEventError,
     MemquillError,
     NotFoundError,
@@ -235,6 +236,8 @@ class SQLiteStore:
             raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
 
     def _write_row(self, db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any) -> int:
+        if emb is not None and len(emb) != self.dim:
+            raise ValidationError(f"embedding of {r.id!r} has {len(emb)} dimensions; the store has {self.dim}")
         row = codec.record_row(r)
         row["seq"] = seq
         row["embedding"] = None if emb is None else codec.vec_bytes(emb)
@@ -288,6 +291,8 @@ class SQLiteStore:
             raise ConflictError("an update must carry revision = expected_revision + 1")
         row = self._current(db, r.id, ch.expected_revision)
         before = json.loads(row["body"])
+        if (before["scope"]["tenant"], before["scope"]["user"]) != (r.scope.tenant, r.scope.user):
+            raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
         self._write_row(db, r, seq, ch.embedding)
         if ch.reindex:
             db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
@@ -391,6 +396,8 @@ class SQLiteStore:
             return part
 
     def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+        if np.asarray(query).shape != (self.dim,):
+            raise ValidationError(f"query vector has shape {np.asarray(query).shape}; expected ({self.dim},)")
         part = self._partition(f.reader.tenant, f.reader.user)
         hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
         if f.subject is not None or f.key is not None:
@@ -416,7 +423,9 @@ class SQLiteStore:
     def _enqueue(self, db: sqlite3.Connection, jobs: Sequence[Job]) -> int:
         inserted = 0
         for j in jobs:
-            now = to_epoch(j.created_at) or time.time()
+            now = to_epoch(j.created_at or j.run_after)
+            if now is None:
+                raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
             cur = db.execute(
                 "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, "
                 "payload, status, attempts, max_attempts, run_after, created_at, updated_at) "
@@ -435,6 +444,12 @@ class SQLiteStore:
         t = now.timestamp()
         kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
         with self._tx() as db:
+            db.execute(
+                "UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = ?, last_error = "
+                "COALESCE(last_error, '') || 'lease expired after the last attempt (worker died?)' "
+                "WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts",
+                (t, t),
+            )
             rows = db.execute(
                 "UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, "
                 "attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT id FROM jobs WHERE "
@@ -459,7 +474,7 @@ class SQLiteStore:
         with self._tx() as db:
             db.execute(
                 "UPDATE jobs SET status = ?, last_error = ?, run_after = COALESCE(?, run_after), "
-                "lease_until = NULL, updated_at = ? WHERE id = ? AND worker = ?",
+                "lease_until = NULL, updated_at = ? WHERE id = ? AND worker = ? AND status = 'running'",
                 (status, error[:2000], to_epoch(retry_at), at.timestamp(), job_id, worker),
             )
 

@@ -32,7 +32,7 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
                      "verbose", "brief=concise", "short=concise", "detailed", "to the point=concise")),
     ("reply_format", ("表情=emoji", "emoji", "emojis=emoji", "markdown", "表格=table",
                       "bullet=bullets", "列表=bullets")),
-    ("contact", ("打电话=call", "电话=call", "发消息=message", "短信=sms", "call", "calls=call",
+    ("contact", ("打电话=call", "电话=call", "发消息=message", "消息=message", "短信=sms", "call", "calls=call",
                  "text me=sms", "email me=email", "ping me=message")),
     ("os", ("windows", "macos=mac", "mac", "linux", "ubuntu", "debian", "arch linux=arch",
             "操作系统")),

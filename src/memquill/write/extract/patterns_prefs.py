@@ -21,7 +21,8 @@ _WE = re.compile(r"我们|咱们|团队|项目|\b(?:we|our|us|team|project)\b", 
 
 _SWITCH = re.compile(
     r"(?:(?:已经|现在)?(?:改用|换成|换到|改成|切换到|转用)了?|(?:现在)?改为|"
-    rf"\b(?:have |'ve )?switched (?:over )?to|\bnow use|\bstarted using|\bchanged to)\s*{_X}(?:了)?{END}",
+    rf"\b(?:have |'ve )?(?:switched|moved|migrated|went)(?: over)?(?: from .{{1,30}}?)? to|\bnow use|"
+    rf"\bstarted using|\bchanged to)\s*{_X}(?:了)?{END}",
     I,
 )
 _FROM = re.compile(r"(?:从|\bfrom)\s*(.+?)\s*(?:换到|换成|改用|切换到|\bto\b)", I)
@@ -32,21 +33,21 @@ _REPLY_LANG = re.compile(
     I,
 )
 _REPLY_STYLE = re.compile(
-    r"(?:回答|回复|答复)(?:请|尽量|要|都)?(?P<obj>简洁|简短|详细)|"
+    r"(?:回答|回复|答复)[^，,。]{0,6}?(?:请|尽量|要|都)?(?P<obj>简洁|简短|详细)|"
     r"\bkeep (?:your |the )?(?:answers|replies|responses)\s+(?P<o2>short|brief|concise|detailed)",
     I,
 )
 _NEGATIVE = (
-    re.compile(r"(?:我|\bi\b)\s*(?:现在|平时|从来|已经|也|一般|真的|其实)?\s*(?:不(?:再|太|怎么)?"
+    re.compile(r"(?:我|\bi\b)\s*(?:现在|平时|从来|已经|也|一般|真的|其实)?\s*(?:不(?:再|太|怎么)?(?:能|会|敢)?"
                rf"(?:喜欢|爱|喝|吃|用|想要|碰|看|听|抽|玩)|讨厌|受不了|反感|戒(?:掉)?了?)\s*{_X}{END}", I),
     re.compile(r"\bi\s+(?:(?:really|just|also|honestly|now|still)\s+)?(?:don'?t|do not|never|no longer|"
                r"can'?t stand|hate|dislike|stopped|quit|gave up|avoid)\s+(?:(?:like|drink|eat|use|want|"
                rf"enjoy|care for|touch|drinking|eating|using|liking)\s+)?{_X}{END}", I),
-    re.compile(rf"\bi'?m not (?:a (?:big |huge )?fan of|into|keen on|fond of)\s+{_X}{END}", I),
+    re.compile(rf"(?:^|\bi'?m\s+|\bi am\s+)not (?:a (?:big |huge )?fan of|into|keen on|fond of)\s+{_X}{END}", I),
     re.compile(r"(?:别|不要|不用|请勿)(?:再)?(?:给我|跟我|向我|帮我)?(?P<verb>推荐|安排|发|推送|提|打)\s*"
                rf"{_X}{END}", I),
     re.compile(r"\b(?:stop|don'?t|do not|never|no more)\s+(?P<verb>suggest|recommend|send|offer|mention|"
-               rf"call|text|email|ping|schedule|book)(?:ing|s)?(?:\s+me)?\s*{_X}?{END}", I),
+               rf"call|text|email|ping|schedule|book|use|add|include|put)(?:ing|s)?(?:\s+me)?\s*{_X}?{END}", I),
     re.compile(r"^(?:please\s+)?no (?P<obj>[^,.]{1,30}?)(?=\s+(?:in|for|please)\b|,|$)", I),
     re.compile(rf"(?:回复|回答|消息|邮件)里?(?:不要|别|不用|请勿)(?:再)?(?:用|加|带|使用)\s*{_X}{END}", I),
 )  # fmt: skip
@@ -58,12 +59,14 @@ _POSITIVE = (
     re.compile(r"\bi\s+(?:(?:really|also|just|absolutely|much|usually|always|generally|mostly)\s+)?"
                r"(?:like|love|prefer|enjoy|adore)s?\s+" + _X + END, I),
     re.compile(r"(?:我的)?(?:偏好|首选)(?:是)?\s*" + _X + END, I),
+    re.compile(r"\bi(?:'d| would) rather (?:have |drink |eat |use |go with |get )?(?P<obj>[^,.;]{1,40}? than [^,.;]{1,40})", I),
     re.compile(r"(?:^|[，,]\s*)(?:就|都|一律|总是|一直|始终)\s*(?:用|使用)\s*" + _X + END, I),
     re.compile(r"\b(?:always|just)\s+use\s+" + _X + END, I),
 )  # fmt: skip
 _CONSUME = re.compile(r"\bi\s+(?:usually\s+|always\s+)?(?:take|drink|have|eat)\s+" + _X + END, I)
 _DIET = re.compile(r"我(?:平时|一直)?(?:吃素|是素食(?:者|主义者)?)|\bi'?m (?:a )?(vegetarian|vegan|pescatarian)\b", I)
-_OVER = re.compile(r"(.+?)\s*(?:\bover\b|\brather than\b|\binstead of\b|而不是|胜过|而非)\s*(.+)", I)
+_OVER = re.compile(r"(.+?)\s*(?:\bover\b|\brather than\b|\binstead of\b|\bthan\b|而不是|胜过|而非)\s*(.+)", I)
+_HABIT = re.compile(r"我(?:一般|平时|通常|一直|都|基本)(?:都)?(?:用|使用)\s*" + _X + END)
 
 
 def _candidate(c: Clause, key: str, obj: str, polarity: Polarity, rule: str, **attrs: object) -> Candidate:
@@ -90,6 +93,8 @@ def _negative(c: Clause) -> list[Candidate]:
         if not m:
             continue
         obj, verb = clean_object(_group(m, "obj")), _group(m, "verb")
+        if verb.lower() in ("use", "add", "include", "put") and _WE.search(c.text):
+            continue  # "we don't use Redux": a project fact, not the user's taste
         if verb and classify(obj) is None and classify(verb):
             obj = verb  # "don't call me after 9pm": the verb names the slot
         if not obj or len(obj) > 40:
@@ -121,6 +126,15 @@ def _positive(c: Clause) -> list[Candidate]:
     return []
 
 
+def _habit(c: Clause) -> list[Candidate]:
+    """"我一般用 Chrome": habitual use of a known kind of thing is a preference."""
+    m = _HABIT.search(c.text)
+    obj = clean_object(m.group("obj")) if m else ""
+    if not obj or classify(obj) is None:
+        return []
+    return [_candidate(c, pref_key(obj), obj, Polarity.POSITIVE, "pref.habit")]
+
+
 def _consumption(c: Clause) -> list[Candidate]:
     """"I take my coffee black", "I drink oat milk lattes", "我吃素": food and drink habits."""
     m = _DIET.search(c.text)
@@ -149,7 +163,7 @@ def _switch(c: Clause) -> list[Candidate]:
 def preference(c: Clause) -> list[Candidate]:
     if blocked(c):
         return []
-    for family in (_reply, _switch, _negative, _consumption, _positive):
+    for family in (_reply, _switch, _negative, _consumption, _positive, _habit):
         found = family(c)
         if found:
             return found
@@ -158,15 +172,23 @@ def preference(c: Clause) -> list[Candidate]:
 
 # --- standing instructions ------------------------------------------------------------
 _STANDING = re.compile(r"以后|今后|每次|总是|一律|永远|务必|\b(?:always|never|every time|from now on|whenever)\b", I)
-_ZH_ACTION = re.compile(r"(?:请|就|才|需要|要|别|不要|先|都|务必|必须|一定要)(.{2,40})$")
-_EN_IMPERATIVE = re.compile(
-    r"^(?:please\s+)?(?:(?:always|never|don'?t|do not)\s+)?(point|roll|merge|use|send|ask|tell|show|add|"
-    r"remove|keep|write|run|call|notify|ping|email|reply|answer|respond|check|include|skip|avoid|"
-    r"deploy|ship|release|wait|stop|start|create|open|close|mention|cc|assign|escalate|switch|make|"
-    r"put|give|format|summarize|explain|list|review|test|follow|report|alert|page|book|schedule|"
-    r"log|save|revert|restart|retry|flag|let|go|do)\b.{2,80}$",
-    I,
+_ZH_ACTION = re.compile(
+    r"(?:请|就|才|需要|要|别|不要|先|都|务必|必须|一定要|第一时间|马上|立刻|立即|及时|直接|记得)(.{1,40})$|"
+    r"^(?:打|发|找|通知|告诉|联系|回滚|重启|停|用|给|叫|提醒|抄送|切)(.{1,40})$"
 )
+_NOT_VERB = frozenset(
+    "the a an i we you it they he she this that these those there here is are was were be been am "
+    "my our your their its his her what which who when if unless so then also just maybe".split()
+)
+
+
+def _imperative(main: str) -> bool:
+    """"rerun them once", "please never merge on Fridays": a base-form verb starts the clause."""
+    words = re.sub(r"^(?:please\s+)?(?:(?:always|never|don'?t|do not)\s+)?", "", main, flags=I).split()
+    if len(words) < 2 or not words[0].isalpha():
+        return False
+    w = words[0].lower()
+    return w not in _NOT_VERB and not w.endswith(("ed", "ing")) and not (w.endswith("s") and not w.endswith("ss"))
 
 
 def _main_part(c: Clause) -> str:
@@ -185,7 +207,7 @@ def instruction(c: Clause) -> list[Candidate]:
     if blocked(c) or not (c.conditions or _STANDING.search(c.text)):
         return []
     main = _main_part(c)
-    action = _ZH_ACTION.search(main) if c.language == "zh" else _EN_IMPERATIVE.search(main)
+    action = _ZH_ACTION.search(main) if c.language == "zh" else _imperative(main)
     if not action:
         return []
     negative = re.match(r"(?:please\s+)?(?:never|don'?t|do not)\b|别|不要|请勿", main, I)

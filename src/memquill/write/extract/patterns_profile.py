@@ -20,10 +20,18 @@ _ROLE_ZH = (r"工程师|开发|程序员|经理|设计师|老师|学生|医生|�
 _ROLE_EN = (r"engineer|developer|dev|programmer|manager|designer|teacher|student|doctor|nurse|"
             r"lawyer|architect|analyst|researcher|scientist|lead|founder|co-founder|consultant|"
             r"cto|ceo|director|intern|accountant|writer|product owner|sre|devops|pm")  # fmt: skip
+_NOT_NAME = (r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
+             r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
+             r"Vegetarian|Fine|Good|Okay|Ok|Sorry|Back|Done|Ready|Here|Sure|Busy|Free|Tired|Happy|"
+             r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually")  # fmt: skip
+_NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
 
 _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("name", re.compile(rf"^(?:我叫|我的名字(?:是|叫)|my name is|call me|i'?m called|i go by)\s*{_NAME}{END}", I)),
+    ("name", re.compile(r"^(?:hi,?\s+|hello,?\s+)?(?:I'm|I am|i'm)\s+((?!(?:" + _NOT_NAME + r")\b)[A-Z][a-z]+"
+                        r"(?:\s+[A-Z][a-z]+)?)(?=$|\s*[,.!;])")),
+    ("birthday", re.compile(rf"^(?:我的生日(?:是|在)|my birthday is(?: on)?)\s*{_X}{END}", I)),
     ("manager", re.compile(rf"^(?:我的(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|my (?:direct )?"
                            rf"(?:manager|boss|lead|supervisor|team lead) is|i report to)\s*{_NAME}{END}", I)),
     ("phone", re.compile(r"(?:手机|电话|号码|phone(?: number)?|mobile|cell|(?:call|text|reach) me at)"
@@ -31,16 +39,20 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
     ("team", re.compile(rf"^(?:我在(.{{1,20}}?)(?:团队|小组|组|部门|事业部)$|i'?m (?:on|in|part of) the {_X} "
                         rf"(?:team|group|department|squad)|i work on the {_X} team)", I)),
-    ("employer", re.compile(r"^我(?:现在)?在(.{1,20}?)(?:工作|上班|任职|就职|实习)")),
-    ("employer", re.compile(rf"^(?:i work (?:at|for)|i'?m working (?:at|for)|i joined|i'?m employed (?:at|by))"
-                            rf"\s*{_X}{END}", I)),
+    ("employer", re.compile(r"^我(?:现在|目前)?在((?!(?:" + _NOT_PLACE + r")).{1,20}?)(?:工作|上班|任职|就职|实习|做|当)")),
+    ("employer", re.compile(rf"^i (?:(?:just|recently|now|currently|also)\s+)?(?:work (?:at|for)|am working (?:at|for)|"
+                            rf"joined|am employed (?:at|by))\s*{_X}(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since)\b)", I)),
+    ("employer", re.compile(rf"^i'?m (?:(?:now|currently)\s+)?(?:working (?:at|for)|employed (?:at|by))\s*{_X}{END}", I)),
     ("location", re.compile(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
     ("location", re.compile(rf"^(?:我(?:现在)?住在|我搬(?:到|去)了?|i live in|i'?m based in|i(?:'ve)? moved to|"
                             rf"i relocated to|i'?m living in)\s*{_X}(?:了)?{END}", I)),
     ("hometown", re.compile(r"^我是(\S{2,4}?)人$")),
+    ("hometown", re.compile(r"^我的?老家(?:是|在)(.{2,10}?)(?:的|人)?$")),
     ("hometown", re.compile(rf"^(?:i'?m from|i grew up in)\s*{_X}{END}", I)),
     ("role", re.compile(rf"^(?:我?是(?:一名|一个|一位|个)?|i(?:'m| am) (?:a|an) |i work as (?:a|an) )"
                         rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))(?=$|[，,。.]|\s+at\b|\s+for\b|\s+and\b)", I)),
+    ("role", re.compile(rf"\bas (?:a|an) ([^，,。.!！?？]{{0,24}}?\b(?:{_ROLE_EN})s?\b)", I)),
+    ("role", re.compile(r"^我?(?:是)?做(.{2,10}?)(?:的|工作)$")),
 )  # fmt: skip
 _CONTACT_CTX = re.compile(r"我|邮箱|邮件|\b(?:my|me|email|e-mail|reach|contact)\b", I)
 _ALLERGY = re.compile(r"对(.{1,12}?)过敏|allergic to\s+" + _X + END, I)

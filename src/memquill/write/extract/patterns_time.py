@@ -49,7 +49,8 @@ def reminder(c: Clause) -> list[Candidate]:
 # --- task state -----------------------------------------------------------------------
 _TASK = re.compile(
     r"已经?完成|做完了?|搞定了?|完成了|跑完了?|弄好了?|下一步|待办|还没(?:有)?做|剩下的?|卡住了?|卡在|报错|阻塞|"
-    r"参数确认|确认参数|已确认|第[一二三四五六七八九十\d]+步|前[一二三四五六七八九十\d]+步|"
+    r"参数确认|确认参数|已确认|第[一二三四五六七八九十\d]+步|前[一二三四五六七八九十\d]+步|还差|还剩|接下来做|"
+    r"(?:已经|都)\S{0,8}?(?:改|写|做|弄|修|配|测|部署|上线)(?:好|完)了|"
     r"\b(?:done|finished|completed|next step|todo|to-do|pending|still need to|blocked|stuck|"
     r"in progress|confirmed|remaining|left to do|step \d+(?: of \d+)?)\b",
     I,
@@ -104,11 +105,12 @@ def short_lived(c: Clause) -> list[Candidate]:
 # --- plans and appointments -----------------------------------------------------------
 _PLAN = re.compile(
     r"出差|开会|会议|见面|约了|预约|面试|航班|飞|去|回|参加|旅行|旅游|体检|看牙|看病|复查|生日|考|截止|交付|提交|交|"
-    r"汇报|答辩|聚会|婚礼|搬家|入职|出发|休假|请假|演唱会|比赛|演讲|分享|评审|发布会|"
+    r"汇报|答辩|聚会|婚礼|搬家|入职|出发|休假|请假|演唱会|比赛|演讲|分享|评审|发布会|[组例周站晨年早]会|上课|讲座|"
+    r"活动|约|玩|"
     r"\b(?:meeting|flight|fly|flying|trip|travel|appointment|interview|visit|dentist|doctor|birthday|"
     r"exam|deadline|due|conference|leave for|leaving|dinner|lunch|breakfast|call|demo|presentation|"
     r"review|wedding|party|concert|moving|start|starting|launch|vacation|holiday|meet|meeting|"
-    r"seeing|visiting|check-?up|game|match)\b",
+    r"seeing|visiting|check-?up|game|match|(?:will|'ll) be (?:in|at|away|off|out)|staying|away)\b",
     I,
 )
 

@@ -1,0 +1,88 @@
+"""The lexical and vector legs on PostgreSQL: a GIN-indexed tsvector and a pgvector HNSW index.
+
+The HNSW scan runs with the RecordFilter in its WHERE clause and pgvector's iterative scan
+(0.8+), so filters hold exactly. An approximate index can still return fewer rows than
+exist (a very selective filter, the scan budget spent): then an exact scan answers instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memquill.errors import ValidationError
+from memquill.model.query import RecordFilter
+from memquill.store.postgres.sql import filter_sql, tsquery_literal
+
+Scored = list[tuple[str, float]]
+ConnFactory = Callable[[], AbstractContextManager[Any]]
+
+# NaN (a zero vector has no direction) ranks like an orthogonal vector: similarity 0.
+DIST = "COALESCE(NULLIF({d}, 'NaN'), 1)"
+ANN = (
+    "WITH hits AS MATERIALIZED (SELECT m.id, m.embedding <=> %b AS d FROM memories m "
+    "WHERE m.embedding IS NOT NULL AND {where} ORDER BY d LIMIT %s) "
+    f"SELECT id, {DIST.format(d='d')} AS d FROM hits ORDER BY 2, id"
+)
+EXACT = (
+    f"SELECT m.id, {DIST.format(d='m.embedding <=> %b')} AS d FROM memories m "
+    "WHERE m.embedding IS NOT NULL AND {where} ORDER BY 2, m.id LIMIT %s"
+)
+MAX_EF_SEARCH = 1000
+
+
+class Search:
+    def __init__(self, connection: ConnFactory, dim: int, iterative: bool) -> None:
+        self._conn = connection
+        self.dim = dim
+        self.iterative = iterative
+
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+        """Cover density (``ts_rank_cd``, log-length normalised) over every match of the terms."""
+        query = tsquery_literal(terms)
+        if not query or limit <= 0:
+            return []
+        where, args = filter_sql(f)
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT m.id, ts_rank_cd(m.tsv, %s::tsquery, 1) AS s FROM memories m "
+                f"WHERE m.tsv @@ %s::tsquery AND {where} ORDER BY s DESC, m.rowid LIMIT %s",
+                [query, query, *args, limit],
+            ).fetchall()
+        return [(r["id"], float(r["s"])) for r in rows]
+
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+        q = np.asarray(query, dtype=np.float32)
+        if q.shape != (self.dim,):
+            raise ValidationError(f"query vector has shape {q.shape}, this store holds {self.dim}-d vectors")
+        if not np.isfinite(q).all():
+            raise ValidationError("query vector contains NaN or infinity")
+        if limit <= 0:
+            return []
+        where, args = filter_sql(f)
+        params = [q, *args, limit]
+        with self._conn() as conn:
+            with conn.transaction():
+                conn.execute(
+                    "SELECT set_config('hnsw.ef_search', %s, true)"
+                    + (", set_config('hnsw.iterative_scan', 'relaxed_order', true)" if self.iterative else ""),
+                    (str(min(MAX_EF_SEARCH, max(40, 2 * limit))),),
+                )
+                rows = conn.execute(ANN.format(where=where), params).fetchall()
+            if len(rows) < limit:  # fewer than asked: make sure it is because fewer exist
+                rows = conn.execute(EXACT.format(where=where), params).fetchall()
+        return [(r["id"], 1.0 - float(r["d"])) for r in rows]
+
+    def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        if not ids:
+            return {}
+        with self._conn() as conn, conn.cursor(binary=True) as cur:
+            cur.execute(
+                "SELECT id, embedding FROM memories WHERE embedding IS NOT NULL AND id = ANY(%s)",
+                (list(ids),),
+            )
+            return {r["id"]: r["embedding"].to_numpy() for r in cur.fetchall()}

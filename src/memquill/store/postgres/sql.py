@@ -1,0 +1,109 @@
+"""Pure SQL builders for the PostgreSQL store: filters, full-text literals, lock keys.
+
+No I/O here, so every function is testable without a server. Values always travel as
+query parameters; the only text spliced into SQL is fixed column names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from memquill.model import Scope
+from memquill.model.query import RecordFilter
+from memquill.text import index_text
+
+# FTS5's unicode61 tokenizer keeps runs of letters and digits and splits on everything else
+# ("node.js" -> node, js). PostgreSQL's own parser would keep "node.js" and "a@b.com" whole,
+# so the lexemes are cut here, the same way for documents and queries.
+_LEXEME = re.compile(r"[^\W_]+")
+MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer words
+MAX_POSITION = 16383  # larger positions are clamped by PostgreSQL
+MAX_POSITIONS = 255  # per lexeme
+
+
+def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
+    """The WHERE clause of a RecordFilter; mirrors ``model.query.matches``."""
+    a = alias + "."
+    r = f.reader
+    sql = [f"{a}tenant = %s", f"{a}user_id = %s"]
+    args: list[Any] = [r.tenant, r.user]
+    for dim in ("agent", "project", "session") if not f.owner else ():
+        value = getattr(r, dim)
+        if f.exact_scope:
+            sql.append(f"{a}{dim} IS NOT DISTINCT FROM %s")
+        else:
+            sql.append(f"({a}{dim} IS NULL OR {a}{dim} = %s)")
+        args.append(value)
+    if f.statuses is not None:
+        sql.append(f"{a}status = ANY(%s::text[])")
+        args.append(sorted(s.value for s in f.statuses))
+    if f.types is not None:
+        sql.append(f"{a}type = ANY(%s::text[])")
+        args.append(sorted(t.value for t in f.types))
+    for col in ("subject", "key"):
+        if getattr(f, col) is not None:
+            sql.append(f"{a}{col} = %s")
+            args.append(getattr(f, col))
+    if f.at is not None:
+        sql.append(
+            f"({a}valid_from IS NULL OR {a}valid_from <= %s) AND ({a}valid_to IS NULL OR "
+            f"{a}valid_to > %s) AND ({a}expires_at IS NULL OR {a}expires_at > %s)"
+        )
+        args.extend([f.at, f.at, f.at])
+    return " AND ".join(sql), args
+
+
+# --- full text -----------------------------------------------------------------------------
+def lexemes(term: str) -> list[str]:
+    """The index words of one pre-segmented term, as FTS5 unicode61 would split it."""
+    return [w for w in _LEXEME.findall(term.lower()) if len(w.encode()) <= MAX_LEXEME_BYTES]
+
+
+def _quote(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector_literal(content: str) -> str:
+    """A ``tsvector`` literal of ``content``: jieba/stemmed terms, their words, positions."""
+    positions: dict[str, list[int]] = {}
+    pos = 0
+    for term in index_text(content).split():
+        for word in lexemes(term):
+            pos += 1
+            seen = positions.setdefault(word, [])
+            if len(seen) < MAX_POSITIONS:
+                seen.append(min(pos, MAX_POSITION))
+    return " ".join(f"{_quote(w)}:{','.join(map(str, sorted(set(p))))}" for w, p in positions.items())
+
+
+def tsquery_literal(terms: Iterable[str]) -> str:
+    """A ``tsquery`` literal: the OR of the terms; a term of several words is a phrase."""
+    parts: dict[str, None] = {}
+    for term in terms:
+        words = lexemes(term)
+        if len(words) == 1:
+            parts.setdefault(_quote(words[0]), None)
+        elif words:
+            parts.setdefault("(" + " <-> ".join(_quote(w) for w in words) + ")", None)
+    return " | ".join(parts)
+
+
+# --- locks ------------------------------------------------------------------------------------
+def lock_key(*parts: str | None) -> int:
+    """A signed 64-bit key for ``pg_advisory_xact_lock``, from the parts (None ≠ "")."""
+    h = hashlib.blake2b(digest_size=8)
+    for p in parts:
+        h.update(b"\x00" if p is None else b"\x01" + p.encode() + b"\x1f")
+    return int.from_bytes(h.digest(), "big", signed=True)
+
+
+def slot_lock_key(schema: str, s: Scope, subject: str, key: str) -> int:
+    return lock_key(schema, "slot", s.tenant, s.user, s.agent, s.project, s.session, subject, key)
+
+
+def placeholders(row: Sequence[str], casts: dict[str, str]) -> str:
+    """``%s, %s::json, %b, …`` for the columns of ``row``, with per-column casts."""
+    return ", ".join(casts.get(c, "%s") for c in row)

@@ -1,0 +1,178 @@
+"""``Store.apply`` for PostgreSQL: every change of a batch on one connection, one transaction.
+
+Runs of consecutive ``Create``s are sent with ``executemany`` (pipelined), the rest one
+statement at a time. Slot guards serialize on an advisory lock per slot, then lock the
+slot's open rows, so two writers who both saw an empty slot cannot both fill it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from psycopg import Connection
+
+from memquill.errors import ConflictError, MemquillError, NotFoundError, ValidationError
+from memquill.model import ApplyResult, Audit, Change, Create, MemoryRecord, Purge, SlotGuard, Update
+from memquill.model.change import SLOT_OPEN
+from memquill.store import codec
+from memquill.store.postgres.sql import placeholders, slot_lock_key, tsvector_literal
+from memquill.store.tombstone import tombstone
+
+Conn = Connection[dict[str, Any]]
+
+ROW = (*codec.RECORD_COLUMNS, "seq", "tsv", "embedding")
+CASTS = {"body": "%s::json", "tsv": "%s::tsvector", "embedding": "%b"}
+INSERT = (
+    f"INSERT INTO memories ({', '.join(ROW)}) VALUES ({placeholders(ROW, CASTS)}) "
+    "ON CONFLICT (id) DO NOTHING RETURNING id"
+)
+REVISION = (
+    "INSERT INTO revisions (memory_id, revision, tenant, user_id, op, actor, reason, event_ids, "
+    "before, after, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s::json, %s::json, %s::json, %s)"
+)
+OPEN = sorted(s.value for s in SLOT_OPEN)
+
+
+class Writer:
+    """Applies one batch; ``seq`` stamps every row it writes."""
+
+    def __init__(self, conn: Conn, schema: str, dim: int, seq: int) -> None:
+        self.conn = conn
+        self.schema = schema
+        self.dim = dim
+        self.seq = seq
+
+    def run(self, changes: Sequence[Change]) -> ApplyResult:
+        result = ApplyResult()
+        i = 0
+        while i < len(changes):
+            ch = changes[i]
+            if isinstance(ch, Create):
+                j = i
+                while j < len(changes) and isinstance(changes[j], Create):
+                    j += 1
+                creates = [c for c in changes[i:j] if isinstance(c, Create)]
+                self.create(creates)
+                result.created.extend(c.record.id for c in creates)
+                i = j
+                continue
+            if isinstance(ch, SlotGuard):
+                self.guard(ch)
+            elif isinstance(ch, Update):
+                self.update(ch)
+                result.updated.append(ch.record.id)
+            elif isinstance(ch, Purge):
+                self.purge(ch)
+                result.purged.append(ch.memory_id)
+            else:  # pragma: no cover - the union is closed
+                raise MemquillError(f"unknown change {ch!r}")
+            i += 1
+        return result
+
+    # --- rows ------------------------------------------------------------------------------
+    def vector(self, emb: Any) -> np.ndarray | None:
+        if emb is None:
+            return None
+        v = np.asarray(emb, dtype=np.float32)
+        if v.shape != (self.dim,):
+            raise ValidationError(f"embedding has shape {v.shape}, this store holds {self.dim}-d vectors")
+        if not np.isfinite(v).all():
+            raise ValidationError("embedding contains NaN or infinity")
+        return v
+
+    def row(self, r: MemoryRecord, tsv: str | None, emb: np.ndarray | None) -> dict[str, Any]:
+        row = codec.record_row(r)
+        for col in ("valid_from", "valid_to", "expires_at", "created_at", "updated_at"):
+            row[col] = getattr(r, col)
+        row.update(seq=self.seq, tsv=tsv, embedding=emb)
+        return row
+
+    def revision(self, r: MemoryRecord, audit: Audit, before: Any, at: Any) -> tuple[Any, ...]:
+        return (
+            r.id, r.revision, r.scope.tenant, r.scope.user, audit.op.value, audit.actor,
+            audit.reason, json.dumps(list(audit.event_ids)), before,
+            json.dumps(codec.record_dict(r), ensure_ascii=False), at,
+        )  # fmt: skip
+
+    # --- changes ---------------------------------------------------------------------------
+    def guard(self, g: SlotGuard) -> None:
+        s = g.scope
+        self.conn.execute(
+            "SELECT pg_advisory_xact_lock(%s)", (slot_lock_key(self.schema, s, g.subject, g.key),)
+        )
+        # A new statement, so a new snapshot: it sees whatever the previous holder committed.
+        rows = self.conn.execute(
+            "SELECT id FROM memories WHERE tenant = %s AND user_id = %s AND agent IS NOT DISTINCT "
+            "FROM %s AND project IS NOT DISTINCT FROM %s AND session IS NOT DISTINCT FROM %s AND "
+            "subject = %s AND key = %s AND status = ANY(%s::text[]) ORDER BY id FOR UPDATE",
+            (s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key, OPEN),
+        ).fetchall()
+        if {r["id"] for r in rows} != g.open_ids:
+            raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
+
+    def create(self, creates: Sequence[Create]) -> None:
+        ids = [c.record.id for c in creates]
+        if len(set(ids)) != len(ids):
+            dup = next(i for i, n in Counter(ids).items() if n > 1)
+            raise ConflictError(f"memory {dup!r} is created twice in one batch")
+        rows = [self.row(c.record, tsvector_literal(c.record.content), self.vector(c.embedding))
+                for c in creates]  # fmt: skip
+        with self.conn.cursor() as cur:
+            cur.executemany(INSERT, [[r[c] for c in ROW] for r in rows], returning=True)
+            inserted: set[str] = set()
+            while True:
+                inserted.update(r["id"] for r in cur.fetchall())
+                if not cur.nextset():
+                    break
+            missing = [i for i in ids if i not in inserted]
+            if missing:
+                raise ConflictError(f"memory {missing[0]!r} already exists")
+            cur.executemany(
+                REVISION, [self.revision(c.record, c.audit, None, c.record.updated_at) for c in creates]
+            )
+
+    def current(self, memory_id: str, expected: int | None) -> dict[str, Any]:
+        row = self.conn.execute(
+            "SELECT revision, body::text AS body FROM memories WHERE id = %s FOR UPDATE", (memory_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no memory {memory_id!r}")
+        if expected is not None and row["revision"] != expected:
+            raise ConflictError(f"memory {memory_id!r} is at revision {row['revision']}, not {expected}")
+        return row
+
+    def write(self, r: MemoryRecord, expected: int, tsv: str | None, emb: np.ndarray | None,
+              *, reindex: bool, set_embedding: bool) -> None:  # fmt: skip
+        row = self.row(r, tsv, emb)
+        cols = [c for c in ROW if c != "id" and (c != "tsv" or reindex)
+                and (c != "embedding" or set_embedding)]  # fmt: skip
+        sets = ", ".join(f"{c} = {CASTS.get(c, '%s')}" for c in cols)
+        cur = self.conn.execute(
+            f"UPDATE memories SET {sets} WHERE id = %s AND revision = %s",
+            [*(row[c] for c in cols), r.id, expected],
+        )
+        if cur.rowcount != 1:  # pragma: no cover - the row is locked by current()
+            raise ConflictError(f"memory {r.id!r} moved past revision {expected}")
+
+    def update(self, ch: Update) -> None:
+        r = ch.record
+        if r.revision != ch.expected_revision + 1:
+            raise ConflictError("an update must carry revision = expected_revision + 1")
+        emb = self.vector(ch.embedding)
+        before = self.current(r.id, ch.expected_revision)["body"]
+        tsv = tsvector_literal(r.content) if ch.reindex else None
+        self.write(r, ch.expected_revision, tsv, emb, reindex=ch.reindex, set_embedding=emb is not None)
+        self.conn.execute(REVISION, self.revision(r, ch.audit, before, r.updated_at))
+
+    def purge(self, ch: Purge) -> None:
+        row = self.current(ch.memory_id, ch.expected_revision)
+        dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
+        self.conn.execute(
+            "UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = %s", (dead.id,)
+        )
+        self.write(dead, row["revision"], None, None, reindex=True, set_embedding=True)
+        self.conn.execute(REVISION, self.revision(dead, ch.audit, None, ch.at))

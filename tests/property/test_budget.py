@@ -1,0 +1,57 @@
+"""The budget packer and the rendered context never exceed their limits."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memquill.context import render
+from memquill.model import MemoryType
+from memquill.retrieve.budget import pack
+
+TYPES = list(MemoryType)
+
+
+@given(
+    items=st.lists(st.tuples(st.integers(0, 300), st.sampled_from(TYPES)), max_size=60),
+    budget=st.integers(0, 2000),
+)
+@settings(max_examples=200, deadline=None)
+def test_pack_respects_budget_and_quotas(items: list[tuple[int, MemoryType]], budget: int) -> None:
+    quotas = {MemoryType.EPISODE: 0.4, MemoryType.TEMPORARY: 0.3}
+    p = pack(items, lambda i: i[0], lambda i: i[1], budget, quotas)
+    assert p.tokens <= budget
+    assert p.tokens == sum(items[i][0] for i in p.chosen)
+    for t, share in quotas.items():
+        assert sum(items[i][0] for i in p.chosen if items[i][1] is t) <= share * budget
+    assert p.chosen == sorted(p.chosen)
+
+
+class WordTokenizer:
+    """Counts words, and one extra per line: deliberately not additive over concatenation."""
+
+    def count(self, text: str) -> int:
+        return len(text.split()) + text.count("\n")
+
+
+@given(
+    contents=st.lists(st.text(alphabet="abc xyz 茶咖啡", min_size=1, max_size=80), max_size=25),
+    budget=st.integers(1, 400),
+)
+@settings(max_examples=100, deadline=None)
+def test_rendered_context_never_exceeds_budget(contents: list[str], budget: int) -> None:
+    from datetime import UTC, datetime
+
+    from memquill.model import MemoryRecord, Scope, Source
+    from memquill.model.result import Hit
+
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    hits = [
+        Hit(memory=MemoryRecord(id=f"m{i}", type=MemoryType.FACT, scope=Scope(user="u"), subject="s", key=f"k{i}",
+                                content=c, confidence=0.9, source=Source.EXPLICIT, evidence=["e"],
+                                created_at=now, updated_at=now), score=1.0)
+        for i, c in enumerate(contents)
+    ]  # fmt: skip
+    ctx = render([], hits, WordTokenizer(), budget, "en")
+    assert WordTokenizer().count(ctx.text) <= budget
+    assert ctx.tokens <= budget
