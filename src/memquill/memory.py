@@ -35,7 +35,7 @@ from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
-from memquill.providers.registry import make_embedder, make_tokenizer
+from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
 from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever
 from memquill.retrieve.recipes import Recipe
@@ -90,7 +90,7 @@ class Memory:
         )
         self.pipeline = WritePipeline(
             self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
-            s.worthiness_threshold, llm_extractor,
+            s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
         )  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
                                    s.dedup_similarity)  # fmt: skip

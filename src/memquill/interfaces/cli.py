@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
+import signal
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from types import FrameType
+from typing import Annotated, Any, Literal, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -22,7 +27,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from memquill import AddResult, Hit, Memory, MemoryRecord, MemoryType, Revision, Status
+from memquill import AddResult, Hit, Memory, MemoryRecord, MemoryType, Revision
 from memquill.errors import (
     DuplicateEventError,
     IngestLineError,
@@ -30,6 +35,8 @@ from memquill.errors import (
     NaiveDatetimeError,
     ValidationError,
 )
+from memquill.interfaces import export as views
+from memquill.maintain.worker import DrainReport, Worker
 from memquill.settings import Settings, default_db_path
 
 P = ParamSpec("P")
@@ -37,7 +44,8 @@ R = TypeVar("R")
 
 app = typer.Typer(
     name="memquill",
-    help="Long-term memory for LLM agents: add, ingest, search, inspect and demo.",
+    help="Long-term memory for LLM agents: add, ingest, search, inspect, review, maintain, "
+    "export, run the background worker, and demo.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -391,38 +399,299 @@ def show(
 @_guard
 def stats(
     user: OptUser = None,
-    session: Session = None,
-    project: Project = None,
-    agent: Agent = None,
     tenant: Tenant = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Counts of the records visible to a reader, by status and by type."""
-    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    """Health metrics of one user's memory: volume, conflicts, utilization, queue, warnings."""
+    scope = _scope(tenant=tenant, user=user)
     with _memory(db) as mem:
-        recs = mem.records(statuses=None, **scope)
-    by_status = {s.value: 0 for s in Status}
-    by_type = {t.value: 0 for t in MemoryType}
-    for r in recs:
-        by_status[r.status.value] += 1
-        by_type[r.type.value] += 1
-    data = {"scope": scope, "records": {"total": len(recs), "by_status": by_status,
-                                        "by_type": by_type}}  # fmt: skip
+        data = {"scope": scope, **mem.stats(**scope)}
     if as_json:
         _emit_json(data)
         return
     out = _out()
-    out.print(f"{len(recs)} record(s) visible to {escape(_label(scope))}")
-    for title, counts in (("by status", by_status), ("by type", by_type)):
-        table = _table(title, "records")
-        for name, n in counts.items():
-            table.add_row(name, str(n))
-        out.print(table)
+    out.print(f"health of the memory of {escape(_label(scope))}")
+    table = _table("metric", "value", title="health")
+    for name, value in data.items():
+        if name not in STATS_SEPARATE:
+            table.add_row(name.replace("_", " "), escape(_metric(name, value)))
+    out.print(table)
+    days = list(data.get("events_per_day", {}).items())[-STATS_DAYS:]
+    for title, counts in (("records by status", data.get("records_by_status", {})),
+                          ("records by type", data.get("records_by_type", {})),
+                          (f"events per day (last {STATS_DAYS})", dict(days))):  # fmt: skip
+        if counts:
+            t = _table(title, "n")
+            for key, n in counts.items():
+                t.add_row(escape(str(key)), str(n))
+            out.print(t)
+    for w in data.get("warnings", []):
+        colour = "red" if w.startswith("critical") else "yellow"
+        out.print(f"[{colour}]{escape(w)}[/{colour}]")
+
+
+STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type",
+                            "events_per_day"})  # fmt: skip
+STATS_DAYS = 14
+
+
+def _metric(name: str, value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and (name.endswith(("_rate", "_share")) or name == "utilization"):
+        return f"{value:.1%}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_metric(str(k), v)}" for k, v in value.items()) or "-"
+    return str(value)
 
 
 def _label(scope: dict[str, str]) -> str:
     return " ".join(f"{k}={v}" for k, v in scope.items()) or "the default user"
+
+
+# --- review queue, audit, lifecycle -----------------------------------------------------------
+@app.command()
+@_guard
+def review(
+    user: OptUser = None,
+    session: Session = None,
+    project: Project = None,
+    agent: Agent = None,
+    tenant: Tenant = None,
+    candidates: Annotated[bool, typer.Option("--candidates", help="Include candidates "
+                                             "awaiting confirmation (e.g. procedures).")] = False,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:  # fmt: skip
+    """List the flagged memories awaiting a human decision, and what they conflict with."""
+    scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
+    with _memory(db) as mem:
+        items = mem.review(include_candidates=candidates, **scope)
+        reasons = {it.memory.id: _last_reason(mem.history(it.memory.id)) for it in items}
+    if as_json:
+        _emit_json([{**it.model_dump(mode="json"), "reason": reasons[it.memory.id]} for it in items])
+        return
+    out = _out()
+    if not items:
+        out.print(f"nothing to review for {escape(_label(scope))}")
+        return
+    out.print(f"{len(items)} memory(ies) to review for {escape(_label(scope))}")
+    for it in items:
+        m = it.memory
+        out.print(f"\n[bold]{m.id}[/bold] \\[{m.status.value}] {m.type.value}: {escape(m.content)}",
+                  soft_wrap=True)  # fmt: skip
+        for o in it.conflicts_with:
+            out.print(f"  conflicts with {o.id} \\[{o.status.value}]: {escape(o.content)}",
+                      soft_wrap=True)  # fmt: skip
+        if reasons[m.id]:
+            out.print(f"  reason: {escape(reasons[m.id])}", soft_wrap=True)
+    out.print()
+    out.print("decide with: memquill resolve ID accept|reject|keep_both [--reason TEXT]")
+
+
+Resolution = Literal["accept", "reject", "keep_both"]
+
+
+def _last_reason(revs: list[Revision]) -> str:
+    return revs[-1].reason if revs else ""
+
+
+@app.command()
+@_guard
+def resolve(
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="The flagged or candidate memory.")],
+    action: Annotated[Resolution, typer.Argument(help="accept: it wins (what it conflicts with is "
+                      "superseded); reject: it is invalidated; keep_both: both stay active.")],
+    reason: Annotated[str, typer.Option(help="Why; kept in the history.")] = "",
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:  # fmt: skip
+    """Apply a human decision to a memory in the review queue."""
+    with _memory(db) as mem:
+        rec = mem.resolve(memory_id, action, reason=reason)
+        others = {i: mem.get(i).status.value for i in (rec.supersedes, *rec.conflicts_with) if i}
+    if as_json:
+        _emit_json({"action": action, "record": rec.model_dump(mode="json"), "others": others})
+        return
+    out = _out()
+    out.print(f"{escape(rec.id)} is now [bold]{rec.status.value}[/bold] ({action})")
+    for other, status in others.items():
+        out.print(f"  {escape(other)}: {status}")
+
+
+@app.command()
+@_guard
+def explain(
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="Memory id.")],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Why a memory exists: the events it came from, its versions, the reasons for each change."""
+    with _memory(db) as mem:
+        ex = mem.explain(memory_id)
+    if as_json:
+        _emit_json(ex.model_dump(mode="json"))
+        return
+    lines = [ex.as_text()]
+    if len(ex.chain) > 1:
+        lines.append("  versions (oldest first):")
+        lines += [f"    {r.id} [{r.status.value}] {r.content}" for r in ex.chain]
+    lines += [f"  conflicts with {r.id} [{r.status.value}] {r.content}" for r in ex.conflicts]
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+@_guard
+def maintain(
+    user: User,
+    tenant: Tenant = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Run the lifecycle pass for one user now: TTL expiry, decay to archive, consolidation."""
+    scope = _scope(tenant=tenant, user=user)
+    with _memory(db) as mem:
+        report = mem.maintain(**scope)
+    data = {"scope": scope, "expired": report.expired, "archived": report.archived,
+            "procedures": [p.model_dump(mode="json") for p in report.procedures]}  # fmt: skip
+    if as_json:
+        _emit_json(data)
+        return
+    out = _out()
+    out.print(f"lifecycle pass for {escape(_label(scope))}: {len(report.expired)} expired, "
+              f"{len(report.archived)} archived, {len(report.procedures)} new procedure(s)")  # fmt: skip
+    for name, ids in (("expired", report.expired), ("archived", report.archived)):
+        if ids:
+            out.print(f"{name}: {escape(', '.join(ids))}")
+    for p in report.procedures:
+        out.print(f"procedure (awaiting confirmation): {escape(p.content)}")
+    if report.procedures:
+        out.print("confirm with: memquill review --candidates, then memquill resolve ID accept")
+
+
+# --- background worker ------------------------------------------------------------------------
+@app.command()
+@_guard
+def worker(
+    burst: Annotated[bool, typer.Option("--burst", help="Drain the jobs due now, then exit.")] = False,
+    poll: Annotated[float, typer.Option(min=0.01, help="Seconds to sleep when no job is due.")] = 1.0,
+    lease: Annotated[float | None, typer.Option(min=1.0, help="Seconds a claimed job stays "
+                     "leased (default: MEMQUILL_JOB_LEASE_S, else 60).", show_default=False)] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log one line per batch.")] = False,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:  # fmt: skip
+    """Run background jobs on a database until SIGTERM/SIGINT (or, with --burst, until idle)."""
+    _log_to_stderr(verbose)
+    with _memory(db) as mem:
+        w = _BatchLogWorker(mem.store, mem.clock, mem.handlers.table(),
+                            lease_s=lease or mem.settings.job_lease_s)  # fmt: skip
+        log.info("worker %s on %s (%s)", w.name, db_path(db), "burst" if burst else "until stopped")
+        report = w.drain() if burst else _run_until_signalled(w, poll)
+    summary = {"done": report.done, "failed": report.failed, "dead": report.dead,
+               "kinds": report.kinds}  # fmt: skip
+    if as_json:
+        _emit_json(summary)
+        return
+    kinds = ", ".join(f"{k}={n}" for k, n in sorted(report.kinds.items()))
+    typer.echo(f"{'drained' if burst else 'stopped'}: {report.done} done, {report.failed} failed "
+               f"(will retry), {report.dead} dead" + (f" [{kinds}]" if kinds else ""))  # fmt: skip
+
+
+log = logging.getLogger("memquill.cli")
+
+
+class _BatchLogWorker(Worker):
+    """A Worker that logs one INFO line per batch it claims."""
+
+    def run_once(self, report: DrainReport | None = None) -> int:
+        report = report if report is not None else DrainReport()
+        before = (report.done, report.failed, report.dead)
+        started = time.perf_counter()
+        n = super().run_once(report)
+        if n:
+            done, failed, dead = (a - b for a, b in zip((report.done, report.failed, report.dead),
+                                                         before, strict=True))  # fmt: skip
+            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", n, done, failed,
+                     dead, time.perf_counter() - started)  # fmt: skip
+        return n
+
+
+def _run_until_signalled(w: Worker, poll: float) -> DrainReport:
+    """``run_forever`` on a thread; SIGTERM/SIGINT set the stop event, the batch in hand finishes.
+
+    The main thread only joins, so the signal handler never runs while it holds the event's
+    lock (setting an Event from a handler that interrupted its own ``wait`` can deadlock).
+    """
+    stop = threading.Event()
+    result: list[DrainReport] = []
+    thread = threading.Thread(target=lambda: result.append(w.run_forever(stop, poll_s=poll)),
+                              name="memquill-worker")  # fmt: skip
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.2)
+    finally:
+        stop.set()
+        thread.join()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    log.info("worker stopped")
+    if not result:
+        _fail("the worker thread stopped on an error (see the log above)")
+    return result[0]
+
+
+def _log_to_stderr(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    logging.getLogger("memquill").setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+# --- export -----------------------------------------------------------------------------------
+@app.command("export")
+@_guard
+def export_views(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", file_okay=False,
+                                              help="Where to write the Markdown files.")],
+    user: User,
+    project: Project = None,
+    tenant: Tenant = None,
+    timezone: Annotated[str | None, typer.Option("--timezone", help="Date everything in this "
+                        "IANA timezone (default: each memory's own).")] = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:  # fmt: skip
+    """Write human-readable views: decisions.md, sessions/<date>.md, procedures/<slug>/SKILL.md."""
+    scope = _scope(tenant=tenant, user=user)
+    with _memory(db) as mem:
+        recs = {r.id: r for r in mem.records(statuses=None, **scope)}
+        if project is not None:
+            recs |= {r.id: r for r in mem.records(statuses=None, project=project, **scope)}
+        default_tz = mem.settings.default_timezone
+    try:
+        files = views.render(recs.values(), timezone, default_tz)
+        report = views.write(directory, files)
+    except (OSError, ValueError) as exc:
+        _fail(str(exc))
+    counts = {"decisions": 1, "sessions": report.count(f"{views.SESSIONS}/"),
+              "procedures": report.count(f"{views.PROCEDURES}/")}  # fmt: skip
+    if as_json:
+        _emit_json({"dir": str(directory), "files": report.written, "removed": report.removed,
+                    **counts})  # fmt: skip
+        return
+    out = _out()
+    out.print(f"wrote {len(report.written)} file(s) to {escape(str(directory))} "
+              f"({counts['sessions']} day(s), {counts['procedures']} procedure(s); "
+              f"{report.removed} old generated file(s) replaced)")  # fmt: skip
+    for rel in report.written:
+        out.print(f"  {escape(rel)}")
 
 
 @app.command()
@@ -447,3 +716,7 @@ def main() -> None:
     except MemquillError as exc:  # raised outside a command body (e.g. while parsing)
         _print_error(str(exc))
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

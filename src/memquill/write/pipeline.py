@@ -95,9 +95,10 @@ class WritePipeline:
             outcomes.append(EventOutcome(e.id, True, normalised=resolved.text))
         return ExtractionInput(kept, normalised, context, times), outcomes
 
-    def extract(self, batch: ExtractionInput) -> list[Candidate]:
+    def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
+        """Rules always; the LLM (if configured) only off the hot path, merged after them."""
         candidates = self.extractor.extract(batch)
-        if self.llm_extractor is not None and batch.events:
+        if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 
             candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
@@ -114,7 +115,7 @@ class WritePipeline:
         report = WriteReport(outcomes=outcomes)
         if not batch.events:
             return report
-        found = self.extract(batch)
+        found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.SESSION_END in allowed:
             found += episodes(batch.events, batch.normalised)
         kept, report.dropped = score(found, self.threshold)

@@ -39,7 +39,10 @@ class Search:
     def __init__(self, connection: ConnFactory, dim: int, iterative: bool) -> None:
         self._conn = connection
         self.dim = dim
-        self.iterative = iterative
+        # pgvector 0.8+ keeps scanning the graph until enough rows pass the filter.
+        self._tuning = "SELECT set_config('hnsw.ef_search', %s, true)" + (
+            ", set_config('hnsw.iterative_scan', 'relaxed_order', true)" if iterative else ""
+        )
 
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
         """Cover density (``ts_rank_cd``, log-length normalised) over every match of the terms."""
@@ -67,11 +70,7 @@ class Search:
         params = [q, *args, limit]
         with self._conn() as conn:
             with conn.transaction():
-                conn.execute(
-                    "SELECT set_config('hnsw.ef_search', %s, true)"
-                    + (", set_config('hnsw.iterative_scan', 'relaxed_order', true)" if self.iterative else ""),
-                    (str(min(MAX_EF_SEARCH, max(40, 2 * limit))),),
-                )
+                conn.execute(self._tuning, (str(min(MAX_EF_SEARCH, max(40, 2 * limit))),))
                 rows = conn.execute(ANN.format(where=where), params).fetchall()
             if len(rows) < limit:  # fewer than asked: make sure it is because fewer exist
                 rows = conn.execute(EXACT.format(where=where), params).fetchall()

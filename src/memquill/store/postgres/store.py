@@ -24,7 +24,13 @@ from psycopg.types import TypeInfo
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import ConflictError, DuplicateEventError, MigrationError, StoreError
+from memquill.errors import (
+    ConflictError,
+    DuplicateEventError,
+    MigrationError,
+    StoreError,
+    ValidationError,
+)
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
@@ -85,7 +91,7 @@ class PostgresStore:
                 current = conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
                 for m in pending(_one(current)["v"], ddl.migrations(self.dim)):
                     for stmt in m.statements:
-                        conn.execute(stmt)  # type: ignore[call-overload]  # static DDL
+                        conn.execute(stmt)  # static DDL
                     conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)",
                                  (m.version, m.name))  # fmt: skip
                 stored = _one(conn.execute("SELECT value FROM meta WHERE key = 'dim'"))["value"]
@@ -119,11 +125,11 @@ class PostgresStore:
 
     def _q(self, query: str, args: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         with self._conn() as conn:
-            return conn.execute(query, args).fetchall()  # type: ignore[arg-type]
+            return conn.execute(query, args).fetchall()
 
     def _exec(self, query: str, args: Sequence[Any] = ()) -> int:
         with self._conn() as conn:
-            return conn.execute(query, args).rowcount  # type: ignore[arg-type]
+            return conn.execute(query, args).rowcount
 
     def schema_version(self) -> int:
         return int(self._q("SELECT MAX(version) AS v FROM schema_version")[0]["v"])
@@ -252,9 +258,14 @@ class PostgresStore:
     ) -> list[Job]:
         kind_sql = " AND kind = ANY(%(kinds)s::text[])" if kinds else ""
         rows = self._q(
-            "WITH picked AS (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= %(t)s) "
-            f"OR (status = 'running' AND lease_until < %(t)s)){kind_sql} ORDER BY run_after, id "
-            "LIMIT %(n)s FOR UPDATE SKIP LOCKED) "
+            # A lease that expired on the last attempt dead-letters (the worker died on it).
+            "WITH dead AS (UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = %(t)s, "
+            "last_error = COALESCE(last_error, '') || 'lease expired after the last attempt "
+            "(worker died?)' WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND "
+            "lease_until < %(t)s AND attempts >= max_attempts FOR UPDATE SKIP LOCKED) RETURNING id), "
+            "picked AS (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= %(t)s) OR "
+            "(status = 'running' AND lease_until < %(t)s AND attempts < max_attempts))"
+            f"{kind_sql} ORDER BY run_after, id LIMIT %(n)s FOR UPDATE SKIP LOCKED) "
             "UPDATE jobs j SET status = 'running', worker = %(w)s, lease_until = %(t)s + %(lease)s, "
             "attempts = j.attempts + 1, updated_at = %(t)s FROM picked WHERE j.id = picked.id "
             "RETURNING j.*",
@@ -418,14 +429,20 @@ def _enqueue(conn: Conn, jobs: Sequence[Job]) -> int:
             "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, payload, status, "
             "attempts, max_attempts, run_after, created_at, updated_at) VALUES (%(key)s, %(kind)s, "
             "%(tenant)s, %(user)s, %(agent)s, %(project)s, %(session)s, %(payload)s::json, 'queued', "
-            "0, %(max)s, COALESCE(%(run_after)s, %(created)s, now()), COALESCE(%(created)s, now()), "
-            "COALESCE(%(created)s, now())) ON CONFLICT (key) DO NOTHING",
-            [{"key": j.key, "kind": j.kind, "tenant": j.scope.tenant, "user": j.scope.user,
-              "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
-              "payload": codec.job_payload(j), "max": j.max_attempts, "run_after": j.run_after,
-              "created": j.created_at} for j in jobs],
+            "0, %(max)s, %(run_after)s, %(created)s, %(created)s) ON CONFLICT (key) DO NOTHING",
+            [_job_params(j) for j in jobs],
         )  # fmt: skip
         return cur.rowcount
+
+
+def _job_params(j: Job) -> dict[str, Any]:
+    created = j.created_at or j.run_after
+    if created is None:
+        raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
+    return {"key": j.key, "kind": j.kind, "tenant": j.scope.tenant, "user": j.scope.user,
+            "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
+            "payload": codec.job_payload(j), "max": j.max_attempts,
+            "run_after": j.run_after or created, "created": created}  # fmt: skip
 
 
 def _with_seq(job: Job, seq: int | None) -> Job:

@@ -137,7 +137,8 @@ class Writer:
 
     def current(self, memory_id: str, expected: int | None) -> dict[str, Any]:
         row = self.conn.execute(
-            "SELECT revision, body::text AS body FROM memories WHERE id = %s FOR UPDATE", (memory_id,)
+            "SELECT revision, tenant, user_id, body::text AS body FROM memories WHERE id = %s "
+            "FOR UPDATE", (memory_id,),
         ).fetchone()
         if row is None:
             raise NotFoundError(f"no memory {memory_id!r}")
@@ -163,7 +164,10 @@ class Writer:
         if r.revision != ch.expected_revision + 1:
             raise ConflictError("an update must carry revision = expected_revision + 1")
         emb = self.vector(ch.embedding)
-        before = self.current(r.id, ch.expected_revision)["body"]
+        old = self.current(r.id, ch.expected_revision)
+        if (old["tenant"], old["user_id"]) != (r.scope.tenant, r.scope.user):
+            raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
+        before = old["body"]
         tsv = tsvector_literal(r.content) if ch.reindex else None
         self.write(r, ch.expected_revision, tsv, emb, reindex=ch.reindex, set_embedding=emb is not None)
         self.conn.execute(REVISION, self.revision(r, ch.audit, before, r.updated_at))

@@ -52,10 +52,10 @@ def flags(c: Clause) -> dict[str, object]:
     return {"unresolved_reference": True} if _UNRESOLVED.search(c.text) else {}
 
 
-def say(c: Clause) -> str:
+def say(c: Clause, text: str | None = None) -> str:
     """The clause in third person, prefixed "The user asked:" when it names no actor
     (imperatives: "For now, point the client at staging", "回复里不要用表情符号")."""
-    return ensure_subject(c.said(), c.language, "用户要求：" if c.language == "zh" else "The user asked: ")
+    return ensure_subject(c.said(text), c.language, "用户要求：" if c.language == "zh" else "The user asked: ")
 
 
 def project_subject(c: Clause) -> tuple[str, Level]:

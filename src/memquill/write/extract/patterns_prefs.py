@@ -40,9 +40,10 @@ _REPLY_STYLE = re.compile(
 _NEGATIVE = (
     re.compile(r"(?:我|\bi\b)\s*(?:现在|平时|从来|已经|也|一般|真的|其实)?\s*(?:不(?:再|太|怎么)?(?:能|会|敢)?"
                rf"(?:喜欢|爱|喝|吃|用|想要|碰|看|听|抽|玩)|讨厌|受不了|反感|戒(?:掉)?了?)\s*{_X}{END}", I),
-    re.compile(r"\bi\s+(?:(?:really|just|also|honestly|now|still)\s+)?(?:don'?t|do not|never|no longer|"
-               r"can'?t stand|hate|dislike|stopped|quit|gave up|avoid)\s+(?:(?:like|drink|eat|use|want|"
-               rf"enjoy|care for|touch|drinking|eating|using|liking)\s+)?{_X}{END}", I),
+    re.compile(r"\bi\s+(?:(?:really|just|also|honestly|now|still)\s+)?(?:can'?t stand|cannot stand|hate|dislike|"
+               r"stopped|quit|gave up|avoid)\s+(?:(?:drinking|eating|using|having)\s+)?" + _X + END, I),
+    re.compile(r"\bi\s+(?:(?:really|just|also|honestly|now|still)\s+)?(?:don'?t|do not|never|no longer)\s+(?:like|"
+               r"drink|eat|use|want|enjoy|care for|touch|drink)\s+" + _X + END, I),
     re.compile(rf"(?:^|\bi'?m\s+|\bi am\s+)not (?:a (?:big |huge )?fan of|into|keen on|fond of)\s+{_X}{END}", I),
     re.compile(r"(?:别|不要|不用|请勿)(?:再)?(?:给我|跟我|向我|帮我)?(?P<verb>推荐|安排|发|推送|提|打)\s*"
                rf"{_X}{END}", I),
@@ -151,8 +152,8 @@ def _consumption(c: Clause) -> list[Candidate]:
 
 def _switch(c: Clause) -> list[Candidate]:
     m = _SWITCH.search(c.text)
-    if not m or _WE.search(c.text):
-        return []  # "we switched to …" is a project fact
+    if not m or _WE.search(c.text) or "把" in c.text[: m.start()]:
+        return []  # "we switched to …" is a project fact; "把 X 改成 Y" is an edit request
     obj = clean_object(m.group("obj"))
     prev = _FROM.search(c.text)
     attrs = {"previous": clean_object(prev.group(1))} if prev else {}

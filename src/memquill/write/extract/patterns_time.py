@@ -21,6 +21,22 @@ from memquill.write.extract.patterns_common import I, blocked, flags, say
 from memquill.write.extract.phrasing import ensure_subject, sentence, strip_times
 from memquill.write.extract.rules import Clause
 
+_OTHER = {"zh": ("en", re.compile(r"[A-Za-z]{3}")), "en": ("zh", re.compile(r"[\u4e00-\u9fff]"))}
+
+
+def resolved(c: Clause) -> tuple[str, tuple[datetime, datetime | None] | None]:
+    """(text, when) of the clause. The time stage reads a mixed turn in one language
+    ("记住：this week use the old API" as Chinese), so times of the other one are resolved here."""
+    other, has_other = _OTHER.get(c.language, _OTHER["en"])
+    if c.when is not None or not has_other.search(c.text):
+        return c.text, c.when
+    from memquill.write import timenorm
+
+    found = timenorm.find_times(c.text, c.event.occurred_at, c.event.timezone, other)
+    if not found:
+        return c.text, None
+    return timenorm.rewrite(c.text, found, other), (found[0].begin, found[0].until)
+
 _FILLER = re.compile(
     r"下次|以后|到时候?|记得|请|帮我|提醒(?:一下)?我|我们|我|用户|要|会|得|"
     r"\b(?:please|remind me(?: to| about| that)?|i'?m|i am|i'll|i will|i|my|me|we'?re|we|our|"
@@ -95,9 +111,10 @@ def short_lived(c: Clause) -> list[Candidate]:
     short = _SHORT.search(c.event.content) or _BOUND.search(c.text)
     if not (short and _INSTR.search(c.text)) or blocked(c):
         return []
-    expires = _expiry(c.when)
+    text, when = resolved(c)
+    expires = _expiry(when)
     level = Level.SESSION if expires is None and _SESSION_ONLY.search(c.event.content) else Level.USER
-    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(c.text)}", say(c), value=c.text,
+    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(text)}", say(c, text), value=text,
                    level=level, trigger=Trigger.HOT, expires_at=expires, rule="temporary",
                    **flags(c))]  # fmt: skip
 
@@ -115,13 +132,21 @@ _PLAN = re.compile(
 )
 
 
+_PAST = re.compile(
+    r"\b(?:I|we|i)\s+(?:just\s+|already\s+)?(?:had|went|was|were|did|met|saw|ate|got|took|came|left|"
+    r"[a-z]+ed)\b|(?<![约订])了(?!解)|过(?=[^来去]|$)"
+)
+_FUTURE = re.compile(r"要|会|将|准备|打算|计划|\b(?:will|'ll|going to|plan to|planning to|gonna)\b", I)
+
+
 def plan(c: Clause) -> list[Candidate]:
     """Appointments and trips with a resolved, not yet past time: the time travels with it."""
     if c.when is None or not _PLAN.search(c.text) or blocked(c):
         return []
     start, until = c.when
-    if (until or start) <= c.event.occurred_at:
-        return []  # a past event is an episode, not a plan
+    now = c.event.occurred_at
+    if (until or start) <= now or (start <= now and _PAST.search(c.text) and not _FUTURE.search(c.text)):
+        return []  # a past event ("昨天去了医院", "I had pasta for lunch today") is an episode
     lead = "用户" if c.language == "zh" else "The user's plan: "
     content = ensure_subject(sentence(c.said(), c.language), c.language, lead)
     return [c.make(MemoryType.FACT, "user", f"plan:{_activity(c.text)}", content, value=c.text,

@@ -49,7 +49,7 @@ _ADVERBS = (
 )
 _I_VERB = re.compile(rf"\b(I|i|we|We)\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
 _NO_S = frozenset(
-    "can could will would should may might must did had was were need ought shall".split()
+    "can could will would should may might must did had was were ought shall".split()
 )
 
 
