@@ -110,7 +110,8 @@ def resolution(
     if action == "reject":
         update |= {"status": Status.INVALIDATED, "valid_to": now}
     else:
-        update |= {"status": Status.ACTIVE, "valid_from": rec.valid_from or now}
+        attrs = {k: v for k, v in rec.attributes.items() if k != "needs_confirmation"}
+        update |= {"status": Status.ACTIVE, "valid_from": rec.valid_from or now, "attributes": attrs}
     for other in others:
         o: dict[str, Any] = {"revision": other.revision + 1, "updated_at": now,
                              "conflicts_with": [c for c in other.conflicts_with if c != rec.id]}  # fmt: skip

@@ -183,11 +183,14 @@ class Memory:
         sc = Scope.of(**scope)
         return self.handlers.maintain(Scope(tenant=sc.tenant, user=sc.user))
 
+    def worker(self, lease_s: float | None = None, name: str | None = None) -> Worker:
+        """A background worker on this store (``drain()`` for burst mode, ``run_forever(stop)``)."""
+        return Worker(self.store, self.clock, self.handlers.table(), name=name,
+                      lease_s=lease_s or self.settings.job_lease_s)  # fmt: skip
+
     def flush(self) -> DrainReport:
         """Run queued background work to completion, in-process."""
-        worker = Worker(self.store, self.clock, self.handlers.table(),
-                        lease_s=self.settings.job_lease_s)  # fmt: skip
-        return worker.drain()
+        return self.worker().drain()
 
     def _reactivate(self, records: list[MemoryRecord]) -> None:
         """An archived memory that is used again comes back to default retrieval."""

@@ -66,7 +66,8 @@ def outcome_candidate(
     if steps:
         content += " (steps: " + " → ".join(steps) + ")"
     return Candidate(
-        type=MemoryType.TASK_OUTCOME, subject=f"task:{task}", key="outcome", value=content,
+        # One record per completion (the key carries the event): consolidation needs them all.
+        type=MemoryType.TASK_OUTCOME, subject=f"task:{task}", key=f"outcome:{event.id}", value=content,
         content=content, confidence=0.9, source=Source.OBSERVED, evidence=[event.id],
         level=Level.PROJECT if event.scope.project else Level.USER, trigger=Trigger.OUTCOME,
         observed_at=event.occurred_at,

@@ -14,12 +14,11 @@ import signal
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any, Literal, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -36,8 +35,10 @@ from memquill.errors import (
     ValidationError,
 )
 from memquill.interfaces import export as views
-from memquill.maintain.worker import DrainReport, Worker
 from memquill.settings import Settings, default_db_path
+
+if TYPE_CHECKING:
+    from memquill.maintain.worker import DrainReport, Worker
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -563,9 +564,9 @@ def maintain(
               f"{len(report.archived)} archived, {len(report.procedures)} new procedure(s)")  # fmt: skip
     for name, ids in (("expired", report.expired), ("archived", report.archived)):
         if ids:
-            out.print(f"{name}: {escape(', '.join(ids))}")
+            out.print(f"{name}: {escape(', '.join(ids))}", soft_wrap=True)
     for p in report.procedures:
-        out.print(f"procedure (awaiting confirmation): {escape(p.content)}")
+        out.print(f"procedure (awaiting confirmation): {escape(p.content)}", soft_wrap=True)
     if report.procedures:
         out.print("confirm with: memquill review --candidates, then memquill resolve ID accept")
 
@@ -585,8 +586,7 @@ def worker(
     """Run background jobs on a database until SIGTERM/SIGINT (or, with --burst, until idle)."""
     _log_to_stderr(verbose)
     with _memory(db) as mem:
-        w = _BatchLogWorker(mem.store, mem.clock, mem.handlers.table(),
-                            lease_s=lease or mem.settings.job_lease_s)  # fmt: skip
+        w = mem.worker(lease_s=lease)
         log.info("worker %s on %s (%s)", w.name, db_path(db), "burst" if burst else "until stopped")
         report = w.drain() if burst else _run_until_signalled(w, poll)
     summary = {"done": report.done, "failed": report.failed, "dead": report.dead,
@@ -602,39 +602,31 @@ def worker(
 log = logging.getLogger("memquill.cli")
 
 
-class _BatchLogWorker(Worker):
-    """A Worker that logs one INFO line per batch it claims."""
-
-    def run_once(self, report: DrainReport | None = None) -> int:
-        report = report if report is not None else DrainReport()
-        before = (report.done, report.failed, report.dead)
-        started = time.perf_counter()
-        n = super().run_once(report)
-        if n:
-            done, failed, dead = (a - b for a, b in zip((report.done, report.failed, report.dead),
-                                                         before, strict=True))  # fmt: skip
-            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", n, done, failed,
-                     dead, time.perf_counter() - started)  # fmt: skip
-        return n
-
-
 def _run_until_signalled(w: Worker, poll: float) -> DrainReport:
     """``run_forever`` on a thread; SIGTERM/SIGINT set the stop event, the batch in hand finishes.
 
     The main thread only joins, so the signal handler never runs while it holds the event's
-    lock (setting an Event from a handler that interrupted its own ``wait`` can deadlock).
+    lock (setting an Event from a handler that interrupted that Event's ``wait`` can deadlock).
     """
     stop = threading.Event()
-    result: list[DrainReport] = []
-    thread = threading.Thread(target=lambda: result.append(w.run_forever(stop, poll_s=poll)),
-                              name="memquill-worker")  # fmt: skip
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(w.run_forever(stop, poll_s=poll))
+        except BaseException as exc:  # re-raised on the main thread, where _guard renders it
+            outcome.append(exc)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    thread = threading.Thread(target=run, name="memquill-worker")
+    signals = (signal.SIGTERM, signal.SIGINT)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, on_signal) for sig in signals} if main else {}
     try:
         thread.start()
+        log.info("worker running; SIGTERM/SIGINT stop it after the batch in hand")
         while thread.is_alive():
             thread.join(0.2)
     finally:
@@ -643,15 +635,17 @@ def _run_until_signalled(w: Worker, poll: float) -> DrainReport:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     log.info("worker stopped")
-    if not result:
-        _fail("the worker thread stopped on an error (see the log above)")
-    return result[0]
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _log_to_stderr(verbose: bool) -> None:
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+    """Warnings (failed and dead jobs) always; with ``-v`` one INFO line per batch too."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
-    logging.getLogger("memquill").setLevel(logging.INFO if verbose else logging.WARNING)
+    if verbose:
+        logging.getLogger("memquill").setLevel(logging.INFO)
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -680,7 +674,8 @@ def export_views(
         report = views.write(directory, files)
     except (OSError, ValueError) as exc:
         _fail(str(exc))
-    counts = {"decisions": 1, "sessions": report.count(f"{views.SESSIONS}/"),
+    counts = {"decisions": len(views.active_decisions(recs.values())),
+              "sessions": report.count(f"{views.SESSIONS}/"),
               "procedures": report.count(f"{views.PROCEDURES}/")}  # fmt: skip
     if as_json:
         _emit_json({"dir": str(directory), "files": report.written, "removed": report.removed,
@@ -688,8 +683,9 @@ def export_views(
         return
     out = _out()
     out.print(f"wrote {len(report.written)} file(s) to {escape(str(directory))} "
-              f"({counts['sessions']} day(s), {counts['procedures']} procedure(s); "
-              f"{report.removed} old generated file(s) replaced)")  # fmt: skip
+              f"({counts['decisions']} decision(s), {counts['sessions']} day(s), "
+              f"{counts['procedures']} procedure(s); "
+              f"{report.removed} old generated file(s) replaced)", soft_wrap=True)  # fmt: skip
     for rel in report.written:
         out.print(f"  {escape(rel)}")
 

@@ -60,8 +60,7 @@ def render(
         tz = zone or _record_zone(rec) or default
         return _when(rec).astimezone(tz)
 
-    decisions = [r for r in recs if r.type is MemoryType.DECISION and r.status is Status.ACTIVE]
-    files = {DECISIONS: render_decisions(decisions, local)}
+    files = {DECISIONS: render_decisions(active_decisions(recs), local)}
     days: dict[str, list[tuple[datetime, MemoryRecord]]] = defaultdict(list)
     for r in recs:
         if r.type in JOURNAL_TYPES and r.status is not Status.DELETED:
@@ -75,6 +74,10 @@ def render(
             slugs.add(slug)
             files[f"{PROCEDURES}/{slug}/SKILL.md"] = render_skill(r, slug)
     return files
+
+
+def active_decisions(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+    return [r for r in records if r.type is MemoryType.DECISION and r.status is Status.ACTIVE]
 
 
 def render_decisions(decisions: list[MemoryRecord], local: Localize) -> str:
@@ -108,7 +111,7 @@ def render_day(day: str, entries: list[tuple[datetime, MemoryRecord]]) -> str:
         lines += [f"## {title}", ""]
         for t, r in chosen:
             status = "" if r.status is Status.ACTIVE else f" *({r.status.value})*"
-            lines.append(f"- **{t:%H:%M}** {_one_line(r.content)}{status} — `{r.id}`, "
+            lines.append(f"- **{t:%H:%M %Z}** {_one_line(r.content)}{status} — `{r.id}`, "
                          f"evidence {_ids(r.evidence)}")  # fmt: skip
         lines.append("")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -58,8 +59,13 @@ class Worker:
         report = report if report is not None else DrainReport()
         jobs = self.store.claim(self.name, self.clock.now(), self.lease_s, self.batch,
                                 kinds=list(self.handlers))  # fmt: skip
+        started, before = time.perf_counter(), (report.done, report.failed, report.dead)
         for job in jobs:
             self._process(job, report)
+        if jobs:
+            done, failed, dead = (a - b for a, b in zip((report.done, report.failed, report.dead), before, strict=True))
+            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", len(jobs), done, failed,
+                     dead, time.perf_counter() - started)  # fmt: skip
         return len(jobs)
 
     def _process(self, job: Job, report: DrainReport) -> None:

@@ -11,12 +11,28 @@ from dataclasses import dataclass
 
 from memquill.model import Event
 
-_PROJECT_REF = re.compile(r"(?:这个|那个|该|本)项目|\b(?:this|that|the) (?:project|repo(?:sitory)?)\b", re.I)
+_PROJECT_REF = re.compile(
+    r"(?:这个|那个|该|本|我们的|咱们的)项目|"
+    r"\b(?:this|that|the|our) (?:project|repo(?:sitory)?|codebase)\b",
+    re.I,
+)
 _PERSON_ZH = re.compile(r"(?<![其吉])[他她](?![们人])")
-_PERSON_EN = re.compile(r"\b(?:he|she|him|her)\b", re.I)
-_POSSESSIVE_EN = re.compile(r"\bhis\b", re.I)
-_NAME_ZH = re.compile(r"(?:同事|朋友|老板|经理|领导|老师|客户|妻子|丈夫|老婆|老公|女朋友|男朋友|儿子|女儿)([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的]|$)")
-_NAME_EN = re.compile(r"\b(?i:my (?:colleague|friend|boss|manager|client|wife|husband|partner|son|daughter|brother|sister))\s+([A-Z][a-z]+)")
+_PERSON_EN = re.compile(r"\b(?:he|she|him)\b", re.I)
+# "her" is possessive before a noun ("her birthday") and an object otherwise ("call her").
+_HER_OBJECT = re.compile(
+    r"\bher\b(?=\s*(?:$|[,.;:!?)]|(?:about|at|in|on|to|for|with|and|or|that|this|tomorrow|today|"
+    r"tonight|yesterday|now|again|back|up|down|out|off|later|soon|please|know|if|when|before|after)\b))",
+    re.I,
+)
+_POSSESSIVE_EN = re.compile(r"\b(?:his|her)\b", re.I)
+_NAME_ZH = re.compile(
+    r"(?:同事|朋友|老板|经理|领导|老师|客户|妻子|丈夫|老婆|老公|女朋友|男朋友|儿子|女儿|同学|室友|妈妈|爸爸)"
+    r"([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的和跟下上明今昨也都去来想不没已]|$)"
+)
+_NAME_EN = re.compile(
+    r"\b(?i:my (?:colleague|coworker|friend|boss|manager|client|wife|husband|partner|son|daughter|"
+    r"brother|sister|mom|dad|teammate|roommate))\s+([A-Z][a-z]+)"
+)
 
 
 @dataclass(frozen=True)
@@ -35,18 +51,25 @@ def recent_person(texts: Sequence[str]) -> str | None:
     return None
 
 
+def _has_pronoun(text: str) -> bool:
+    return bool(_PERSON_ZH.search(text) or _PERSON_EN.search(text) or _POSSESSIVE_EN.search(text))
+
+
+def _replace_people(text: str, name: str) -> str:
+    out = _PERSON_ZH.sub(name, text)
+    out = _HER_OBJECT.sub(name, out)
+    out = _PERSON_EN.sub(name, out)
+    return _POSSESSIVE_EN.sub(f"{name}'s", out)
+
+
 def resolve(text: str, project: str | None, context: Sequence[Event]) -> Resolved:
     out = text
     if project:
         zh = bool(re.search(r"[\u4e00-\u9fff]", text))
         out = _PROJECT_REF.sub(f"项目 {project} " if zh else f"project {project}", out)
-    unresolved = False
-    if _PERSON_ZH.search(out) or _PERSON_EN.search(out) or _POSSESSIVE_EN.search(out):
-        name = recent_person([*(e.content for e in context), out])
-        if name:
-            out = _PERSON_ZH.sub(name, out)
-            out = _PERSON_EN.sub(name, out)
-            out = _POSSESSIVE_EN.sub(f"{name}'s", out)
-        else:
-            unresolved = True
-    return Resolved(out, unresolved)
+    if not _has_pronoun(out):
+        return Resolved(out, False)
+    name = recent_person([*(e.content for e in context), out])
+    if name is None:
+        return Resolved(out, True)
+    return Resolved(_replace_people(out, name), False)

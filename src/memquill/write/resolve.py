@@ -148,8 +148,10 @@ class Reconciler:
         return self._fresh(c, scope, now, actor, vec)
 
     def _fresh(self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None) -> Decision:
-        """No record in the slot: a near-duplicate elsewhere in the scope, or new."""
-        dup = self._near_duplicate(c, scope, vec)
+        """No record in the slot: a near-duplicate elsewhere in the scope, or new.
+
+        Task outcomes are never merged: each completion is evidence for consolidation."""
+        dup = None if c.type is MemoryType.TASK_OUTCOME else self._near_duplicate(c, scope, vec)
         if dup is not None:
             return self._noop(c, scope, now, actor, dup, "near-duplicate of an existing memory")
         return self._add(c, scope, now, actor, "new information", vec)

@@ -49,7 +49,9 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
                   "kotlin", "swift", "c++", "编程语言")),
     ("runtime", ("node.js", "nodejs=node.js", "node=node.js", "deno", "jdk")),
     ("cloud", ("aws", "gcp", "azure", "阿里云=aliyun", "腾讯云=tencent_cloud")),
-    ("meeting_time", ("开会时间", "会议时间", "meeting time", "meetings", "meeting")),
+    ("meeting_time", ("开会时间", "会议时间", "meeting time", "re:(?:上午|下午|早上|晚上)开会",
+                      "re:\\bmeetings? (?:in the |before |after )?(?:morning|afternoon|evening|\\d)",
+                      "re:\\b(?:morning|afternoon|evening) meetings?")),
     ("seat", ("靠窗=window", "过道=aisle", "window seat=window", "aisle seat=aisle")),
 )  # fmt: skip
 

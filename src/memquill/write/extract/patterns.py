@@ -41,13 +41,15 @@ holds a relative time: the time stage has already written absolute labels.
 
 from __future__ import annotations
 
+from memquill.write.extract.patterns_common import conditioned
+from memquill.write.extract.patterns_decision import decision
 from memquill.write.extract.patterns_prefs import instruction, preference
 from memquill.write.extract.patterns_profile import profile
-from memquill.write.extract.patterns_project import decision, project_facts
+from memquill.write.extract.patterns_project import project_facts
 from memquill.write.extract.patterns_time import plan, reminder, short_lived, task_state
 from memquill.write.extract.rules import Pattern
 
-PATTERNS: tuple[Pattern, ...] = (
+_TABLE: tuple[Pattern, ...] = (
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time
     task_state,  # done / pending steps, confirmed parameters
     decision,  # confirmed choices; tentative talk and conditional rules never match
@@ -58,6 +60,8 @@ PATTERNS: tuple[Pattern, ...] = (
     plan,  # appointments and trips with an absolute, future time
     instruction,  # standing "if/when/always … do …" instructions with their conditions
 )
+# Every family sees the clause's conditions completed ("如果下雨就取消", no comma) and cleaned.
+PATTERNS: tuple[Pattern, ...] = tuple(conditioned(p) for p in _TABLE)
 
 __all__ = [
     "PATTERNS",

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
+from memquill.model import Candidate
 from memquill.model.scope import Level
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
@@ -21,13 +25,40 @@ _TENTATIVE = re.compile(
     r"let'?s discuss|tbd|wondering|or not)\b",
     I,
 )
-_ZH_QUESTION = re.compile(r"[吗呢么]\s*$|什么(?![都也])|哪[个些里儿种]|谁|多少|怎么|如何|为什么|有没有|能不能|是不是")
+_ZH_QUESTION = re.compile(
+    r"[吗呢么]\s*$|什么(?![都也])|哪[个些里儿种]|谁|多少|怎么|如何|为什么|有没有|能不能|是不是"
+)
 _EN_QUESTION = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|should|shall|have|has|what|which|who|"
     r"whom|where|why|how)\b",
     I,
 )
 _UNRESOLVED = re.compile(r"(?<![其吉])[他她](?![们人])|\b(?:he|she|him|his|her)\b", I)
+
+
+# "如果下雨就取消" has no comma, so the clause splitter's condition rule misses it; and "当前",
+# "当时" are no "当…" condition.
+_ZH_COND = re.compile(r"(?:如果|假如|要是|只要|一旦|万一)(.+?)(?:的话)?(?=那就|就|则|便)")
+_NOT_WHEN = re.compile(r"当(?=[前时天地然初中年月日晚])")
+
+
+def conditioned(pattern: Callable[[Clause], list[Candidate]]) -> Callable[[Clause], list[Candidate]]:
+    """Wrap a pattern so it sees the clause's conditions completed and cleaned (see above)."""
+
+    def run(c: Clause) -> list[Candidate]:
+        conds = [x for x in c.conditions if not _NOT_WHEN.search(c.text[max(0, c.text.find(x) - 1) :])]
+        if not conds and c.language == "zh" and (m := _ZH_COND.search(c.text)):
+            conds = [m.group(1).strip()]
+        return pattern(c if conds == c.conditions else replace(c, conditions=conds))
+
+    run.__name__ = run.__qualname__ = pattern.__name__
+    run.__doc__ = pattern.__doc__
+    return run
+
+
+def rx(*parts: str) -> re.Pattern[str]:
+    """A case-insensitive pattern from pieces (keeps long alternations readable)."""
+    return re.compile("".join(parts), I)
 
 
 def tentative(text: str) -> bool:
@@ -47,15 +78,59 @@ def blocked(c: Clause) -> bool:
     return question(c) or tentative(c.text)
 
 
-def flags(c: Clause) -> dict[str, object]:
+def flags(c: Clause) -> dict[str, Any]:
     """Attributes every candidate of the clause carries (an unresolved pronoun lowers worth)."""
     return {"unresolved_reference": True} if _UNRESOLVED.search(c.text) else {}
 
 
-def say(c: Clause, text: str | None = None) -> str:
-    """The clause in third person, prefixed "The user asked:" when it names no actor
-    (imperatives: "For now, point the client at staging", "回复里不要用表情符号")."""
-    return ensure_subject(c.said(text), c.language, "用户要求：" if c.language == "zh" else "The user asked: ")
+_NOT_VERB = frozenset(
+    "the a an i we you it they he she this that these those there here is are was were be been am "
+    "my our your their its his her what which who when if unless so then also just maybe not no "
+    "by for until till on in at from as all each every".split()
+)
+_COPULA = frozenset("is are was were has have will would can should must does did 's".split())
+_EN_LEAD = re.compile(
+    r"^(?:(?:by|until|till|on|in|at|for|from)\s+)?(?:\S+\s+){0,8}?\S*\d\S*[^,]*,\s*|"
+    r"^(?:for now|for the time being|temporarily|meanwhile|in the meantime|until further notice),?\s*",
+    I,
+)
+_ZH_ORDER = re.compile(r"^(?:[^，,]{0,30}?[，,])?\s*(?:请|别|不要|不用|先|务必|一律|禁止|暂停|都用|记得)")
+_EN_STATE = re.compile(r"^(?:not (?:a |really |into|keen|fond)|a (?:big |huge )?fan)", I)
+
+
+def imperative(text: str, language: str) -> bool:
+    """ "rerun them once", "please never merge on Fridays", "By Friday, use v2", "先别部署":
+    an order to the assistant rather than a statement."""
+    if language == "zh":
+        return bool(_ZH_ORDER.search(text))
+    body = _EN_LEAD.sub("", text.strip())  # "week 49 of 2026 (…) use the old API" → "use …"
+    body = re.sub(r"^(?:please\s+)?(?:(?:always|never|don'?t|do not)\s+)?", "", body, flags=I)
+    words = body.split()
+    if len(words) < 2 or not words[0].isalpha() or words[1].lower() in _COPULA:
+        return False
+    w = words[0].lower()
+    third_person = w.endswith("s") and not w.endswith("ss")
+    gerund = w.endswith("ing") and len(w) > 5  # "rerun", "ping", "bring" are verbs; "testing" is not
+    return w not in _NOT_VERB and not w.endswith("ed") and not gerund and not third_person
+
+
+def say(c: Clause, text: str | None = None, order: bool = False) -> str:
+    """The clause in third person with an actor: an order (``order=True``, or an imperative)
+    reads "The user asked: …"/"用户要求：…", a subjectless statement gets the user as subject
+    ("用户最近换成了 Firefox")."""
+    raw = text if text is not None else c.text
+    said = c.said(text)
+    if (
+        order
+        or imperative(raw, c.language)
+        or re.match(r"(?:please|don'?t|do not|never|always|stop)\b", raw, I)
+    ):
+        return ensure_subject(said, c.language, "用户要求：" if c.language == "zh" else "The user asked: ")
+    if c.language == "zh":
+        return ensure_subject(said, "zh", "用户")
+    if _EN_STATE.match(said):
+        return "The user is " + said[:1].lower() + said[1:]
+    return said
 
 
 def project_subject(c: Clause) -> tuple[str, Level]:

@@ -9,7 +9,7 @@ import re
 
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract.lexicon import classify, slug
-from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts
+from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.rules import Clause
 
@@ -27,35 +27,91 @@ _NOT_NAME = (r"Chinese|Japanese|American|British|German|French|Canadian|Indian|K
 _NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
 
+_TEAM_EN = r"(?:team|group|department|squad)"
+_ROLE = rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))"
+_AFTER_EMPLOYER = r"(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since)\b)"
+
+
+# (key, pattern): group 1 (or the first non-empty group) is the value; first match per key wins.
 _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("name", re.compile(rf"^(?:我叫|我的名字(?:是|叫)|my name is|call me|i'?m called|i go by)\s*{_NAME}{END}", I)),
-    ("name", re.compile(r"^(?:hi,?\s+|hello,?\s+)?(?:I'm|I am|i'm)\s+((?!(?:" + _NOT_NAME + r")\b)[A-Z][a-z]+"
-                        r"(?:\s+[A-Z][a-z]+)?)(?=$|\s*[,.!;])")),
-    ("birthday", re.compile(rf"^(?:我的生日(?:是|在)|my birthday is(?: on)?)\s*{_X}{END}", I)),
-    ("manager", re.compile(rf"^(?:我的(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|my (?:direct )?"
-                           rf"(?:manager|boss|lead|supervisor|team lead) is|i report to)\s*{_NAME}{END}", I)),
-    ("phone", re.compile(r"(?:手机|电话|号码|phone(?: number)?|mobile|cell|(?:call|text|reach) me at)"
-                         r"\D{0,12}?(\+?\d[\d\s-]{6,18}\d)", I)),
-    ("email", re.compile(r"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
-    ("team", re.compile(rf"^(?:我在(.{{1,20}}?)(?:团队|小组|组|部门|事业部)$|i'?m (?:on|in|part of) the {_X} "
-                        rf"(?:team|group|department|squad)|i work on the {_X} team)", I)),
-    ("employer", re.compile(r"^我(?:现在|目前)?在((?!(?:" + _NOT_PLACE + r")).{1,20}?)(?:工作|上班|任职|就职|实习|做|当)")),
-    ("employer", re.compile(rf"^i (?:(?:just|recently|now|currently|also)\s+)?(?:work (?:at|for)|am working (?:at|for)|"
-                            rf"joined|am employed (?:at|by))\s*{_X}(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since)\b)", I)),
-    ("employer", re.compile(rf"^i'?m (?:(?:now|currently)\s+)?(?:working (?:at|for)|employed (?:at|by))\s*{_X}{END}", I)),
-    ("location", re.compile(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
-    ("location", re.compile(rf"^(?:我(?:现在)?住在|我搬(?:到|去)了?|i live in|i'?m based in|i(?:'ve)? moved to|"
-                            rf"i relocated to|i'?m living in)\s*{_X}(?:了)?{END}", I)),
-    ("hometown", re.compile(r"^我是(\S{2,4}?)人$")),
-    ("hometown", re.compile(r"^我的?老家(?:是|在)(.{2,10}?)(?:的|人)?$")),
-    ("hometown", re.compile(rf"^(?:i'?m from|i grew up in)\s*{_X}{END}", I)),
-    ("role", re.compile(rf"^(?:我?是(?:一名|一个|一位|个)?|i(?:'m| am) (?:a|an) |i work as (?:a|an) )"
-                        rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))(?=$|[，,。.]|\s+at\b|\s+for\b|\s+and\b)", I)),
-    ("role", re.compile(rf"\bas (?:a|an) ([^，,。.!！?？]{{0,24}}?\b(?:{_ROLE_EN})s?\b)", I)),
-    ("role", re.compile(r"^我?(?:是)?做(.{2,10}?)(?:的|工作)$")),
-)  # fmt: skip
+    ("name", rx(r"^(?:我叫|我的名字(?:是|叫)|my name is|call me|i'?m called|i go by)\s*", _NAME, END)),
+    (
+        "name",
+        re.compile(
+            rf"^(?:hi,?\s+|hello,?\s+)?(?:I'm|I am|i'm)\s+((?!(?:{_NOT_NAME})\b)[A-Z][a-z]+"
+            r"(?:\s+[A-Z][a-z]+)?)(?=$|\s*[,.!;])"
+        ),
+    ),
+    ("birthday", rx(r"^(?:我的生日(?:是|在)|my birthday is(?: on)?)\s*", _X, END)),
+    (
+        "manager",
+        rx(
+            r"^(?:我的(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|",
+            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is|i report to)\s*",
+            _NAME,
+            END,
+        ),
+    ),
+    (
+        "phone",
+        rx(
+            r"(?:手机|电话|号码|phone(?: number)?|mobile|cell|(?:call|text|reach) me at)",
+            r"\D{0,12}?(\+?\d[\d\s-]{6,18}\d)",
+        ),
+    ),
+    ("email", rx(r"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
+    (
+        "team",
+        rx(
+            r"^我在(.{1,20}?)(?:团队|小组|组|部门|事业部)$|",
+            rf"^i'?m (?:on|in|part of) the {_X} {_TEAM_EN}|^i work on the {_X} team",
+        ),
+    ),
+    (
+        "employer",
+        rx(rf"^我(?:现在|目前)?在((?!(?:{_NOT_PLACE})).{{1,20}}?)", r"(?:工作|上班|任职|就职|实习|做|当)"),
+    ),
+    (
+        "employer",
+        rx(
+            r"^i (?:(?:just|recently|now|currently|also)\s+)?",
+            r"(?:work (?:at|for)|am working (?:at|for)|joined|am employed (?:at|by))\s*",
+            _X,
+            _AFTER_EMPLOYER,
+        ),
+    ),
+    ("employer", rx(r"^i'?m (?:(?:now|currently)\s+)?(?:working (?:at|for)|employed (?:at|by))\s*", _X, END)),
+    ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
+    (
+        "location",
+        rx(
+            r"^(?:我(?:现在)?住在|我搬(?:到|去)了?|i live in|i'?m based in|i(?:'ve)? moved to|",
+            r"i relocated to|i'?m living in)\s*",
+            _X,
+            "(?:了)?",
+            END,
+        ),
+    ),
+    ("hometown", rx(r"^我是(\S{2,4}?)人$")),
+    ("hometown", rx(r"^我的?老家(?:是|在)(.{2,10}?)(?:的|人)?$")),
+    ("hometown", rx(r"^(?:i'?m from|i grew up in)\s*", _X, END)),
+    (
+        "role",
+        rx(
+            r"^(?:我?是(?:一名|一个|一位|个)?|i(?:'m| am) (?:a|an) |i work as (?:a|an) )",
+            _ROLE,
+            r"(?=$|[，,。.]|\s+at\b|\s+for\b|\s+and\b)",
+        ),
+    ),
+    ("role", rx(rf"\bas (?:a|an) ([^，,。.!！?？]{{0,24}}?\b(?:{_ROLE_EN})s?\b)")),
+    ("role", rx(r"^我?(?:是)?做(.{2,10}?)(?:的|工作)$")),
+)
 _CONTACT_CTX = re.compile(r"我|邮箱|邮件|\b(?:my|me|email|e-mail|reach|contact)\b", I)
-_ALLERGY = re.compile(r"对(.{1,12}?)过敏|allergic to\s+" + _X + END, I)
+_ALLERGY = re.compile(
+    r"(?:^|我)(?:也|还|一直)?对(.{1,12}?)过敏|"
+    r"(?:^|\bi'?m\s+|\bi am\s+)(?:also |very |severely )?allergic to\s+" + _X + END,
+    I,
+)
 _VALUE_TAIL = re.compile(r"\s*(?:now|these days|currently|了|啦)$", I)
 
 
@@ -66,8 +122,8 @@ def _value(key: str, raw: str) -> str:
 
 def _one_part(c: Clause, part: str, seen: set[str]) -> list[tuple[str, str]]:
     found = []
-    for key, rx in _PROFILE:
-        m = rx.search(part)
+    for key, pattern in _PROFILE:
+        m = pattern.search(part)
         if not m or key in seen or (key == "email" and not _CONTACT_CTX.search(c.text)):
             continue
         value = _value(key, first(m))
@@ -80,17 +136,38 @@ def _one_part(c: Clause, part: str, seen: set[str]) -> list[tuple[str, str]]:
     return found
 
 
+_TEMPLATES = {
+    "zh": {"name": "用户叫{}", "role": "用户是{}", "employer": "用户在{}工作", "location": "用户住在{}",
+           "team": "用户在{}团队", "email": "用户的邮箱是 {}", "phone": "用户的手机号是 {}",
+           "manager": "用户的直属领导是{}", "hometown": "用户老家是{}", "birthday": "用户的生日是{}",
+           "allergy": "用户对{}过敏"},
+    "en": {"name": "The user's name is {}", "role": "The user is a {}", "employer": "The user works at {}",
+           "location": "The user lives in {}", "team": "The user is on the {} team",
+           "email": "The user's email is {}", "phone": "The user's phone number is {}",
+           "manager": "The user's manager is {}", "hometown": "The user is from {}",
+           "birthday": "The user's birthday is {}", "allergy": "The user is allergic to {}"},
+}  # fmt: skip
+
+
+def _content(c: Clause, key: str, value: str, several: bool) -> str:
+    """One fact: the clause itself. Several from one clause: one sentence each, so that they
+    stay distinct records (identical content would merge as near-duplicates)."""
+    if not several:
+        return c.said()
+    text = _TEMPLATES["zh" if c.language == "zh" else "en"][key.split(":")[0]].format(value)
+    return re.sub(r"\bis a (?=[aeiouAEIOU])", "is an ", text)
+
+
 def profile(c: Clause) -> list[Candidate]:
     if blocked(c):
         return []
     seen: set[str] = set()
     facts = [kv for part in parts(c.text) for kv in _one_part(c, part, seen)]
-    out = [c.make(MemoryType.FACT, "user", key, c.said(), value=value, rule=f"profile.{key}", **flags(c))
-           for key, value in facts]  # fmt: skip
-    m = _ALLERGY.search(c.text)
-    if m:
+    if m := _ALLERGY.search(c.text):
         thing = clean_object(first(m))
         head = classify(thing)
-        key = f"allergy:{head[1] if head else slug(thing)}"
-        out.append(c.make(MemoryType.FACT, "user", key, c.said(), value=thing, rule="profile.allergy"))
-    return out
+        facts.append((f"allergy:{head[1] if head else slug(thing)}", thing))
+    several = len(facts) > 1
+    return [c.make(MemoryType.FACT, "user", key, _content(c, key, value, several), value=value,
+                   rule=f"profile.{key.split(':')[0]}", **flags(c))
+            for key, value in facts]  # fmt: skip

@@ -37,6 +37,7 @@ def resolved(c: Clause) -> tuple[str, tuple[datetime, datetime | None] | None]:
         return c.text, None
     return timenorm.rewrite(c.text, found, other), (found[0].begin, found[0].until)
 
+
 _FILLER = re.compile(
     r"下次|以后|到时候?|记得|请|帮我|提醒(?:一下)?我|我们|我|用户|要|会|得|"
     r"\b(?:please|remind me(?: to| about| that)?|i'?m|i am|i'll|i will|i|my|me|we'?re|we|our|"
@@ -55,7 +56,7 @@ _REMIND = re.compile(r"提醒(?:一下)?我|\bremind me\b", I)
 
 
 def reminder(c: Clause) -> list[Candidate]:
-    """"下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time)."""
+    """ "下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time)."""
     if not _REMIND.search(c.text):
         return []
     return [c.make(MemoryType.FACT, "user", f"reminder:{_activity(c.text)}", c.said(), value=c.text,
@@ -68,7 +69,9 @@ _TASK = re.compile(
     r"参数确认|确认参数|已确认|第[一二三四五六七八九十\d]+步|前[一二三四五六七八九十\d]+步|还差|还剩|接下来做|"
     r"(?:已经|都)\S{0,8}?(?:改|写|做|弄|修|配|测|部署|上线)(?:好|完)了|"
     r"\b(?:done|finished|completed|next step|todo|to-do|pending|still need to|blocked|stuck|"
-    r"in progress|confirmed|remaining|left to do|step \d+(?: of \d+)?)\b",
+    r"in progress|confirmed|remaining|left to do|step \d+(?: of \d+)?|"
+    r"waiting (?:on|for)|blocked on|in review|wip)\b|"
+    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bwas )\b(?:deployed|merged|shipped)\b",
     I,
 )
 
@@ -92,7 +95,8 @@ _BOUND = re.compile(r"(?:日|\d{2}:\d{2}|）)前|\b(?:by|before|until|till)\s+\d
 _INSTR = re.compile(
     r"用|发布|上线|部署|合并|冻结|暂停|停|走|改|切|别|不要|不能|禁止|需要|必须|维护|休假|请假|在家|远程|"
     r"\b(?:use|using|deploy|release|ship|merge|point|skip|avoid|don'?t|do not|need|must|freeze|pause|"
-    r"hold|block|route|switch|keep|closed|down|working from|on leave|wfh|off)\b",
+    r"hold|block|route|switch|keep|closed|down|working from|on leave|wfh|off|vacation|away|"
+    r"out of office|ooo)\b",
     I,
 )
 _SESSION_ONLY = re.compile(r"暂时|临时|这次|先|\b(?:for now|temporarily|for the time being)\b", I)
@@ -114,7 +118,8 @@ def short_lived(c: Clause) -> list[Candidate]:
     text, when = resolved(c)
     expires = _expiry(when)
     level = Level.SESSION if expires is None and _SESSION_ONLY.search(c.event.content) else Level.USER
-    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(text)}", say(c, text), value=text,
+    content = say(c, text, order=c.language == "zh")  # Chinese short-lived turns are orders
+    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(text)}", content, value=text,
                    level=level, trigger=Trigger.HOT, expires_at=expires, rule="temporary",
                    **flags(c))]  # fmt: skip
 
@@ -123,11 +128,12 @@ def short_lived(c: Clause) -> list[Candidate]:
 _PLAN = re.compile(
     r"出差|开会|会议|见面|约了|预约|面试|航班|飞|去|回|参加|旅行|旅游|体检|看牙|看病|复查|生日|考|截止|交付|提交|交|"
     r"汇报|答辩|聚会|婚礼|搬家|入职|出发|休假|请假|演唱会|比赛|演讲|分享|评审|发布会|[组例周站晨年早]会|上课|讲座|"
-    r"活动|约|玩|"
-    r"\b(?:meeting|flight|fly|flying|trip|travel|appointment|interview|visit|dentist|doctor|birthday|"
-    r"exam|deadline|due|conference|leave for|leaving|dinner|lunch|breakfast|call|demo|presentation|"
-    r"review|wedding|party|concert|moving|start|starting|launch|vacation|holiday|meet|meeting|"
-    r"seeing|visiting|check-?up|game|match|(?:will|'ll) be (?:in|at|away|off|out)|staying|away)\b",
+    r"活动|约|玩|吃饭|聚餐|约饭|电影|拜访|见|上班|加班|值班|回家|回国|接|送|办|签|搬|看房|打针|疫苗|手术|"
+    r"\b(?:flight|trip|travel\w*|appointment|interview|dentist|doctor|birthday|exam|deadline|due|"
+    r"conference|dinner|lunch|breakfast|call|demo|presentation|review|wedding|party|concert|"
+    r"vacation|holiday|check-?up|game|match|(?:will|'ll) be (?:in|at|away|off|out)|staying|away|off|"
+    r"pto|launch\w*|ship\w*|releas\w*|mov(?:e|es|ing)|start\w*|fly\w*|meet\w*|visit\w*|leav\w*|"
+    r"seeing)\b",
     I,
 )
 

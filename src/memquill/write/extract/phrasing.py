@@ -48,9 +48,7 @@ _ADVERBS = (
     r"totally|absolutely|strongly|definitely|all|both"
 )
 _I_VERB = re.compile(rf"\b(I|i|we|We)\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
-_NO_S = frozenset(
-    "can could will would should may might must did had was were ought shall".split()
-)
+_NO_S = frozenset("can could will would should may might must did had was were ought shall".split())
 
 
 def _third_person_verb(verb: str) -> str:
@@ -73,11 +71,11 @@ def _conjugate(m: re.Match[str]) -> str:
 
 
 def _possessive(text: str) -> str:
-    """"my" is "the user's" the first time, "their" once the user has been named."""
+    """ "my" is "the user's" the first time, "their" once the user has been named."""
     out, pos = [], 0
     for m in re.finditer(r"\bmy\b", text, re.I):
-        before = text[:m.start()]
-        out += [text[pos:m.start()], "their" if "the user" in before.lower() else "the user's"]
+        before = text[: m.start()]
+        out += [text[pos : m.start()], "their" if "the user" in before.lower() else "the user's"]
         pos = m.end()
     return "".join(out) + text[pos:]
 
@@ -109,17 +107,22 @@ def third_person(clause: str, language: str, team: str | None = None) -> str:
 
 _LOWER_FIRST = frozenset(
     "the a an by for until till don't do use please always never no stop if when unless only week "
-    "call keep point roll merge answer reply write send".split()
+    "call keep point roll merge answer reply write send going monorepo".split()
 )
 
 
+_ZH_ACTOR = re.compile(r"^(?:用户|团队|助手|公司|项目 \S+ )")
+_EN_ACTOR = re.compile(r"^(?:the user|the team|the assistant|project \w+)\b", re.I)
+
+
 def ensure_subject(text: str, language: str, lead: str) -> str:
-    """Prefix ``lead`` ("用户要求：", "The user asked: ") when no actor is named."""
-    if language == "zh":
-        named = re.search(r"用户|团队|助手|公司|项目 \S+ ", text)
-        return text if named else lead + text
-    if re.search(r"\b(?:the user|the team|the assistant|project \w+)\b", text, re.I):
+    """Prefix ``lead`` ("用户要求：", "The user asked: ") unless the statement starts with its
+    actor (after any leading time: "2026年12月1日（周二）晚上用户要参加…" names the user)."""
+    body = TIME_LABEL.sub("", text, count=1).lstrip(" ，,") if TIME_LABEL.match(text) else text
+    if (_ZH_ACTOR if language == "zh" else _EN_ACTOR).match(body):
         return text
+    if language == "zh":
+        return lead + text
     word = text.split(" ", 1)[0].lower()
     return lead + (text[:1].lower() + text[1:] if word in _LOWER_FIRST else text)
 
