@@ -6,6 +6,7 @@ retrieval → context; then maintenance and audit.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -17,7 +18,7 @@ from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
 from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import health, lifecycle, jobs
+from memquill.maintain import health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
 from memquill.model import (
     Audit,
@@ -196,10 +197,8 @@ class Memory:
         """An archived memory that is used again comes back to default retrieval."""
         now = self.clock.now()
         for rec in records:
-            try:
+            with contextlib.suppress(ConflictError):  # changed meanwhile: that version stands
                 self.store.apply([lifecycle.reactivation(rec, now, "accessed again")])
-            except ConflictError:
-                pass  # someone else changed it meanwhile; their version stands
 
     # --- ④ retrieval and ⑤ context -------------------------------------------------------
     def search(

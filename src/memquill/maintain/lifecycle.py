@@ -62,7 +62,9 @@ def _mark(rec: MemoryRecord, status: Status, op: RevisionOp, why: str, now: date
     return Update(rec.model_copy(update=update), rec.revision, Audit(op, ACTOR, why), reindex=False)
 
 
-def expire_and_decay(store: Store, tenant: str, user: str, now: datetime) -> tuple[list[Change], LifecycleReport]:
+def expire_and_decay(
+    store: Store, tenant: str, user: str, now: datetime
+) -> tuple[list[Change], LifecycleReport]:
     report = LifecycleReport()
     changes: list[Change] = []
     everyone = Scope(tenant=tenant, user=user)

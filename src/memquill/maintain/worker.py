@@ -63,9 +63,9 @@ class Worker:
         for job in jobs:
             self._process(job, report)
         if jobs:
-            done, failed, dead = (a - b for a, b in zip((report.done, report.failed, report.dead), before, strict=True))
-            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", len(jobs), done, failed,
-                     dead, time.perf_counter() - started)  # fmt: skip
+            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", len(jobs),
+                     report.done - before[0], report.failed - before[1], report.dead - before[2],
+                     time.perf_counter() - started)  # fmt: skip
         return len(jobs)
 
     def _process(self, job: Job, report: DrainReport) -> None:

@@ -60,7 +60,7 @@ def sentence_score(s: str) -> float:
     return score
 
 
-def compress(text: str, max_words: int = 24) -> str:  # noqa: D401 - kept for single turns
+def compress(text: str, max_words: int = 24) -> str:
     """The most informative sentences of a turn, in their order, within ``max_words``."""
     sentences = [x.strip() for x in _SENTENCE.split(text.strip()) if x.strip()]
     scored = [(sentence_score(x), i, x) for i, x in enumerate(sentences)]

@@ -9,9 +9,9 @@ first, then lexical near-duplicates in that scope; never a scan of the store.
 from __future__ import annotations
 
 import uuid
-from difflib import SequenceMatcher
 from dataclasses import dataclass, field
 from datetime import datetime
+from difflib import SequenceMatcher
 from enum import StrEnum
 
 import numpy as np

@@ -19,11 +19,11 @@ import numpy.typing as npt
 from memquill.clock import from_epoch, to_epoch
 from memquill.errors import (
     ConflictError,
-    ValidationError,
     DuplicateEventError,
     MemquillError,
     NotFoundError,
     StoreError,
+    ValidationError,
 )
 from memquill.model import (
     ApplyResult,
@@ -37,8 +37,8 @@ from memquill.model import (
     SlotGuard,
     Update,
 )
-from memquill.model.change import SLOT_OPEN
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.change import SLOT_OPEN
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.migrations import pending
@@ -237,7 +237,7 @@ class SQLiteStore:
 
     def _write_row(self, db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any) -> int:
         if emb is not None and len(emb) != self.dim:
-            raise ValidationError(f"embedding of {r.id!r} has {len(emb)} dimensions; the store has {self.dim}")
+            raise ValidationError(f"embedding of {r.id!r} has {len(emb)} dimensions, not {self.dim}")
         row = codec.record_row(r)
         row["seq"] = seq
         row["embedding"] = None if emb is None else codec.vec_bytes(emb)
