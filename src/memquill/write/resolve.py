@@ -293,6 +293,8 @@ class Reconciler:
             return None
         embs = self.store.embeddings([h[0] for h in hits]) if vec is not None else {}
         for rec in self.store.get_many([h[0] for h in hits]):
+            if rec.key != c.key and (set(rec.evidence) & set(c.evidence) or not _freeform(c.key)):
+                continue  # one sentence may state several facts; structured slots differ by key
             if _overlap(rec.content, c.content) < self.policy.duplicate_overlap:
                 continue
             if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
@@ -301,6 +303,14 @@ class Reconciler:
             if vec is None or emb is None or float(np.dot(emb, vec)) >= self.policy.duplicate_similarity:
                 return rec
         return None
+
+
+FREEFORM = frozenset({"note", "reminder", "instruction", "likes", "plan", "temp", "task", "episode"})
+
+
+def _freeform(key: str) -> bool:
+    """Keys minted from free text (``note:<slug>``): paraphrases land in different keys."""
+    return key.split(":", 1)[0] in FREEFORM
 
 
 def _emb(vec: Vector | None) -> list[float] | None:

@@ -10,11 +10,21 @@ index for cosine distance; the lexical leg is a stored ``tsvector`` with a GIN i
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
-from memquill.errors import ConfigError
-from memquill.store.migrations import Migration
+import psycopg
+from psycopg import sql
+from psycopg.types import TypeInfo
+
+from memquill.errors import ConfigError, MigrationError
+from memquill.store.migrations import Migration, pending
+from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+HNSW_INDEX = (
+    "CREATE INDEX IF NOT EXISTS memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
+)
 SCHEMA_VERSION_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
     "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
@@ -61,7 +71,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                 "CREATE INDEX memories_status ON memories (tenant, user_id, status, updated_at)",
                 "CREATE INDEX memories_recent ON memories (tenant, user_id, updated_at DESC, rowid DESC)",
                 "CREATE INDEX memories_tsv ON memories USING gin (tsv)",
-                "CREATE INDEX memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)",
+                HNSW_INDEX,
                 """CREATE TABLE revisions (
                     memory_id text NOT NULL, revision integer NOT NULL,
                     tenant text NOT NULL, user_id text NOT NULL,
@@ -96,3 +106,59 @@ def migrations(dim: int) -> tuple[Migration, ...]:
             ),
         ),
     )
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What every pooled connection needs to know about a migrated schema."""
+
+    search_path: str
+    vector: TypeInfo
+    iterative_scan: bool  # pgvector 0.8+
+
+
+def bootstrap(conn: psycopg.Connection[dict[str, Any]], schema: str, dim: int) -> Ready:
+    """Check pgvector, create the schema and bring it to the latest version (autocommit conn)."""
+    ext = _vector_extension(conn)
+    path = ", ".join(dict.fromkeys(sql.Identifier(s).as_string(conn) for s in (schema, ext["schema"])))
+    with conn.transaction():
+        # Two processes opening one new schema at once: the second waits, then finds it done.
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(schema, "migrate"),))
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        conn.execute("SELECT set_config('search_path', %s, true)", (path,))
+        conn.execute(SCHEMA_VERSION_TABLE)
+        current = _one(conn, "SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")["v"]
+        for m in pending(current, migrations(dim)):
+            for stmt in m.statements:
+                conn.execute(stmt)  # static DDL
+            conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (m.version, m.name))
+        stored = _one(conn, "SELECT value FROM meta WHERE key = 'dim'")["value"]
+        if stored != dim:
+            raise MigrationError(f"schema {schema!r} holds {stored}-d vectors, not {dim}-d; "
+                                 "use another schema or the matching embedder")  # fmt: skip
+    info = TypeInfo.fetch(conn, f"{ext['schema']}.vector")
+    if info is None:  # pragma: no cover - the extension was just found
+        raise MigrationError("the pgvector type 'vector' is missing")
+    major, minor = (int(x) for x in ext["extversion"].split(".")[:2])
+    return Ready(path, info, (major, minor) >= (0, 8))
+
+
+def _one(conn: psycopg.Connection[dict[str, Any]], query: str) -> dict[str, Any]:
+    row = conn.execute(query).fetchone()
+    if row is None:  # pragma: no cover - callers select exactly one row
+        raise MigrationError(f"expected a row from {query!r}")
+    return dict(row)
+
+
+def _vector_extension(conn: psycopg.Connection[dict[str, Any]]) -> dict[str, Any]:
+    find = ("SELECT n.nspname AS schema, e.extversion FROM pg_extension e JOIN pg_namespace n "
+            "ON n.oid = e.extnamespace WHERE e.extname = 'vector'")  # fmt: skip
+    if conn.execute(find).fetchone() is None:
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise MigrationError(
+                "pgvector is not installed in this database and this role cannot install it; "
+                "as a superuser run: CREATE EXTENSION vector;"
+            ) from exc
+    return _one(conn, find)

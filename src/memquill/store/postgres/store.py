@@ -7,7 +7,6 @@ each; driver errors are translated to ``memquill.errors`` at this boundary.
 from __future__ import annotations
 
 import hashlib
-import json
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,26 +19,19 @@ import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg import sql
 from psycopg.rows import dict_row
-from psycopg.types import TypeInfo
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import (
-    ConflictError,
-    DuplicateEventError,
-    MigrationError,
-    StoreError,
-    ValidationError,
-)
+from memquill.errors import ConflictError, DuplicateEventError, StoreError
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
-from memquill.store.migrations import pending
+from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
 from memquill.store.postgres.search import Search
-from memquill.store.postgres.sql import filter_sql, lock_key
+from memquill.store.postgres.sql import filter_sql
 from memquill.store.postgres.writes import Conn, Writer
 
 Scored = list[tuple[str, float]]
@@ -58,15 +50,16 @@ class PostgresStore:
         self._drop_on_close = False
         self._closed = False
         with translate("cannot open the PostgreSQL store"):
-            vector_info, iterative = self._bootstrap(timeout_s)
-            self._vector_info = vector_info
+            with psycopg.connect(url, autocommit=True, row_factory=dict_row,
+                                 connect_timeout=max(1, round(timeout_s))) as conn:  # fmt: skip
+                self._ready = ddl.bootstrap(conn, self.schema, dim)
             self._pool: ConnectionPool[Conn] = ConnectionPool(
                 url, min_size=pool_min, max_size=pool_max, timeout=timeout_s, open=False,
                 kwargs={"autocommit": True, "row_factory": dict_row},
                 configure=self._configure, name=f"memquill-{self.schema}",
             )  # fmt: skip
             self._pool.open(wait=True, timeout=timeout_s)
-        self._search = Search(self._conn, dim, iterative)
+        self._search = Search(self._conn, dim, self._ready.iterative_scan)
 
     @classmethod
     def fresh(cls, url: str, dim: int = 384, **kw: Any) -> PostgresStore:
@@ -76,40 +69,10 @@ class PostgresStore:
         return store
 
     # --- plumbing ---------------------------------------------------------------------
-    def _bootstrap(self, timeout_s: float) -> tuple[TypeInfo, bool]:
-        """Check pgvector, create the schema, run migrations; returns the vector type."""
-        with psycopg.connect(self.url, autocommit=True, row_factory=dict_row,
-                             connect_timeout=max(1, int(timeout_s))) as conn:  # fmt: skip
-            ext = _vector_extension(conn)
-            self._search_path = ", ".join(dict.fromkeys(
-                sql.Identifier(s).as_string(conn) for s in (self.schema, ext["schema"])))  # fmt: skip
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self.schema, "migrate"),))
-                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
-                conn.execute("SELECT set_config('search_path', %s, true)", (self._search_path,))
-                conn.execute(ddl.SCHEMA_VERSION_TABLE)
-                current = conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
-                for m in pending(_one(current)["v"], ddl.migrations(self.dim)):
-                    for stmt in m.statements:
-                        conn.execute(stmt)  # static DDL
-                    conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)",
-                                 (m.version, m.name))  # fmt: skip
-                stored = _one(conn.execute("SELECT value FROM meta WHERE key = 'dim'"))["value"]
-                if stored != self.dim:
-                    raise MigrationError(
-                        f"schema {self.schema!r} holds {stored}-d vectors, not {self.dim}-d; "
-                        "use another schema or the matching embedder"
-                    )
-            info = TypeInfo.fetch(conn, f"{ext['schema']}.vector")
-            if info is None:  # pragma: no cover - checked above
-                raise MigrationError("the pgvector type 'vector' is missing")
-            major, minor = (int(x) for x in ext["extversion"].split(".")[:2])
-            return info, (major, minor) >= (0, 8)
-
     def _configure(self, conn: Conn) -> None:
         conn.execute("SELECT set_config('search_path', %s, false), set_config('TimeZone', 'UTC', false)",
-                     (self._search_path,))  # fmt: skip
-        register_vector_info(conn, self._vector_info)
+                     (self._ready.search_path,))  # fmt: skip
+        register_vector_info(conn, self._ready.vector)
         conn.adapters.register_loader("json", TextLoader)  # bodies stay text: exact round trips
 
     @contextmanager
@@ -133,6 +96,21 @@ class PostgresStore:
 
     def schema_version(self) -> int:
         return int(self._q("SELECT MAX(version) AS v FROM schema_version")[0]["v"])
+
+    @contextmanager
+    def bulk_load(self, maintenance_work_mem: str = "1GB") -> Iterator[None]:
+        """Import many records fast: the HNSW index is dropped, then built once at the end.
+
+        Inserting row by row into an HNSW graph costs milliseconds per vector; one build over
+        all rows is many times faster. Meanwhile vector searches are exact (slower, correct).
+        """
+        self._exec("DROP INDEX IF EXISTS memories_embedding")
+        try:
+            yield
+        finally:
+            with self._tx() as conn:
+                conn.execute("SELECT set_config('maintenance_work_mem', %s, true)", (maintenance_work_mem,))
+                conn.execute(ddl.HNSW_INDEX)
 
     def close(self) -> None:
         if self._closed:
@@ -170,7 +148,7 @@ class PostgresStore:
                     )
                 return codec.event_from_body(old["body"], old["seq"]), False
             seq = row["seq"]
-            _enqueue(conn, [_with_seq(j, seq) for j in jobs])
+            queue.enqueue(conn, [queue.with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     def get_events(self, scope: Scope, ids: Sequence[str]) -> list[Event]:
@@ -251,28 +229,14 @@ class PostgresStore:
         if not jobs:
             return 0
         with self._tx() as conn:
-            return _enqueue(conn, jobs)
+            return queue.enqueue(conn, jobs)
 
     def claim(
         self, worker: str, now: datetime, lease_s: float, limit: int, kinds: Sequence[str] = ()
     ) -> list[Job]:
-        kind_sql = " AND kind = ANY(%(kinds)s::text[])" if kinds else ""
-        rows = self._q(
-            # A lease that expired on the last attempt dead-letters (the worker died on it).
-            "WITH dead AS (UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = %(t)s, "
-            "last_error = COALESCE(last_error, '') || 'lease expired after the last attempt "
-            "(worker died?)' WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND "
-            "lease_until < %(t)s AND attempts >= max_attempts FOR UPDATE SKIP LOCKED) RETURNING id), "
-            "picked AS (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= %(t)s) OR "
-            "(status = 'running' AND lease_until < %(t)s AND attempts < max_attempts))"
-            f"{kind_sql} ORDER BY run_after, id LIMIT %(n)s FOR UPDATE SKIP LOCKED) "
-            "UPDATE jobs j SET status = 'running', worker = %(w)s, lease_until = %(t)s + %(lease)s, "
-            "attempts = j.attempts + 1, updated_at = %(t)s FROM picked WHERE j.id = picked.id "
-            "RETURNING j.*",
-            {"t": now, "n": limit, "w": worker, "kinds": list(kinds),
-             "lease": timedelta(seconds=lease_s)},
-        )  # fmt: skip
-        return sorted((_job(r) for r in rows), key=lambda j: j.id or 0)
+        rows = self._q(queue.claim_sql(kinds), {"t": now, "n": limit, "w": worker,
+                       "kinds": list(kinds), "lease": timedelta(seconds=lease_s)})  # fmt: skip
+        return sorted((queue.from_row(r) for r in rows), key=lambda j: j.id or 0)
 
     def finish(self, job_id: int, worker: str, at: datetime) -> None:
         self._exec(
@@ -281,9 +245,7 @@ class PostgresStore:
             (at, job_id, worker),
         )
 
-    def fail(
-        self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime
-    ) -> None:
+    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime) -> None:
         status = JobStatus.QUEUED if retry_at is not None else JobStatus.DEAD
         self._exec(
             "UPDATE jobs SET status = %s, last_error = %s, run_after = COALESCE(%s, run_after), "
@@ -403,61 +365,3 @@ def _one(cur: psycopg.Cursor[dict[str, Any]]) -> dict[str, Any]:
     if row is None:  # pragma: no cover - callers select exactly one row
         raise StoreError("expected one row, got none")
     return row
-
-
-def _vector_extension(conn: Conn) -> dict[str, Any]:
-    find = ("SELECT n.nspname AS schema, e.extversion FROM pg_extension e JOIN pg_namespace n "
-            "ON n.oid = e.extnamespace WHERE e.extname = 'vector'")  # fmt: skip
-    ext = conn.execute(find).fetchone()
-    if ext is None:
-        try:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        except psycopg.Error as exc:
-            raise MigrationError(
-                "pgvector is not installed in this database and this role cannot install it; "
-                "as a superuser run: CREATE EXTENSION vector;"
-            ) from exc
-        ext = _one(conn.execute(find))
-    return ext
-
-
-def _enqueue(conn: Conn, jobs: Sequence[Job]) -> int:
-    if not jobs:
-        return 0
-    with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, payload, status, "
-            "attempts, max_attempts, run_after, created_at, updated_at) VALUES (%(key)s, %(kind)s, "
-            "%(tenant)s, %(user)s, %(agent)s, %(project)s, %(session)s, %(payload)s::json, 'queued', "
-            "0, %(max)s, %(run_after)s, %(created)s, %(created)s) ON CONFLICT (key) DO NOTHING",
-            [_job_params(j) for j in jobs],
-        )  # fmt: skip
-        return cur.rowcount
-
-
-def _job_params(j: Job) -> dict[str, Any]:
-    created = j.created_at or j.run_after
-    if created is None:
-        raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
-    return {"key": j.key, "kind": j.kind, "tenant": j.scope.tenant, "user": j.scope.user,
-            "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
-            "payload": codec.job_payload(j), "max": j.max_attempts,
-            "run_after": j.run_after or created, "created": created}  # fmt: skip
-
-
-def _with_seq(job: Job, seq: int | None) -> Job:
-    """Jobs built before the event had a sequence number learn it here."""
-    if "seq" in job.payload and job.payload["seq"] is None:
-        job.payload = {**job.payload, "seq": seq}
-    return job
-
-
-def _job(r: dict[str, Any]) -> Job:
-    return Job(
-        id=r["id"], key=r["key"], kind=r["kind"],
-        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
-                    project=r["project"], session=r["session"]),
-        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
-        max_attempts=r["max_attempts"], run_after=r["run_after"], lease_until=r["lease_until"],
-        last_error=r["last_error"], created_at=r["created_at"], updated_at=r["updated_at"],
-    )  # fmt: skip

@@ -137,8 +137,8 @@ class Writer:
 
     def current(self, memory_id: str, expected: int | None) -> dict[str, Any]:
         row = self.conn.execute(
-            "SELECT revision, tenant, user_id, body::text AS body FROM memories WHERE id = %s "
-            "FOR UPDATE", (memory_id,),
+            "SELECT revision, tenant, user_id, body::text AS body FROM memories WHERE id = %s FOR UPDATE",
+            (memory_id,),
         ).fetchone()
         if row is None:
             raise NotFoundError(f"no memory {memory_id!r}")
@@ -175,8 +175,6 @@ class Writer:
     def purge(self, ch: Purge) -> None:
         row = self.current(ch.memory_id, ch.expected_revision)
         dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
-        self.conn.execute(
-            "UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = %s", (dead.id,)
-        )
+        self.conn.execute("UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = %s", (dead.id,))
         self.write(dead, row["revision"], None, None, reindex=True, set_embedding=True)
         self.conn.execute(REVISION, self.revision(dead, ch.audit, None, ch.at))

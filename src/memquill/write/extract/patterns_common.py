@@ -88,7 +88,10 @@ _NOT_VERB = frozenset(
     "my our your their its his her what which who when if unless so then also just maybe not no "
     "by for until till on in at from as all each every".split()
 )
-_COPULA = frozenset("is are was were has have will would can should must does did 's".split())
+_COPULA = frozenset(
+    "is are was were has have had will would can could should must does did 's went said got made "
+    "took came saw left told".split()
+)
 _EN_LEAD = re.compile(
     r"^(?:(?:by|until|till|on|in|at|for|from)\s+)?(?:\S+\s+){0,8}?\S*\d\S*[^,]*,\s*|"
     r"^(?:for now|for the time being|temporarily|meanwhile|in the meantime|until further notice),?\s*",
@@ -106,7 +109,8 @@ def imperative(text: str, language: str) -> bool:
     body = _EN_LEAD.sub("", text.strip())  # "week 49 of 2026 (…) use the old API" → "use …"
     body = re.sub(r"^(?:please\s+)?(?:(?:always|never|don'?t|do not)\s+)?", "", body, flags=I)
     words = body.split()
-    if len(words) < 2 or not words[0].isalpha() or words[1].lower() in _COPULA:
+    second = words[1].lower() if len(words) > 1 else ""
+    if len(words) < 2 or not words[0].isalpha() or second in _COPULA or second.endswith("ed"):
         return False
     w = words[0].lower()
     third_person = w.endswith("s") and not w.endswith("ss")

@@ -19,12 +19,13 @@ from memquill.write.extract.rules import Clause
 
 _X = r"(?P<obj>[^，,。.!！?？;；]{1,60}?)"
 _ADV_EN = r"(?:(?:really|just|also|honestly|now|still)\s+)?"
+_PERSON = re.compile(r"[他她]|\b(?:he|she|his|her|him)\b", I)  # "我不喜欢他的做法": an opinion of someone
 _WE = re.compile(r"我们|咱们|团队|项目|\b(?:we|our|us|team|project)\b", I)
 
 
 _SWITCH = rx(
     r"(?:(?:已经|现在)?(?:改用|换成|换到|改成|切换到|转用)了?|(?:现在)?改为|",
-    r"\b(?:have |'ve )?(?:switched|moved|migrated|went)(?: over)?(?: from .{1,30}?)? to|",
+    r"\b(?:have |'ve )?switched(?: over)?(?: from .{1,30}?)? to|\b(?:moved|migrated) from .{1,30}? to|",
     r"\bnow use|\bstarted using|\bchanged to)\s*",
     _X,
     "(?:了)?",
@@ -147,7 +148,7 @@ def _negative(c: Clause) -> list[Candidate]:
             continue  # "we don't use Redux": a project fact, not the user's taste
         if verb and classify(obj) is None and classify(verb):
             obj = verb  # "don't call me after 9pm": the verb names the slot
-        if not obj or len(obj) > 40:
+        if not obj or len(obj) > 40 or _PERSON.search(obj):
             continue
         order = i >= _FIRST_REQUEST  # "别给我推荐…", "stop suggesting …": a request, not a taste
         return [
@@ -172,7 +173,7 @@ def _positive(c: Clause) -> list[Candidate]:
         obj, attrs = clean_object(_group(m, "obj")), {}
         if over := _OVER.match(obj):
             obj, attrs["rejected"] = clean_object(over.group(1)), [clean_object(over.group(2))]
-        if not obj or len(obj) > 40:
+        if not obj or len(obj) > 40 or _PERSON.search(obj):
             continue
         key = _positive_key(obj, _group(m, "hint"))
         order = i >= _FIRST_STANDING  # "就用 SQLite", "always use Python": a standing rule

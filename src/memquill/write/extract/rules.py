@@ -45,7 +45,7 @@ _COND = re.compile(
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
-    r"也许|可能|考虑|要不要|是不是|或许|maybe|might|perhaps|should we|thinking about|considering",
+    r"也许|可能|(?<!不)考虑|要不要|是不是|或许|maybe|might|perhaps|should we|thinking about|considering",
     re.IGNORECASE,
 )
 

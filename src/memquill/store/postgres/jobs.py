@@ -1,0 +1,76 @@
+"""The durable job queue on PostgreSQL: idempotent enqueue, ``SKIP LOCKED`` leasing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from psycopg import Connection
+
+from memquill.errors import ValidationError
+from memquill.model import Scope
+from memquill.model.query import Job
+from memquill.store import codec
+
+ENQUEUE = (
+    "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, payload, status, "
+    "attempts, max_attempts, run_after, created_at, updated_at) VALUES (%(key)s, %(kind)s, "
+    "%(tenant)s, %(user)s, %(agent)s, %(project)s, %(session)s, %(payload)s::json, 'queued', 0, "
+    "%(max)s, %(run_after)s, %(created)s, %(created)s) ON CONFLICT (key) DO NOTHING"
+)
+# One statement: dead-letter leases that expired on the last attempt (the worker died on it),
+# then lease due jobs. SKIP LOCKED lets concurrent workers pass each other's rows, and the
+# UPDATE re-checks each locked row, so a job is never leased twice.
+CLAIM = (
+    "WITH dead AS (UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = %(t)s, "
+    "last_error = COALESCE(last_error, '') || 'lease expired after the last attempt "
+    "(worker died?)' WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND "
+    "lease_until < %(t)s AND attempts >= max_attempts FOR UPDATE SKIP LOCKED) RETURNING id), "
+    "picked AS (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= %(t)s) OR "
+    "(status = 'running' AND lease_until < %(t)s AND attempts < max_attempts)){kinds} "
+    "ORDER BY run_after, id LIMIT %(n)s FOR UPDATE SKIP LOCKED) "
+    "UPDATE jobs j SET status = 'running', worker = %(w)s, lease_until = %(t)s + %(lease)s, "
+    "attempts = j.attempts + 1, updated_at = %(t)s FROM picked WHERE j.id = picked.id RETURNING j.*"
+)
+
+
+def claim_sql(kinds: Sequence[str]) -> str:
+    return CLAIM.format(kinds=" AND kind = ANY(%(kinds)s::text[])" if kinds else "")
+
+
+def enqueue(conn: Connection[Any], jobs: Sequence[Job]) -> int:
+    """Insert jobs whose key is new (one pipelined batch); returns how many were inserted."""
+    if not jobs:
+        return 0
+    with conn.cursor() as cur:
+        cur.executemany(ENQUEUE, [_params(j) for j in jobs])
+        return cur.rowcount
+
+
+def with_seq(job: Job, seq: int | None) -> Job:
+    """Jobs built before the event had a sequence number learn it here."""
+    if "seq" in job.payload and job.payload["seq"] is None:
+        job.payload = {**job.payload, "seq": seq}
+    return job
+
+
+def from_row(r: dict[str, Any]) -> Job:
+    return Job(
+        id=r["id"], key=r["key"], kind=r["kind"],
+        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
+                    project=r["project"], session=r["session"]),
+        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
+        max_attempts=r["max_attempts"], run_after=r["run_after"], lease_until=r["lease_until"],
+        last_error=r["last_error"], created_at=r["created_at"], updated_at=r["updated_at"],
+    )  # fmt: skip
+
+
+def _params(j: Job) -> dict[str, Any]:
+    created = j.created_at or j.run_after
+    if created is None:
+        raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
+    return {"key": j.key, "kind": j.kind, "tenant": j.scope.tenant, "user": j.scope.user,
+            "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
+            "payload": codec.job_payload(j), "max": j.max_attempts,
+            "run_after": j.run_after or created, "created": created}  # fmt: skip
