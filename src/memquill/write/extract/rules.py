@@ -145,6 +145,7 @@ class RuleExtractor:
         if event.source is Trust.EXTERNAL and (INJECTION.search(text) or EXPLICIT.search(text.strip())
                                                or REMIND.search(text)):  # fmt: skip
             return []  # an untrusted document telling us what to remember is an attack
+        who, text = speaker(event, text)
         out: list[Candidate] = []
         for clause in self.clauses(event, text, times):
             for pattern in self.patterns:
@@ -155,7 +156,7 @@ class RuleExtractor:
             else:
                 if clause.explicit:
                     out.append(_note(clause))
-        return out
+        return [as_said_by(c, who, event) for c in out] if who else out
 
     def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
         language = detect_language(text)
@@ -178,6 +179,42 @@ class RuleExtractor:
                        event.scope.project, conds, _when(part, times, language))
             )  # fmt: skip
         return result
+
+
+_SPEAKER = re.compile(r"^\s*([A-Z][a-z'\-]{1,20}(?: [A-Z][a-z'\-]{1,20})?)\s*:\s+(?=\S)")
+NOT_SPEAKERS = frozenset(
+    """Remember Note Notes Correction Decision Decided Update Reminder Todo Done Next Fyi Ps
+    Important Warning Summary Action Actions Question Answer Context Background Goal Status
+    Result Results Update Edit Re Subject Title Agenda Tldr Nb Tip Hint Example Error Task
+    Please Also Plus Btw Ok Okay Sure Yes No Actually Well So""".split()
+)
+
+
+def speaker(event: Event, text: str) -> tuple[str | None, str]:
+    """A transcript line "Caroline: I went to…" is said by Caroline, not by the user.
+
+    ``metadata["speaker"]`` names the speaker explicitly; otherwise an English "Name: " prefix
+    counts unless the word is a label ("Remember:", "Note:"). Chinese prefixes ("背景：") are
+    too ambiguous to guess and need the metadata.
+    """
+    named = event.metadata.get("speaker")
+    m = _SPEAKER.match(text)
+    if named:
+        if m and m.group(1) == named:
+            text = text[m.end():]
+        return str(named), text
+    if m and m.group(1).split()[0] not in NOT_SPEAKERS:
+        return m.group(1), text[m.end():]
+    return None, text
+
+
+def as_said_by(c: Candidate, who: str, event: Event) -> Candidate:
+    """Facts about "the user" in a transcript line are facts about its speaker."""
+    if c.subject != "user":
+        return c
+    content = re.sub(r"\bThe user\b|\bthe user\b|用户", who, c.content)
+    return c.model_copy(update={"subject": f"person:{who.lower()}", "content": content,
+                                "attributes": {**c.attributes, "speaker": who}})  # fmt: skip
 
 
 def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetime | None] | None:
