@@ -45,9 +45,9 @@ class Handlers:
         self.clock = clock
 
     def table(self) -> dict[str, Callable[[Job], None]]:
-        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.lifecycle}
+        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle}
 
-    def lifecycle(self, job: Job) -> None:
+    def run_lifecycle(self, job: Job) -> None:
         self.maintain(job.scope)
 
     def maintain(self, owner: Scope) -> lifecycle.LifecycleReport:

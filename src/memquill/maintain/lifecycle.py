@@ -93,7 +93,7 @@ def procedures(outcomes: list[MemoryRecord]) -> list[Candidate]:
     """Successful outcomes that share the same steps, ≥ MIN_OUTCOMES times → a procedure."""
     groups: dict[tuple[str, ...], list[MemoryRecord]] = defaultdict(list)
     for rec in outcomes:
-        steps = tuple(rec.attributes.get("steps") or ())
+        steps: tuple[str, ...] = tuple(rec.attributes.get("steps") or ())
         if rec.attributes.get("success", True) and len(steps) >= 2:
             groups[tuple(norm_value(s) for s in steps)].append(rec)
     out = []
@@ -101,19 +101,19 @@ def procedures(outcomes: list[MemoryRecord]) -> list[Candidate]:
         if len(members) < MIN_OUTCOMES:
             continue
         members.sort(key=lambda r: r.created_at)
-        steps = list(members[-1].attributes["steps"])
+        step_list = list(members[-1].attributes["steps"])
         trigger = _common_trigger(members)
-        content = f"{trigger}: " + ", then ".join(steps)
+        content = f"{trigger}: " + ", then ".join(step_list)
         first = members[0]
         out.append(Candidate(
             type=MemoryType.PROCEDURE,
             subject=f"project:{first.scope.project}" if first.scope.project else "user",
-            key=f"procedure:{'>'.join(norm_value(s) for s in steps)[:80]}", value=content,
+            key=f"procedure:{'>'.join(norm_value(s) for s in step_list)[:80]}", value=content,
             content=content, confidence=0.75, source=Source.INFERRED,
             evidence=sorted({e for m in members for e in m.evidence}),
             level=Level.PROJECT if first.scope.project else Level.USER, trigger=Trigger.BACKGROUND,
             observed_at=members[-1].observed_at, rule="consolidate.procedure",
-            attributes={"steps": steps, "from": [m.id for m in members], "needs_confirmation": True},
+            attributes={"steps": step_list, "from": [m.id for m in members], "needs_confirmation": True},
         ))  # fmt: skip
     return out
 

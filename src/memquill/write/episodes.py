@@ -109,7 +109,8 @@ def _episode(group: list[Event], texts: list[str], budget: int) -> Candidate | N
                 scored.append((score, pos, j, speaker, sent))
     if not scored:
         return None
-    kept, words = [], 0
+    kept: list[tuple[float, int, int, str | None, str]] = []
+    words = 0
     for item in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
         n = _words(item[4])
         if kept and words + n > budget:
