@@ -128,27 +128,34 @@ class WritePipeline:
     def write(
         self, candidates: Sequence[Candidate], events: Sequence[Event], actor: str | None = None
     ) -> list[Decision]:
-        """Embed and reconcile candidates; ``events[i]`` is where candidate i was said."""
-        vectors = self._embed(list(candidates))
+        """Reconcile candidates; ``events[i]`` is where candidate i was said.
+
+        Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
+        worker re-reading what the hot path already wrote) never pays for the model."""
         return [
-            self._reconcile(cand, event, actor or event.scope.agent or event.source.value, vec)
-            for cand, event, vec in zip(candidates, events, vectors, strict=True)
+            self._reconcile(cand, event, actor or event.scope.agent or event.source.value)
+            for cand, event in zip(candidates, events, strict=True)
         ]
 
-    def _embed(self, cands: list[Candidate]) -> list[np.ndarray | None]:
-        if self.embedder is None or not cands:
-            return [None] * len(cands)
+    def _embed_one(self, cand: Candidate) -> np.ndarray | None:
+        if self.embedder is None:
+            return None
         # A distilled record is embedded with its original wording, like the lexical index.
-        texts = [str(c.attributes.get("search_text") or c.content) for c in cands]
-        return list(self.embedder.embed_passages(texts))
+        text = str(cand.attributes.get("search_text") or cand.content)
+        return np.asarray(self.embedder.embed_passages([text])[0])
 
-    def _reconcile(
-        self, cand: Candidate, event: Event, actor: str, vec: np.ndarray | None
-    ) -> Decision:
+    def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
         """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(cand.level)
+        cache: list[np.ndarray | None] = []
+
+        def embed() -> np.ndarray | None:
+            if not cache:
+                cache.append(self._embed_one(cand))
+            return cache[0]
+
         for attempt in range(MAX_RETRIES):
-            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, vec)
+            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, embed=embed)
             if not decision.changes:
                 return decision
             try:

@@ -9,6 +9,7 @@ first, then lexical near-duplicates in that scope; never a scan of the store.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -120,15 +121,21 @@ class Reconciler:
 
     # --- the decision -------------------------------------------------------------------
     def decide(
-        self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None = None
-    ) -> Decision:
-        """One decision; its changes start with a guard on the slot state it was based on."""
+        self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None = None,
+        embed: Callable[[], Vector | None] | None = None,
+    ) -> Decision:  # fmt: skip
+        """One decision; its changes start with a guard on the slot state it was based on.
+
+        ``embed`` computes the candidate's vector only when the decision needs it."""
         if c.type is MemoryType.TEMPORARY:
-            return self._fresh(c, scope, now, actor, vec)
+            return self._fresh(c, scope, now, actor, vec if vec is not None else _call(embed))
         everything = self.store.find(
             RecordFilter(reader=scope, exact_scope=True, statuses=None, subject=c.subject, key=c.key)
         )
-        d = self._decide(c, scope, now, actor, vec, everything)
+        seen = next((r for r in everything if set(c.evidence) <= set(r.evidence)), None)
+        if seen is not None:  # a re-run of work already done (retry, replay, crash)
+            return Decision(Op.NOOP, c, scope, "already recorded from this evidence", seen.id, target=seen)
+        d = self._decide(c, scope, now, actor, vec if vec is not None else _call(embed), everything)
         if d.changes:
             open_ids = frozenset(r.id for r in everything if r.status in OPEN)
             d.changes.insert(0, SlotGuard(scope, c.subject, c.key, open_ids))
@@ -138,9 +145,6 @@ class Reconciler:
         self, c: Candidate, scope: Scope, now: datetime, actor: str, vec: Vector | None,
         everything: list[MemoryRecord],
     ) -> Decision:  # fmt: skip
-        seen = next((r for r in everything if set(c.evidence) <= set(r.evidence)), None)
-        if seen is not None:  # a re-run of work already done (retry, replay, crash)
-            return Decision(Op.NOOP, c, scope, "already recorded from this evidence", seen.id, target=seen)
         slot = [r for r in everything if r.status in OPEN]
         same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
         if same_cond:
@@ -311,6 +315,10 @@ FREEFORM = frozenset({"note", "reminder", "instruction", "likes", "plan", "temp"
 def _freeform(key: str) -> bool:
     """Keys minted from free text (``note:<slug>``): paraphrases land in different keys."""
     return key.split(":", 1)[0] in FREEFORM
+
+
+def _call(fn: Callable[[], Vector | None] | None) -> Vector | None:
+    return None if fn is None else fn()
 
 
 def _emb(vec: Vector | None) -> list[float] | None:
