@@ -73,9 +73,7 @@ def test_day_after_tomorrow_is_a_whole_local_day() -> None:
         ("last Friday", MON, date(2026, 11, 27)),
     ],
 )
-def test_next_and_last_weekday_use_monday_start_weeks(
-    text: str, anchor: datetime, expected: date
-) -> None:
+def test_next_and_last_weekday_use_monday_start_weeks(text: str, anchor: datetime, expected: date) -> None:
     assert day_of(one(text, anchor)) == expected
 
 
@@ -159,9 +157,7 @@ def test_this_afternoon_is_a_part_of_day_interval() -> None:
         ("end of the week", SUN, date(2026, 11, 29)),
     ],
 )
-def test_end_of_month_week_year_is_its_last_day(
-    text: str, anchor: datetime, expected: date
-) -> None:
+def test_end_of_month_week_year_is_its_last_day(text: str, anchor: datetime, expected: date) -> None:
     assert day_of(one(text, anchor)) == expected
 
 
@@ -303,9 +299,7 @@ def test_rewrite_chinese() -> None:
 
 def test_rewrite_english_adds_on_once() -> None:
     text = "I fly to Paris next Wednesday"
-    assert rewrite(text, find_times(text, SUN, SH), "en") == (
-        "I fly to Paris on 2026-12-02 (Wednesday)"
-    )
+    assert rewrite(text, find_times(text, SUN, SH), "en") == ("I fly to Paris on 2026-12-02 (Wednesday)")
     text = "The review is on May 8, 2023"
     assert rewrite(text, find_times(text, SUN, SH), "en") == "The review is on 2023-05-08 (Monday)"
 
@@ -378,3 +372,268 @@ def test_detect_language() -> None:
     assert detect_language("我下周三要去杭州") == "zh"
     assert detect_language("next Wednesday") == "en"
     assert detect_language("meeting 明天") == "zh"
+
+
+# ------------------------------------------------------------ regressions: Chinese compounds
+
+
+def rewritten(text: str, anchor: datetime = SUN, language: str | None = None) -> str:
+    found = find_times(text, anchor, SH, language)
+    return rewrite(text, found, language or detect_language(text))
+
+
+def _mid(d: date) -> datetime:
+    return datetime.combine(d, time())
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["讨论了一下周报的格式", "这周报告写完了吗", "买了一本周刊", "这周边有什么好吃的", "下周期的预算"],
+)
+def test_week_words_inside_compounds_are_no_week(text: str) -> None:
+    assert find_times(text, SUN, SH) == []
+    assert rewritten(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
+        ("下周一开会", "下周一"),
+        ("看一下周三的安排", "周三"),  # 一下 + a bare 周三, not 下周三
+        ("等一下下周再说", "下周"),
+        ("这周报名截止", "这周"),  # 报名 is "sign up": this week
+        ("下周会很忙", "下周"),  # 会 is "will"
+        ("看一下月底的数据", "月底"),
+    ],
+)
+def test_week_words_next_to_compounds_still_resolve(text: str, mention: str) -> None:
+    assert one(text).text == mention
+
+
+def test_yixia_before_a_weekday_is_the_bare_weekday() -> None:
+    assert day_of(one("看一下周三的安排")) == date(2026, 12, 2)
+    assert day_of(one("下周一开会", MON)) == date(2026, 12, 7)
+
+
+# ------------------------------------------------------------ regressions: habits
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我周末喜欢去爬山",
+        "如果是周末，就不要给我发工作消息",
+        "我周六一般不工作",
+        "周六都要加班",
+        "我通常周日下午去游泳",
+        "I go hiking on weekends",
+        "we meet every Monday",
+        "we meet every other Monday",
+        "on Fridays I play chess",
+        "I usually rest on Sunday",
+        "I go out on Friday nights",
+        "I never work on a Saturday",
+        "If it's Saturday, don't send me work messages",
+        "I fixed it over the weekend",
+    ],
+)
+def test_habitual_weekdays_and_weekends_are_not_pinned(text: str) -> None:
+    assert find_times(text, SUN, SH) == []
+    assert rewritten(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "begin"),
+    [
+        ("这周末去爬山", date(2026, 12, 5)),
+        ("本周末加班", date(2026, 12, 5)),
+        ("下周末去爬山", date(2026, 12, 12)),
+        ("上周末去了趟杭州", date(2026, 11, 28)),
+        ("this weekend we hike", date(2026, 12, 5)),
+        ("next weekend we hike", date(2026, 12, 12)),
+    ],
+)
+def test_deictic_weekends_resolve(text: str, begin: date) -> None:
+    m = one(text, MON)
+    assert m.granularity == "span"
+    assert (local(m.begin), local(m.until)) == (_mid(begin), _mid(begin + timedelta(days=2)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我周六去看牙", date(2026, 12, 5)),  # a bare weekday in a plan: the next one
+        ("这周六去看牙", date(2026, 12, 5)),
+        ("下周六去看牙", date(2026, 12, 12)),
+        ("我下周六都要加班", date(2026, 12, 12)),  # deictic wins over a habit word
+        ("I'm seeing the dentist on Saturday", date(2026, 12, 5)),
+        ("this Saturday works", date(2026, 12, 5)),
+    ],
+)
+def test_single_occurrence_weekdays_resolve(text: str, expected: date) -> None:
+    assert day_of(one(text, MON)) == expected
+
+
+def test_jionlp_does_not_bring_a_habit_back() -> None:
+    found = find_times("周六都要加班，下个月15号交房租", SUN, SH)
+    assert [m.text for m in found] == ["下个月15号"]
+    assert find_times("我周六一般不工作，15号再说", SUN, SH)[0].text == "15号"  # not "六一"
+
+
+def test_since_a_weekday_is_the_last_one() -> None:
+    assert day_of(one("since Monday nothing works", datetime(2026, 12, 2, 9, tzinfo=ZoneInfo(SH)))) == (
+        date(2026, 11, 30)
+    )
+
+
+# ------------------------------------------------------------ regressions: prepositions
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Anna is on vacation until Dec 15", "Anna is on vacation until 2026-12-15 (Tuesday)"),
+        ("Until Friday, all PRs need two approvals", "Until 2026-12-04 (Friday), all PRs need two approvals"),
+        ("I'm on leave till next Monday", "I'm on leave till 2026-11-30 (Monday)"),
+        ("send it by Friday", "send it by 2026-12-04 (Friday)"),
+        ("send it before Dec 15", "send it before 2026-12-15 (Tuesday)"),
+        ("after Dec 15 I am free", "after 2026-12-15 (Tuesday) I am free"),
+        ("since Dec 1 nothing works", "since 2026-12-01 (Tuesday) nothing works"),
+        ("Anna is out through Friday", "Anna is out through 2026-12-04 (Friday)"),
+        ("from Dec 1 to Dec 15 I am away", "from 2026-12-01 (Tuesday) to 2026-12-15 (Tuesday) I am away"),
+        ("他直到12月15日都在休假", "他直到2026年12月15日（周二）都在休假"),
+        ("12月15日以后再说", "2026年12月15日（周二）以后再说"),
+        ("从12月1日到12月15日我在休假", "从2026年12月1日（周二）到2026年12月15日（周二）我在休假"),
+        ("12月15日之前交", "2026年12月15日（周二）前交"),  # 之前 = 以前 = 前: one label
+    ],
+)
+def test_rewrite_keeps_the_users_preposition(text: str, expected: str) -> None:
+    assert rewritten(text) == expected
+
+
+def test_until_keeps_its_deadline_semantics() -> None:
+    m = one("Anna is on vacation until Dec 15")
+    assert m.text == "until Dec 15" and m.bound == "by"
+    assert local(m.until) == datetime(2026, 12, 16)  # through the end of 15 Dec
+    assert m.label("en") == "until 2026-12-15 (Tuesday)"
+    assert m.label("zh") == "2026年12月15日（周二）前"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm taking Friday off", "I'm taking 2026-12-04 (Friday) off"),
+        ("I'm taking next week off", "I'm taking week 49 of 2026 (2026-11-30 to 2026-12-06) off"),
+        ("the next Friday meeting is cancelled", "the 2026-12-04 (Friday) meeting is cancelled"),
+        ("I fly to Paris next Wednesday", "I fly to Paris on 2026-12-02 (Wednesday)"),
+        ("See you next Wednesday at the airport", "See you on 2026-12-02 (Wednesday) at the airport"),
+        ("The meeting is next Friday.", "The meeting is on 2026-12-04 (Friday)."),
+        ("I'm free Monday and Friday", "I'm free on 2026-11-30 (Monday) and 2026-12-04 (Friday)"),
+        ("We launch next month, ok?", "We launch in December 2026, ok?"),
+    ],
+)
+def test_on_is_added_only_where_the_clause_goes_on(text: str, expected: str) -> None:
+    assert rewritten(text) == expected
+
+
+def test_rewriting_day_labels_again_changes_nothing() -> None:
+    for text in ("我下周三和明天下午3点都要去杭州", "meet me next Wednesday at 3pm, and tomorrow evening"):
+        once = rewritten(text)
+        assert rewritten(once) == once
+
+
+# ------------------------------------------------------------ regressions: recurring dates
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
+        ("我的生日是5月20日", "5月20日"),
+        ("5月20日是我们的结婚纪念日", "5月20日"),
+        ("每年5月20日我们都去吃饭", "5月20日"),
+        ("我的生日是5月20号", "5月20号"),
+        ("my birthday is May 20", "May 20"),
+        ("our anniversary is on 3 March", "3 March"),
+    ],
+)
+def test_birthdays_and_anniversaries_are_recurring_and_not_rewritten(text: str, mention: str) -> None:
+    m = one(text)
+    assert m.text == mention and m.recurring and m.granularity == "day"
+    assert day_of(m).month in (3, 5)  # the nearest occurrence, for retrieval
+    assert rewritten(text) == text
+
+
+def test_a_yearless_date_in_a_plan_is_still_dated() -> None:
+    m = one("5月8日开会")
+    assert not m.recurring and day_of(m) == date(2027, 5, 8)
+    assert rewritten("5月8日开会") == "2027年5月8日（周六）开会"
+    text = "my birthday is May 20, the party is on May 22"
+    assert [m.recurring for m in find_times(text, SUN, SH)] == [True, False]
+    assert rewritten(text) == "my birthday is May 20, the party is on 2027-05-22 (Saturday)"
+    assert not one("我的生日是2023年5月20日").recurring  # a year was said
+
+
+def test_new_fields_default_for_existing_callers() -> None:
+    m = TimeMention("明天", 0, 2, SUN, None, "day", SH)
+    assert m.recurring is False and m.language is None and m.bound is None
+
+
+# ------------------------------------------------------------ regressions: the jionlp trigger
+
+
+@pytest.mark.parametrize("text", ["我的手机号是13800138000", "账号被锁了", "这个型号不错", "号码是多少"])
+def test_hao_without_a_number_fails_the_precheck(text: str) -> None:
+    assert not may_contain_time(text)
+
+
+def test_non_date_hao_jie_and_xiaoshi_never_import_jionlp() -> None:
+    code = (
+        "import sys\n"
+        "from datetime import datetime, UTC\n"
+        "from memquill.write.timenorm import find_times\n"
+        "a = datetime(2026, 11, 29, tzinfo=UTC)\n"
+        "for t in ['明天把编号和型号发我', '今天的节目很好看', '这周细节再对一下', '小时候我住在北京',\n"
+        "          '我的手机号是13800138000，明天打给我']:\n"
+        "    find_times(t, a, 'Asia/Shanghai')\n"
+        "assert 'jionlp' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------------------ regressions: mixed languages
+
+
+def test_english_stretches_of_a_chinese_turn_are_read_as_english() -> None:
+    text = "下个月的 meeting 改到 next Friday 3pm"
+    found = find_times(text, SUN, SH)
+    assert [(m.text, m.language) for m in found] == [("下个月", None), ("next Friday 3pm", "en")]
+    for m in found:
+        assert text[m.start : m.end] == m.text
+    assert local(found[1].begin) == datetime(2026, 12, 4, 15, 0)
+    assert rewrite(text, found, "zh") == "2026年12月的 meeting 改到 2026-12-04 15:00"
+    assert found[1].label("zh") == "2026-12-04 15:00"  # its own language, whatever is asked
+
+
+def test_chinese_stretches_of_an_english_turn_are_read_as_chinese() -> None:
+    text = "the deadline is 下周三, see you tomorrow"
+    found = find_times(text, SUN, SH, "en")
+    assert [(m.text, m.language) for m in found] == [("下周三", "zh"), ("tomorrow", None)]
+    assert text[found[0].start : found[0].end] == "下周三"
+    assert rewrite(text, found, "en") == (
+        "the deadline is 2026年12月2日（周三）, see you on 2026-11-30 (Monday)"
+    )
+
+
+def test_mixed_fragments_separated_by_a_space_merge() -> None:
+    m = one("明天 at 3pm 开会")
+    assert m.text == "明天 at 3pm" and local(m.begin) == datetime(2026, 11, 30, 15, 0)
+    assert m.language is None and m.label("zh") == "2026年11月30日 15:00"
+
+
+def test_mixed_turn_with_this_week_in_english() -> None:
+    text = "记住：this week use the old API"
+    m = one(text, MON)
+    assert (m.text, m.language, m.granularity) == ("this week", "en", "week")
+    assert rewrite(text, [m], "zh") == "记住：week 49 of 2026 (2026-11-30 to 2026-12-06) use the old API"
+    assert find_times("我们用 Python 3.11 写的", SUN, SH) == []
