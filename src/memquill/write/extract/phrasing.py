@@ -138,7 +138,9 @@ _EN_LABEL = (
     r"(?: \([^)]*\))?(?: \d{2}:\d{2})?(?: (?:early morning|morning|noon|afternoon|evening))?"
     r"(?: to \d{4}-\d{2}-\d{2}(?: \(\w+\))?(?: \d{2}:\d{2})?)?"
 )
-TIME_LABEL = re.compile(rf"(?:\b(?:in|on|by|from|since|at|until)\s+)?(?:{_EN_LABEL})|{_ZH_LABEL}")
+TIME_LABEL = re.compile(
+    rf"(?:\b(?i:in|on|by|from|since|at|until|till|before|after|through)\s+)?(?:{_EN_LABEL})|{_ZH_LABEL}"
+)
 
 
 def strip_times(text: str) -> str:

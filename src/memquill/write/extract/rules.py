@@ -220,6 +220,8 @@ def as_said_by(c: Candidate, who: str, event: Event) -> Candidate:
 def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetime | None] | None:
     """The first resolved time whose absolute label (or original wording) is in this clause."""
     for t in times:
+        if getattr(t, "recurring", False):
+            continue  # "my birthday is May 20" is no appointment on one date
         if t.label(language) in part or t.text in part:
             return (t.begin, t.until)
     return None
