@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 import threading
 import time
@@ -18,33 +17,26 @@ import numpy.typing as npt
 
 from memquill.clock import from_epoch, to_epoch
 from memquill.errors import (
-    ConflictError,
     DuplicateEventError,
-    MemquillError,
-    NotFoundError,
     StoreError,
     ValidationError,
 )
 from memquill.model import (
     ApplyResult,
     Change,
-    Create,
     Event,
     MemoryRecord,
-    Purge,
     Revision,
     Scope,
-    SlotGuard,
-    Update,
 )
 from memquill.model.block import CoreBlock, Tally
-from memquill.model.change import SLOT_OPEN
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.migrations import pending
+from memquill.store.sqlite import jobs as queue
+from memquill.store.sqlite import writes
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
-from memquill.store.tombstone import tombstone
 
 Scored = list[tuple[str, float]]
 
@@ -175,7 +167,7 @@ class SQLiteStore:
                  codec.event_body(event)),
             )  # fmt: skip
             seq = cur.lastrowid
-            self._enqueue(db, [_with_seq(j, seq) for j in jobs])
+            queue.enqueue(db, [queue.with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     def get_events(self, scope: Scope, ids: Sequence[str]) -> list[Event]:
@@ -200,116 +192,10 @@ class SQLiteStore:
 
     # --- records ----------------------------------------------------------------------
     def apply(self, changes: Sequence[Change]) -> ApplyResult:
-        result = ApplyResult()
         if not changes:
-            return result
+            return ApplyResult()
         with self._tx() as db:
-            seq = db.execute(
-                "UPDATE meta SET value = value + 1 WHERE key = 'seq' RETURNING value"
-            ).fetchone()[0]
-            for ch in changes:
-                if isinstance(ch, SlotGuard):
-                    self._guard(db, ch)
-                elif isinstance(ch, Create):
-                    self._create(db, ch, seq)
-                    result.created.append(ch.record.id)
-                elif isinstance(ch, Update):
-                    self._update(db, ch, seq)
-                    result.updated.append(ch.record.id)
-                elif isinstance(ch, Purge):
-                    self._purge(db, ch, seq)
-                    result.purged.append(ch.memory_id)
-                else:  # pragma: no cover - the union is closed
-                    raise MemquillError(f"unknown change {ch!r}")
-        return result
-
-    def _guard(self, db: sqlite3.Connection, g: SlotGuard) -> None:
-        s = g.scope
-        rows = db.execute(
-            "SELECT id FROM memories WHERE tenant = ? AND user_id = ? AND agent IS ? AND "
-            "project IS ? AND session IS ? AND subject = ? AND key = ? AND status IN "
-            f"({','.join('?' * len(SLOT_OPEN))})",
-            [s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key,
-             *sorted(x.value for x in SLOT_OPEN)],
-        ).fetchall()  # fmt: skip
-        if {r["id"] for r in rows} != g.open_ids:
-            raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
-
-    def _write_row(self, db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any) -> int:
-        if emb is not None and len(emb) != self.dim:
-            raise ValidationError(f"embedding of {r.id!r} has {len(emb)} dimensions, not {self.dim}")
-        row = codec.record_row(r)
-        row["seq"] = seq
-        row["embedding"] = None if emb is None else codec.vec_bytes(emb)
-        cols = ", ".join(row)
-        cur = db.execute(
-            f"INSERT INTO memories ({cols}) VALUES ({', '.join('?' * len(row))}) "
-            f"ON CONFLICT (id) DO UPDATE SET "
-            + ", ".join(f"{c} = excluded.{c}" for c in row if c not in ("id", "embedding"))
-            + (", embedding = excluded.embedding" if emb is not None else "")
-            + " RETURNING rowid",
-            list(row.values()),
-        )
-        return int(cur.fetchone()[0])
-
-    def _revision(
-        self, db: sqlite3.Connection, r: MemoryRecord, audit: Any, before: Any, at: datetime
-    ) -> None:
-        db.execute(
-            "INSERT INTO revisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (r.id, r.revision, r.scope.tenant, r.scope.user, audit.op.value, audit.actor,
-             audit.reason, json.dumps(list(audit.event_ids)),
-             None if before is None else json.dumps(before, ensure_ascii=False),
-             json.dumps(codec.record_dict(r), ensure_ascii=False), at.timestamp()),
-        )  # fmt: skip
-
-    def _create(self, db: sqlite3.Connection, ch: Create, seq: int) -> None:
-        r = ch.record
-        if db.execute("SELECT 1 FROM memories WHERE id = ?", (r.id,)).fetchone():
-            raise ConflictError(f"memory {r.id!r} already exists")
-        rowid = self._write_row(db, r, seq, ch.embedding)
-        db.execute(
-            "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, codec.search_terms(r))
-        )
-        self._revision(db, r, ch.audit, None, r.updated_at)
-
-    def _current(self, db: sqlite3.Connection, memory_id: str, expected: int | None) -> Any:
-        row = db.execute(
-            "SELECT rowid, revision, body FROM memories WHERE id = ?", (memory_id,)
-        ).fetchone()
-        if row is None:
-            raise NotFoundError(f"no memory {memory_id!r}")
-        if expected is not None and row["revision"] != expected:
-            raise ConflictError(
-                f"memory {memory_id!r} is at revision {row['revision']}, not {expected}"
-            )
-        return row
-
-    def _update(self, db: sqlite3.Connection, ch: Update, seq: int) -> None:
-        r = ch.record
-        if r.revision != ch.expected_revision + 1:
-            raise ConflictError("an update must carry revision = expected_revision + 1")
-        row = self._current(db, r.id, ch.expected_revision)
-        before = json.loads(row["body"])
-        if (before["scope"]["tenant"], before["scope"]["user"]) != (r.scope.tenant, r.scope.user):
-            raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
-        self._write_row(db, r, seq, ch.embedding)
-        if ch.reindex:
-            db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
-            db.execute(
-                "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)",
-                (row["rowid"], codec.search_terms(r)),
-            )
-        self._revision(db, r, ch.audit, before, r.updated_at)
-
-    def _purge(self, db: sqlite3.Connection, ch: Purge, seq: int) -> None:
-        row = self._current(db, ch.memory_id, ch.expected_revision)
-        dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
-        db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))
-        db.execute("UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = ?", (dead.id,))
-        self._write_row(db, dead, seq, None)
-        db.execute("UPDATE memories SET embedding = NULL WHERE rowid = ?", (row["rowid"],))
-        self._revision(db, dead, ch.audit, None, ch.at)
+            return writes.apply_changes(db, changes, self.dim)
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         rows = self._q("SELECT body FROM memories WHERE id = ?", (memory_id,))
@@ -418,46 +304,13 @@ class SQLiteStore:
     # --- jobs ---------------------------------------------------------------------------
     def enqueue(self, jobs: Sequence[Job]) -> int:
         with self._tx() as db:
-            return self._enqueue(db, jobs)
-
-    def _enqueue(self, db: sqlite3.Connection, jobs: Sequence[Job]) -> int:
-        inserted = 0
-        for j in jobs:
-            now = to_epoch(j.created_at or j.run_after)
-            if now is None:
-                raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
-            cur = db.execute(
-                "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, "
-                "payload, status, attempts, max_attempts, run_after, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) "
-                "ON CONFLICT (key) DO NOTHING",
-                (j.key, j.kind, j.scope.tenant, j.scope.user, j.scope.agent, j.scope.project,
-                 j.scope.session, codec.job_payload(j), j.max_attempts,
-                 to_epoch(j.run_after) or now, now, now),
-            )  # fmt: skip
-            inserted += cur.rowcount
-        return inserted
+            return queue.enqueue(db, jobs)
 
     def claim(
         self, worker: str, now: datetime, lease_s: float, limit: int, kinds: Sequence[str] = ()
     ) -> list[Job]:
-        t = now.timestamp()
-        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
         with self._tx() as db:
-            db.execute(
-                "UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = ?, last_error = "
-                "COALESCE(last_error, '') || 'lease expired after the last attempt (worker died?)' "
-                "WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts",
-                (t, t),
-            )
-            rows = db.execute(
-                "UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, "
-                "attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT id FROM jobs WHERE "
-                "((status = 'queued' AND run_after <= ?) OR (status = 'running' AND lease_until < ?))"
-                f"{kind_sql} ORDER BY run_after, id LIMIT ?) RETURNING *",
-                [worker, t + lease_s, t, t, t, *kinds, limit],
-            ).fetchall()
-        return sorted((_job(r) for r in rows), key=lambda j: j.id or 0)
+            return queue.claim(db, worker, now.timestamp(), lease_s, limit, kinds)
 
     def finish(self, job_id: int, worker: str, at: datetime) -> None:
         with self._tx() as db:
@@ -591,20 +444,3 @@ def _utc(ts: float) -> datetime:
     return dt
 
 
-def _with_seq(job: Job, seq: int | None) -> Job:
-    """Jobs built before the event had a sequence number learn it here."""
-    if "seq" in job.payload and job.payload["seq"] is None:
-        job.payload = {**job.payload, "seq": seq}
-    return job
-
-
-def _job(r: sqlite3.Row) -> Job:
-    return Job(
-        id=r["id"], key=r["key"], kind=r["kind"],
-        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
-                    project=r["project"], session=r["session"]),
-        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
-        max_attempts=r["max_attempts"], run_after=from_epoch(r["run_after"]),
-        lease_until=from_epoch(r["lease_until"]), last_error=r["last_error"],
-        created_at=from_epoch(r["created_at"]), updated_at=from_epoch(r["updated_at"]),
-    )  # fmt: skip
