@@ -38,7 +38,7 @@ from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
 from memquill.retrieve.pending import pending_hits
-from memquill.retrieve.pipeline import Query, Retriever
+from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
@@ -251,6 +251,7 @@ class Memory:
             raise ValidationError("budget_tokens must be positive")
         hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
                 if not h.memory.attributes.get("pending")]  # fmt: skip
+        hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)

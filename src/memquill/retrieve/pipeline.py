@@ -103,6 +103,19 @@ class Retriever:
                 item.legs["slot"] = {"key": key}  # type: ignore[dict-item]
 
 
+def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
+    """Fewer, better for the prompt: keep hits matched by words or by slot, and vector-only
+    hits within ``margin`` cosine of the best vector match (e5 puts unrelated text ≈ 0.78,
+    so an absolute threshold would not transfer across embedders)."""
+    cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
+    best = max(cosines, default=0.0)
+    return [
+        h for h in hits
+        if {"lexical", "slot", "pending"} & set(h.why.get("legs", {}))
+        or h.why["legs"].get("vector", {}).get("score", 0.0) >= best - margin
+    ]  # fmt: skip
+
+
 def _window(text: str, at: datetime, tz: str) -> tuple[datetime, datetime] | None:
     w = routing.time_window(text, at, tz)
     if w is None:

@@ -23,8 +23,9 @@ from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 HNSW_INDEX = (
-    "CREATE INDEX IF NOT EXISTS memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
-)
+    "CREATE INDEX IF NOT EXISTS memory_vectors_hnsw "
+    "ON memory_vectors USING hnsw (embedding vector_cosine_ops)"
+)  # fmt: skip
 SCHEMA_VERSION_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
     "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
@@ -55,7 +56,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     occurred_at timestamptz NOT NULL, content_hash text NOT NULL,
                     body json NOT NULL, UNIQUE (tenant, user_id, id))""",
                 "CREATE INDEX events_session ON events (tenant, user_id, session, seq)",
-                f"""CREATE TABLE memories (
+                """CREATE TABLE memories (
                     rowid bigserial PRIMARY KEY,
                     id text NOT NULL UNIQUE, revision integer NOT NULL,
                     tenant text NOT NULL, user_id text NOT NULL,
@@ -65,8 +66,15 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     expires_at timestamptz, confidence double precision NOT NULL,
                     source text NOT NULL, read_only boolean NOT NULL,
                     created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
-                    seq bigint NOT NULL, body json NOT NULL, tsv tsvector,
-                    embedding vector({int(dim)}))""",
+                    seq bigint NOT NULL, body json NOT NULL, tsv tsvector)
+                    WITH (fillfactor = 80)""",
+                # Vectors in their own table: updating a record's status (not HOT: status is
+                # indexed) then never re-inserts into the HNSW graph, and record rows stay
+                # narrow for the lexical leg. MAIN keeps vectors in the row, off TOAST.
+                f"""CREATE TABLE memory_vectors (
+                    rowid bigint PRIMARY KEY REFERENCES memories (rowid) ON DELETE CASCADE,
+                    embedding vector({int(dim)}) NOT NULL)""",
+                "ALTER TABLE memory_vectors ALTER COLUMN embedding SET STORAGE MAIN",
                 "CREATE INDEX memories_slot ON memories (tenant, user_id, subject, key)",
                 "CREATE INDEX memories_status ON memories (tenant, user_id, status, updated_at)",
                 "CREATE INDEX memories_recent ON memories (tenant, user_id, updated_at DESC, rowid DESC)",

@@ -23,14 +23,15 @@ ConnFactory = Callable[[], AbstractContextManager[Any]]
 
 # NaN (a zero vector has no direction) ranks like an orthogonal vector: similarity 0.
 DIST = "COALESCE(NULLIF({d}, 'NaN'), 1)"
+VECTORS = "memories m JOIN memory_vectors v ON v.rowid = m.rowid"
 ANN = (
-    "WITH hits AS MATERIALIZED (SELECT m.id, m.embedding <=> %b AS d FROM memories m "
-    "WHERE m.embedding IS NOT NULL AND {where} ORDER BY d LIMIT %s) "
+    f"WITH hits AS MATERIALIZED (SELECT m.id, v.embedding <=> %b AS d FROM {VECTORS} "
+    "WHERE {where} ORDER BY d LIMIT %s) "
     f"SELECT id, {DIST.format(d='d')} AS d FROM hits ORDER BY 2, id"
 )
 EXACT = (
-    f"SELECT m.id, {DIST.format(d='m.embedding <=> %b')} AS d FROM memories m "
-    "WHERE m.embedding IS NOT NULL AND {where} ORDER BY 2, m.id LIMIT %s"
+    f"SELECT m.id, {DIST.format(d='v.embedding <=> %b')} AS d FROM {VECTORS} "
+    "WHERE {where} ORDER BY 2, m.id LIMIT %s"
 )
 MAX_EF_SEARCH = 1000
 
@@ -45,14 +46,18 @@ class Search:
         )
 
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
-        """Cover density (``ts_rank_cd``, log-length normalised) over every match of the terms."""
+        """``ts_rank`` (term frequency, log-length normalised) over every match of the terms.
+
+        ``ts_rank_cd`` (cover density) ranked 21k matches at 100k records in 63 ms against
+        26 ms for ``ts_rank``, which is also the closer cousin of bm25's term-frequency part.
+        """
         query = tsquery_literal(terms)
         if not query or limit <= 0:
             return []
         where, args = filter_sql(f)
         with self._conn() as conn:
             rows = conn.execute(
-                f"SELECT m.id, ts_rank_cd(m.tsv, %s::tsquery, 1) AS s FROM memories m "
+                f"SELECT m.id, ts_rank(m.tsv, %s::tsquery, 1) AS s FROM memories m "
                 f"WHERE m.tsv @@ %s::tsquery AND {where} ORDER BY s DESC, m.rowid LIMIT %s",
                 [query, query, *args, limit],
             ).fetchall()
@@ -76,12 +81,20 @@ class Search:
                 rows = conn.execute(EXACT.format(where=where), params).fetchall()
         return [(r["id"], 1.0 - float(r["d"])) for r in rows]
 
+    def explain(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> str:
+        """The plan of the vector leg's first query (HNSW or an exact scan: the planner's choice)."""
+        where, args = filter_sql(f)
+        with self._conn() as conn, conn.transaction():
+            conn.execute(self._tuning, (str(min(MAX_EF_SEARCH, max(40, 2 * limit))),))
+            rows = conn.execute("EXPLAIN " + ANN.format(where=where), [query, *args, limit]).fetchall()
+        return "\n".join(r["QUERY PLAN"] for r in rows)
+
     def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         if not ids:
             return {}
         with self._conn() as conn, conn.cursor(binary=True) as cur:
             cur.execute(
-                "SELECT id, embedding FROM memories WHERE embedding IS NOT NULL AND id = ANY(%s)",
+                f"SELECT m.id, v.embedding FROM {VECTORS} WHERE m.id = ANY(%s)",
                 (list(ids),),
             )
             return {r["id"]: r["embedding"].to_numpy() for r in cur.fetchall()}

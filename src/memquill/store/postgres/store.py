@@ -22,7 +22,7 @@ from psycopg.rows import dict_row
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import ConflictError, DuplicateEventError, StoreError
+from memquill.errors import ConflictError, DuplicateEventError
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
@@ -35,6 +35,9 @@ from memquill.store.postgres.sql import filter_sql
 from memquill.store.postgres.writes import Conn, Writer
 
 Scored = list[tuple[str, float]]
+# Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
+# last few counts, never a record (SQLite's synchronous=NORMAL makes the same trade).
+LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
 class PostgresStore:
@@ -104,13 +107,19 @@ class PostgresStore:
         Inserting row by row into an HNSW graph costs milliseconds per vector; one build over
         all rows is many times faster. Meanwhile vector searches are exact (slower, correct).
         """
-        self._exec("DROP INDEX IF EXISTS memories_embedding")
+        self._exec("DROP INDEX IF EXISTS memory_vectors_hnsw")
         try:
             yield
         finally:
             with self._tx() as conn:
                 conn.execute("SELECT set_config('maintenance_work_mem', %s, true)", (maintenance_work_mem,))
                 conn.execute(ddl.HNSW_INDEX)
+            self.analyze()
+
+    def analyze(self) -> None:
+        """Refresh the planner's statistics now (autovacuum does it eventually): without them a
+        freshly filled table is planned as tiny and the vector leg scans exactly, not by HNSW."""
+        self._exec("ANALYZE memories, memory_vectors, events, jobs")
 
     def close(self) -> None:
         if self._closed:
@@ -175,7 +184,7 @@ class PostgresStore:
         if not changes:
             return ApplyResult()
         with self._tx() as conn:
-            seq = _one(conn.execute("SELECT nextval('apply_seq') AS s"))["s"]
+            seq = conn.execute("SELECT nextval('apply_seq') AS s").fetchall()[0]["s"]
             result = Writer(conn, self.schema, self.dim, seq).run(changes)
             # Last, so the one hot row is locked only while this transaction commits.
             conn.execute(
@@ -223,6 +232,10 @@ class PostgresStore:
 
     def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         return self._search.embeddings(ids)
+
+    def explain_vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> str:
+        """EXPLAIN of the vector leg, for operators: does the planner use the HNSW index?"""
+        return self._search.explain(f, query, limit)
 
     # --- jobs ---------------------------------------------------------------------------
     def enqueue(self, jobs: Sequence[Job]) -> int:
@@ -296,12 +309,33 @@ class PostgresStore:
     def log_access(self, entries: Sequence[Access]) -> None:
         if not entries:
             return
-        with self._tx() as conn, conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO access_log (memory_id, tenant, user_id, agent, project, session, "
-                "query, rank, score, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [(a.memory_id, a.scope.tenant, a.scope.user, a.scope.agent, a.scope.project,
-                  a.scope.session, a.query, a.rank, a.score, a.at) for a in entries],
+        cols = list(
+            zip(
+                *(
+                    (
+                        a.memory_id,
+                        a.scope.tenant,
+                        a.scope.user,
+                        a.scope.agent,
+                        a.scope.project,
+                        a.scope.session,
+                        a.query,
+                        a.rank,
+                        a.score,
+                        a.at,
+                    )
+                    for a in entries
+                ),
+                strict=True,
+            )
+        )
+        with self._tx() as conn:
+            conn.execute(LAZY_COMMIT)
+            conn.execute(
+                "INSERT INTO access_log (memory_id, tenant, user_id, agent, project, session, query, "
+                "rank, score, at) SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], "
+                "%s::text[], %s::text[], %s::text[], %s::int[], %s::float8[], %s::timestamptz[])",
+                [list(c) for c in cols],
             )  # fmt: skip
 
     def touch(self, ids: Sequence[str], at: datetime) -> None:
@@ -309,6 +343,7 @@ class PostgresStore:
         if not ids:
             return
         with self._tx() as conn:
+            conn.execute(LAZY_COMMIT)
             rows = conn.execute(
                 "SELECT id, body FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
                 (sorted(set(ids)),),
@@ -349,6 +384,7 @@ class PostgresStore:
         counts: dict[str, int] = {}
         with self._tx() as conn:
             for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+                # memory_vectors rows go with their memories (ON DELETE CASCADE)
                 cur = conn.execute(
                     sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
                         sql.Identifier(table)), (tenant, user))  # fmt: skip
@@ -358,10 +394,3 @@ class PostgresStore:
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = %s", (key,))
         return rows[0]["value"] if rows else None
-
-
-def _one(cur: psycopg.Cursor[dict[str, Any]]) -> dict[str, Any]:
-    row = cur.fetchone()
-    if row is None:  # pragma: no cover - callers select exactly one row
-        raise StoreError("expected one row, got none")
-    return row

@@ -24,11 +24,15 @@ from memquill.store.tombstone import tombstone
 
 Conn = Connection[dict[str, Any]]
 
-ROW = (*codec.RECORD_COLUMNS, "seq", "tsv", "embedding")
-CASTS = {"body": "%s::json", "tsv": "%s::tsvector", "embedding": "%b"}
+ROW = (*codec.RECORD_COLUMNS, "seq", "tsv")
+CASTS = {"body": "%s::json", "tsv": "%s::tsvector"}
 INSERT = (
     f"INSERT INTO memories ({', '.join(ROW)}) VALUES ({placeholders(ROW, CASTS)}) "
-    "ON CONFLICT (id) DO NOTHING RETURNING id"
+    "ON CONFLICT (id) DO NOTHING RETURNING id, rowid"
+)
+PUT_VECTOR = (
+    "INSERT INTO memory_vectors (rowid, embedding) VALUES (%s, %b) "
+    "ON CONFLICT (rowid) DO UPDATE SET embedding = excluded.embedding"
 )
 REVISION = (
     "INSERT INTO revisions (memory_id, revision, tenant, user_id, op, actor, reason, event_ids, "
@@ -84,11 +88,11 @@ class Writer:
             raise ValidationError("embedding contains NaN or infinity")
         return v
 
-    def row(self, r: MemoryRecord, tsv: str | None, emb: np.ndarray | None) -> dict[str, Any]:
+    def row(self, r: MemoryRecord, tsv: str | None) -> dict[str, Any]:
         row = codec.record_row(r)
         for col in ("valid_from", "valid_to", "expires_at", "created_at", "updated_at"):
             row[col] = getattr(r, col)
-        row.update(seq=self.seq, tsv=tsv, embedding=emb)
+        row.update(seq=self.seq, tsv=tsv)
         return row
 
     def revision(self, r: MemoryRecord, audit: Audit, before: Any, at: Any) -> tuple[Any, ...]:
@@ -119,25 +123,28 @@ class Writer:
         if len(set(ids)) != len(ids):
             dup = next(i for i, n in Counter(ids).items() if n > 1)
             raise ConflictError(f"memory {dup!r} is created twice in one batch")
-        rows = [self.row(c.record, tsvector_literal(c.record.content), self.vector(c.embedding))
-                for c in creates]  # fmt: skip
+        vectors = [self.vector(c.embedding) for c in creates]
+        rows = [[self.row(c.record, tsvector_literal(c.record.content))[col] for col in ROW] for c in creates]
         with self.conn.cursor() as cur:
-            cur.executemany(INSERT, [[r[c] for c in ROW] for r in rows], returning=True)
-            inserted: set[str] = set()
+            cur.executemany(INSERT, rows, returning=True)
+            rowids: dict[str, int] = {}
             while True:
-                inserted.update(r["id"] for r in cur.fetchall())
+                rowids.update((r["id"], r["rowid"]) for r in cur.fetchall())
                 if not cur.nextset():
                     break
-            missing = [i for i in ids if i not in inserted]
+            missing = [i for i in ids if i not in rowids]
             if missing:
                 raise ConflictError(f"memory {missing[0]!r} already exists")
+            cur.executemany(PUT_VECTOR, [(rowids[i], v) for i, v in zip(ids, vectors, strict=True)
+                                         if v is not None])  # fmt: skip
             cur.executemany(
                 REVISION, [self.revision(c.record, c.audit, None, c.record.updated_at) for c in creates]
             )
 
     def current(self, memory_id: str, expected: int | None) -> dict[str, Any]:
         row = self.conn.execute(
-            "SELECT revision, tenant, user_id, body::text AS body FROM memories WHERE id = %s FOR UPDATE",
+            "SELECT rowid, revision, tenant, user_id, body::text AS body FROM memories "
+            "WHERE id = %s FOR UPDATE",
             (memory_id,),
         ).fetchone()
         if row is None:
@@ -146,11 +153,9 @@ class Writer:
             raise ConflictError(f"memory {memory_id!r} is at revision {row['revision']}, not {expected}")
         return row
 
-    def write(self, r: MemoryRecord, expected: int, tsv: str | None, emb: np.ndarray | None,
-              *, reindex: bool, set_embedding: bool) -> None:  # fmt: skip
-        row = self.row(r, tsv, emb)
-        cols = [c for c in ROW if c != "id" and (c != "tsv" or reindex)
-                and (c != "embedding" or set_embedding)]  # fmt: skip
+    def write(self, r: MemoryRecord, expected: int, tsv: str | None, *, reindex: bool) -> None:
+        row = self.row(r, tsv)
+        cols = [c for c in ROW if c != "id" and (c != "tsv" or reindex)]
         sets = ", ".join(f"{c} = {CASTS.get(c, '%s')}" for c in cols)
         cur = self.conn.execute(
             f"UPDATE memories SET {sets} WHERE id = %s AND revision = %s",
@@ -167,14 +172,16 @@ class Writer:
         old = self.current(r.id, ch.expected_revision)
         if (old["tenant"], old["user_id"]) != (r.scope.tenant, r.scope.user):
             raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
-        before = old["body"]
-        tsv = tsvector_literal(r.content) if ch.reindex else None
-        self.write(r, ch.expected_revision, tsv, emb, reindex=ch.reindex, set_embedding=emb is not None)
-        self.conn.execute(REVISION, self.revision(r, ch.audit, before, r.updated_at))
+        self.write(r, ch.expected_revision, tsvector_literal(r.content) if ch.reindex else None,
+                   reindex=ch.reindex)  # fmt: skip
+        if emb is not None:  # else the old vector stays: a status change is not a new meaning
+            self.conn.execute(PUT_VECTOR, (old["rowid"], emb))
+        self.conn.execute(REVISION, self.revision(r, ch.audit, old["body"], r.updated_at))
 
     def purge(self, ch: Purge) -> None:
         row = self.current(ch.memory_id, ch.expected_revision)
         dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
         self.conn.execute("UPDATE revisions SET before = NULL, after = NULL WHERE memory_id = %s", (dead.id,))
-        self.write(dead, row["revision"], None, None, reindex=True, set_embedding=True)
+        self.write(dead, row["revision"], None, reindex=True)
+        self.conn.execute("DELETE FROM memory_vectors WHERE rowid = %s", (row["rowid"],))
         self.conn.execute(REVISION, self.revision(dead, ch.audit, None, ch.at))
