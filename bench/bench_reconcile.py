@@ -17,14 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import machine, records, summary, table  # noqa: E402
+from common import machine, records, summary, table
 
-from memquill import FixedClock, Memory  # noqa: E402
-from memquill.ingest import build_event  # noqa: E402
-from memquill.model import Scope  # noqa: E402
-from memquill.providers.fake import HashEmbedder  # noqa: E402
-from memquill.settings import Settings  # noqa: E402
-from memquill.store.sqlite import SQLiteStore  # noqa: E402
+from memquill import FixedClock, Memory
+from memquill.ingest import build_event
+from memquill.model import Scope
+from memquill.providers.fake import HashEmbedder
+from memquill.settings import Settings
+from memquill.store.sqlite import SQLiteStore
 
 STATEMENTS = ["记住：我的邮箱是 user{i}@example.com", "I live in Town{i}", "我喜欢第{i}号主题",
               "Remember: the build cache lives in /var/cache/b{i}", "我不喝第{i}种咖啡"]  # fmt: skip

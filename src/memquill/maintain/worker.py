@@ -4,6 +4,10 @@ Retries back off exponentially up to ``max_attempts``; then the job is dead-lett
 its error. A crashed worker's lease expires and another worker picks the job up; handlers
 are idempotent (reconciliation turns a re-run into NOOPs), so at-least-once is safe.
 ``flush()`` runs the same loop in-process (burst mode).
+
+Jobs are claimed one at a time by default: a claim charges an attempt, so a worker killed
+while holding a batch would charge every job in it, and repeated crashes would dead-letter
+work that never ran. One small write transaction per job is cheap next to the job itself.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ class Worker:
         name: str | None = None,
         lease_s: float = 60.0,
         backoff_s: float = 2.0,
-        batch: int = 32,
+        batch: int = 1,
     ) -> None:
         self.store = store
         self.clock = clock

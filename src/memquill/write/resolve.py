@@ -244,15 +244,8 @@ class Reconciler:
         vec: Vector | None,
     ) -> Decision:  # fmt: skip
         start = c.valid_from or c.observed_at or now
-        cur_start = cur.valid_from or cur.observed_at
-        if cur_start is not None and start < cur_start:
-            # Older information processed late: it describes the state before ``cur``.
-            rec = self.new_record(c, scope, now, actor, Status.SUPERSEDED)
-            rec.valid_to, rec.superseded_by = cur_start, cur.id
-            why = "older value of this slot, kept as history"
-            audit = Audit(RevisionOp.ADD, actor, why, tuple(c.evidence))
-            changes: list[Change] = [Create(rec, audit, _emb(vec))]
-            return Decision(Op.ADD, c, scope, why, rec.id, target=cur, changes=changes)
+        if _start(cur) is not None and start < _start(cur):  # type: ignore[operator]
+            return self._insert_history(c, scope, now, actor, cur, start, vec)
         rec = self.new_record(c, scope, now, actor, self.initial_status(c))
         rec.valid_from, rec.supersedes = start, cur.id
         old = cur.model_copy(
@@ -266,6 +259,30 @@ class Reconciler:
             Op.UPDATE, c, scope, why, rec.id, target=cur,
             changes=[Update(old, cur.revision, audit, reindex=False), Create(rec, added, _emb(vec))],
         )  # fmt: skip
+
+    def _insert_history(
+        self, c: Candidate, scope: Scope, now: datetime, actor: str, cur: MemoryRecord, start: datetime,
+        vec: Vector | None,
+    ) -> Decision:  # fmt: skip
+        """Older information processed late: link it into the version chain where it belongs,
+        between the version current at ``start`` and its successor."""
+        succ, prev = cur, self.store.get(cur.supersedes) if cur.supersedes else None
+        while prev is not None and _start(prev) is not None and start < _start(prev):  # type: ignore[operator]
+            succ, prev = prev, self.store.get(prev.supersedes) if prev.supersedes else None
+        why = "older value of this slot, kept as history"
+        audit = Audit(RevisionOp.ADD, actor, why, tuple(c.evidence))
+        rec = self.new_record(c, scope, now, actor, Status.SUPERSEDED)
+        rec.valid_from, rec.valid_to = start, _start(succ)
+        rec.superseded_by, rec.supersedes = succ.id, prev.id if prev else None
+        linked = Audit(RevisionOp.UPDATE, actor, f"version chain: {rec.id} inserted", tuple(c.evidence))
+        after = succ.model_copy(update={"revision": succ.revision + 1, "updated_at": now, "supersedes": rec.id,
+                                        "valid_from": succ.valid_from or _start(succ)})  # fmt: skip
+        changes: list[Change] = [Create(rec, audit, _emb(vec)), Update(after, succ.revision, linked, reindex=False)]
+        if prev is not None:
+            changes.append(Update(prev.model_copy(update={
+                "revision": prev.revision + 1, "updated_at": now, "superseded_by": rec.id,
+                "valid_to": start}), prev.revision, linked, reindex=False))  # fmt: skip
+        return Decision(Op.ADD, c, scope, why, rec.id, target=cur, changes=changes)
 
     def _invalidate(
         self, c: Candidate, scope: Scope, now: datetime, actor: str, cur: MemoryRecord,
@@ -299,6 +316,9 @@ class Reconciler:
         for rec in self.store.get_many([h[0] for h in hits]):
             if rec.key != c.key and (set(rec.evidence) & set(c.evidence) or not _freeform(c.key)):
                 continue  # one sentence may state several facts; structured slots differ by key
+            same_claim = rec.polarity == c.polarity and _conditions(rec.conditions) == _conditions(c.conditions)
+            if same_claim and norm_value(rec.content) == norm_value(c.content):
+                return rec  # identical statement: no embedding needed to call it a duplicate
             if _overlap(rec.content, c.content) < self.policy.duplicate_overlap:
                 continue
             if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
@@ -315,6 +335,11 @@ FREEFORM = frozenset({"note", "reminder", "instruction", "likes", "plan", "temp"
 def _freeform(key: str) -> bool:
     """Keys minted from free text (``note:<slug>``): paraphrases land in different keys."""
     return key.split(":", 1)[0] in FREEFORM
+
+
+def _start(r: MemoryRecord) -> datetime | None:
+    """When a version began to hold: its validity start, or when it was (last) said."""
+    return max((t for t in (r.valid_from, r.observed_at) if t is not None), default=None)
 
 
 def _call(fn: Callable[[], Vector | None] | None) -> Vector | None:
