@@ -275,9 +275,13 @@ class Reconciler:
         rec.valid_from, rec.valid_to = start, _start(succ)
         rec.superseded_by, rec.supersedes = succ.id, prev.id if prev else None
         linked = Audit(RevisionOp.UPDATE, actor, f"version chain: {rec.id} inserted", tuple(c.evidence))
-        after = succ.model_copy(update={"revision": succ.revision + 1, "updated_at": now, "supersedes": rec.id,
-                                        "valid_from": succ.valid_from or _start(succ)})  # fmt: skip
-        changes: list[Change] = [Create(rec, audit, _emb(vec)), Update(after, succ.revision, linked, reindex=False)]
+        after = succ.model_copy(update={
+            "revision": succ.revision + 1, "updated_at": now, "supersedes": rec.id,
+            "valid_from": succ.valid_from or _start(succ),
+        })  # fmt: skip
+        changes: list[Change] = [
+            Create(rec, audit, _emb(vec)), Update(after, succ.revision, linked, reindex=False)
+        ]
         if prev is not None:
             changes.append(Update(prev.model_copy(update={
                 "revision": prev.revision + 1, "updated_at": now, "superseded_by": rec.id,
@@ -316,7 +320,8 @@ class Reconciler:
         for rec in self.store.get_many([h[0] for h in hits]):
             if rec.key != c.key and (set(rec.evidence) & set(c.evidence) or not _freeform(c.key)):
                 continue  # one sentence may state several facts; structured slots differ by key
-            same_claim = rec.polarity == c.polarity and _conditions(rec.conditions) == _conditions(c.conditions)
+            same_cond = _conditions(rec.conditions) == _conditions(c.conditions)
+            same_claim = rec.polarity == c.polarity and same_cond
             if same_claim and norm_value(rec.content) == norm_value(c.content):
                 return rec  # identical statement: no embedding needed to call it a duplicate
             if _overlap(rec.content, c.content) < self.policy.duplicate_overlap:
