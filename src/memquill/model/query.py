@@ -57,6 +57,11 @@ def matches(record: MemoryRecord, f: RecordFilter) -> bool:
     return f.at is None or record.valid_at(f.at)
 
 
+# Claims a job may take when its workers keep dying (expired leases), as a multiple of
+# ``max_attempts``: a crash is rarely the job's fault, a raised exception is.
+CRASH_TOLERANCE = 3
+
+
 class JobStatus:
     QUEUED = "queued"
     RUNNING = "running"

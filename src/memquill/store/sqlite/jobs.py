@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from memquill.clock import from_epoch, to_epoch
 from memquill.errors import ValidationError
 from memquill.model import Scope
-from memquill.model.query import Job
+from memquill.model.query import CRASH_TOLERANCE, Job
 from memquill.store import codec
 
 
@@ -39,8 +39,8 @@ def claim(db: sqlite3.Connection, worker: str, t: float, lease_s: float, limit: 
     db.execute(
         "UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = ?, last_error = "
         "COALESCE(last_error, '') || 'lease expired after the last attempt (worker died?)' "
-        "WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts",
-        (t, t),
+        "WHERE status = 'running' AND lease_until < ? AND attempts >= max_attempts * ?",
+        (t, t, CRASH_TOLERANCE),
     )
     rows = db.execute(
         "UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, "
