@@ -516,7 +516,9 @@ def all_records(mem: Memory) -> list[MemoryRecord]:
 
 
 def active_set(mem: Memory) -> set[tuple[str, str, str, str]]:
-    return {(r.scope.user, r.type.value, r.key, norm_value(r.content))
+    """What is remembered. An episode's key names its first turn, which depends on which of
+    two identical windows was processed first, so episodes compare by content alone."""
+    return {(r.scope.user, r.type.value, "" if r.key.startswith("episode:") else r.key, norm_value(r.content))
             for r in all_records(mem) if r.status is Status.ACTIVE}  # fmt: skip
 
 
