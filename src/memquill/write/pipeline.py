@@ -7,6 +7,8 @@ optional LLM) → worthiness → trigger gate → reconcile → apply atomically
 from __future__ import annotations
 
 import logging
+import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,7 +31,7 @@ log = logging.getLogger("memquill.write")
 HOT_TRIGGERS = frozenset({Trigger.HOT, Trigger.SIGNAL})
 BACKGROUND_TRIGGERS = frozenset({Trigger.HOT, Trigger.SIGNAL, Trigger.CONFIRMED, Trigger.BACKGROUND})
 SESSION_END_TRIGGERS = frozenset({Trigger.SESSION_END})
-MAX_RETRIES = 5
+MAX_RETRIES = 12
 
 
 @dataclass
@@ -163,4 +165,5 @@ class WritePipeline:
                 return decision
             except ConflictError:
                 log.info("slot %s/%s moved; re-deciding (attempt %d)", cand.subject, cand.key, attempt + 1)
+                time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))  # jitter: contenders spread out
         raise ConflictError(f"could not reconcile {cand.key!r} after {MAX_RETRIES} attempts")
