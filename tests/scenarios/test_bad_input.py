@@ -100,4 +100,4 @@ def test_data_survives_reopening_the_file(tmp_path) -> None:  # type: ignore[no-
         assert mem.get(rid).value == "a@b.com"
         assert mem.store.job_counts()["queued"] == 2
         mem.flush()
-        assert [h.memory.id for h in mem.search("邮箱", user="u")][0] == rid
+        assert mem.search("邮箱", user="u")[0].memory.id == rid
