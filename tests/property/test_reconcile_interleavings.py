@@ -41,23 +41,24 @@ def test_interleaved_writes_keep_one_active_per_slot(make_store, writes) -> None
     mem = Memory(store=make_store(), clock=FixedClock("2026-11-29T02:00:00Z"), embedder=HashEmbedder(),
                  settings=Settings())  # fmt: skip
     for i, (text, user, project, session, role, flush) in enumerate(writes):
-        def elsewhere() -> dict[str, int]:
-            """Revisions of records this write may not touch: other users, other projects."""
-            return {r.id: r.revision for u in ("u1", "u2") for r in mem.store.find(_owner(u))
-                    if u != user or (r.scope.project is not None and r.scope.project != project)}  # fmt: skip
-
         if flush:
             mem.flush()  # earlier writes' background work may touch their own scopes
-        before = elsewhere()
+        before = elsewhere(mem, user, project)
         mem.add(text, user=user, project=project, session=session, role=role, id=f"e{i}")
         if flush:
             mem.flush()
-        assert elsewhere() == before, "a write touched a record of another scope"
+        assert elsewhere(mem, user, project) == before, "a write touched a record of another scope"
     mem.flush()
     for user in ("u1", "u2"):
         active = [r for r in mem.store.find(_owner(user)) if r.status is Status.ACTIVE and r.type.value != "episode"]
         slots = [slot_of(r) for r in active]
         assert len(slots) == len(set(slots)), "two active records in one slot"
+
+
+def elsewhere(mem: Memory, user: str, project: str | None) -> dict[str, int]:
+    """Revisions of records a write may not touch: other users', other projects'."""
+    return {r.id: r.revision for u in ("u1", "u2") for r in mem.store.find(_owner(u))
+            if u != user or (r.scope.project is not None and r.scope.project != project)}  # fmt: skip
 
 
 def _owner(user: str):  # type: ignore[no-untyped-def]
