@@ -16,7 +16,7 @@ import numpy as np
 
 from memquill.clock import Clock
 from memquill.errors import ConflictError
-from memquill.model import Candidate, Event
+from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
@@ -53,6 +53,17 @@ class WriteReport:
     def written(self) -> list[str]:
         """Ids of the records this run created or changed."""
         return [d.memory_id for d in self.decisions if d.changes]
+
+
+def level_for(cand: Candidate, event: Event) -> Level:
+    """How widely a record applies. An agent's or tool's finding inside a project belongs to
+    the project (every agent there reads it), not to the user's global profile; an event
+    marked ``metadata={"private": True}`` stays the writing agent's own."""
+    if event.metadata.get("private") and event.scope.agent:
+        return Level.AGENT
+    if cand.level is Level.USER and event.role is not Role.USER and event.scope.project:
+        return Level.PROJECT
+    return cand.level
 
 
 class WritePipeline:
@@ -148,7 +159,7 @@ class WritePipeline:
 
     def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
         """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
-        scope = event.scope.bind(cand.level)
+        scope = event.scope.bind(level_for(cand, event))
         cache: list[np.ndarray | None] = []
 
         def embed() -> np.ndarray | None:

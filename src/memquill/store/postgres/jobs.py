@@ -10,7 +10,7 @@ from psycopg import Connection
 
 from memquill.errors import ValidationError
 from memquill.model import Scope
-from memquill.model.query import Job
+from memquill.model.query import CRASH_TOLERANCE, Job
 from memquill.store import codec
 
 ENQUEUE = (
@@ -19,16 +19,17 @@ ENQUEUE = (
     "%(tenant)s, %(user)s, %(agent)s, %(project)s, %(session)s, %(payload)s::json, 'queued', 0, "
     "%(max)s, %(run_after)s, %(created)s, %(created)s) ON CONFLICT (key) DO NOTHING"
 )
-# One statement: dead-letter leases that expired on the last attempt (the worker died on it),
-# then lease due jobs. SKIP LOCKED lets concurrent workers pass each other's rows, and the
-# UPDATE re-checks each locked row, so a job is never leased twice.
+# One statement: dead-letter leases that expired too often (workers keep dying on the job:
+# ``CRASH_TOLERANCE`` times ``max_attempts``), then lease due jobs. SKIP LOCKED lets
+# concurrent workers pass each other's rows, and the UPDATE re-checks each locked row, so a
+# job is never leased twice.
 CLAIM = (
     "WITH dead AS (UPDATE jobs SET status = 'dead', lease_until = NULL, updated_at = %(t)s, "
     "last_error = COALESCE(last_error, '') || 'lease expired after the last attempt "
     "(worker died?)' WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND "
-    "lease_until < %(t)s AND attempts >= max_attempts FOR UPDATE SKIP LOCKED) RETURNING id), "
+    "lease_until < %(t)s AND attempts >= max_attempts * %(crash)s FOR UPDATE SKIP LOCKED) RETURNING id), "
     "picked AS (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= %(t)s) OR "
-    "(status = 'running' AND lease_until < %(t)s AND attempts < max_attempts)){kinds} "
+    "(status = 'running' AND lease_until < %(t)s AND attempts < max_attempts * %(crash)s)){kinds} "
     "ORDER BY run_after, id LIMIT %(n)s FOR UPDATE SKIP LOCKED) "
     "UPDATE jobs j SET status = 'running', worker = %(w)s, lease_until = %(t)s + %(lease)s, "
     "attempts = j.attempts + 1, updated_at = %(t)s FROM picked WHERE j.id = picked.id RETURNING j.*"
@@ -37,6 +38,11 @@ CLAIM = (
 
 def claim_sql(kinds: Sequence[str]) -> str:
     return CLAIM.format(kinds=" AND kind = ANY(%(kinds)s::text[])" if kinds else "")
+
+
+def claim_params(worker: str, now: Any, lease: Any, limit: int, kinds: Sequence[str]) -> dict[str, Any]:
+    return {"t": now, "n": limit, "w": worker, "kinds": list(kinds), "lease": lease,
+            "crash": CRASH_TOLERANCE}  # fmt: skip
 
 
 def enqueue(conn: Connection[Any], jobs: Sequence[Job]) -> int:

@@ -13,7 +13,6 @@ from typing import Any
 
 from memquill.model import Scope
 from memquill.model.query import RecordFilter
-from memquill.text import index_text
 
 # FTS5's unicode61 tokenizer keeps runs of letters and digits and splits on everything else
 # ("node.js" -> node, js). PostgreSQL's own parser would keep "node.js" and "a@b.com" whole,
@@ -66,11 +65,12 @@ def _quote(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def tsvector_literal(content: str) -> str:
-    """A ``tsvector`` literal of ``content``: jieba/stemmed terms, their words, positions."""
+def tsvector_literal(terms: str) -> str:
+    """A ``tsvector`` literal of pre-segmented ``terms`` (``codec.search_terms``): their
+    words and positions."""
     positions: dict[str, list[int]] = {}
     pos = 0
-    for term in index_text(content).split():
+    for term in terms.split():
         for word in lexemes(term):
             pos += 1
             seen = positions.setdefault(word, [])

@@ -247,8 +247,8 @@ class PostgresStore:
     def claim(
         self, worker: str, now: datetime, lease_s: float, limit: int, kinds: Sequence[str] = ()
     ) -> list[Job]:
-        rows = self._q(queue.claim_sql(kinds), {"t": now, "n": limit, "w": worker,
-                       "kinds": list(kinds), "lease": timedelta(seconds=lease_s)})  # fmt: skip
+        params = queue.claim_params(worker, now, timedelta(seconds=lease_s), limit, kinds)
+        rows = self._q(queue.claim_sql(kinds), params)
         return sorted((queue.from_row(r) for r in rows), key=lambda j: j.id or 0)
 
     def finish(self, job_id: int, worker: str, at: datetime) -> None:

@@ -124,7 +124,10 @@ class Writer:
             dup = next(i for i, n in Counter(ids).items() if n > 1)
             raise ConflictError(f"memory {dup!r} is created twice in one batch")
         vectors = [self.vector(c.embedding) for c in creates]
-        rows = [[self.row(c.record, tsvector_literal(c.record.content))[col] for col in ROW] for c in creates]
+        rows = [
+            [self.row(c.record, tsvector_literal(codec.search_terms(c.record)))[col] for col in ROW]
+            for c in creates
+        ]
         with self.conn.cursor() as cur:
             cur.executemany(INSERT, rows, returning=True)
             rowids: dict[str, int] = {}
@@ -172,7 +175,7 @@ class Writer:
         old = self.current(r.id, ch.expected_revision)
         if (old["tenant"], old["user_id"]) != (r.scope.tenant, r.scope.user):
             raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
-        self.write(r, ch.expected_revision, tsvector_literal(r.content) if ch.reindex else None,
+        self.write(r, ch.expected_revision, tsvector_literal(codec.search_terms(r)) if ch.reindex else None,
                    reindex=ch.reindex)  # fmt: skip
         if emb is not None:  # else the old vector stays: a status change is not a new meaning
             self.conn.execute(PUT_VECTOR, (old["rowid"], emb))
