@@ -122,6 +122,14 @@ def test_stats_report_health(mem: Memory) -> None:
     assert 0 < s["conflict_rate"] <= 1
     assert s["queue_backlog"] == 4
     assert s["useful"] == 1 and s["retrieved"] >= 1
+    assert s["duplicate_rate"] == 0.0
     assert any("conflict rate" in w for w in s["warnings"])
     mem.flush()
     assert mem.stats(user="pat")["queue_backlog"] == 0
+
+
+def test_duplicate_rate_counts_repeated_statements(mem: Memory) -> None:
+    for i in range(3):
+        mem.add("记住：我的邮箱是 a@b.com", user="rae", id=f"e{i}")
+    mem.add("I like tea", user="rae")
+    assert mem.stats(user="rae")["duplicate_rate"] == 0.5  # 2 merges out of 2 adds + 2 merges

@@ -13,6 +13,10 @@ from memquill.model.block import Tally
 OPEN = ("active", "candidate", "needs_review")
 
 
+def _ratio(a: int, b: int) -> float:
+    return round(a / b, 4) if b else 0.0
+
+
 def _pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -41,6 +45,8 @@ def stats(t: Tally, hot_path_ms: list[float] | None = None) -> dict[str, Any]:
         "conflict_rate": round(conflict_rate, 4),
         "open_reviews": review,
         "churn_rate": round(merged / written, 4) if written else 0.0,
+        # statements that repeated something already known, out of all statements written
+        "duplicate_rate": _ratio(t.ops.get("merge", 0), t.ops.get("merge", 0) + t.ops.get("add", 0)),
         "candidate_share": round(by_status.get("candidate", 0) / live, 4) if live else 0.0,
         "retrieved": t.accesses,
         "useful": t.useful,

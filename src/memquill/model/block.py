@@ -31,3 +31,4 @@ class Tally(BaseModel):
     jobs: dict[str, int] = Field(default_factory=dict)
     retries: int = 0
     job_latency_s: list[float] = Field(default_factory=list)  # done jobs: finished - created
+    ops: dict[str, int] = Field(default_factory=dict)  # revision op -> count (add, merge, …)

@@ -378,6 +378,9 @@ class PostgresStore:
         t.job_latency_s = [r["s"] for r in self._q(
             "SELECT EXTRACT(EPOCH FROM updated_at - created_at)::float8 AS s FROM jobs WHERE "
             "tenant = %s AND user_id = %s AND status = 'done' ORDER BY id DESC LIMIT 1000", key)]  # fmt: skip
+        for r in self._q("SELECT op, COUNT(*) AS n FROM revisions WHERE tenant = %s AND user_id = %s "
+                         "GROUP BY op", key):  # fmt: skip
+            t.ops[r["op"]] = r["n"]
         return t
 
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:

@@ -415,6 +415,9 @@ class SQLiteStore:
         t.job_latency_s = [r[0] for r in self._q(
             "SELECT updated_at - created_at FROM jobs WHERE tenant = ? AND user_id = ? AND "
             "status = 'done' ORDER BY id DESC LIMIT 1000", key)]  # fmt: skip
+        for r in self._q("SELECT op, COUNT(*) AS n FROM revisions WHERE tenant = ? AND user_id = ? "
+                         "GROUP BY op", key):  # fmt: skip
+            t.ops[r["op"]] = r["n"]
         return t
 
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
