@@ -16,7 +16,8 @@ import numpy.typing as npt
 
 from memquill.errors import ValidationError
 from memquill.model.query import RecordFilter
-from memquill.store.postgres.sql import filter_sql, tsquery_literal
+from memquill.store.postgres.fts import TermStats
+from memquill.store.postgres.sql import filter_sql, tsquery_parts
 
 Scored = list[tuple[str, float]]
 ConnFactory = Callable[[], AbstractContextManager[Any]]
@@ -40,26 +41,35 @@ class Search:
     def __init__(self, connection: ConnFactory, dim: int, iterative: bool) -> None:
         self._conn = connection
         self.dim = dim
+        self._stats = TermStats()
         # pgvector 0.8+ keeps scanning the graph until enough rows pass the filter.
         self._tuning = "SELECT set_config('hnsw.ef_search', %s, true)" + (
             ", set_config('hnsw.iterative_scan', 'relaxed_order', true)" if iterative else ""
         )
 
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
-        """``ts_rank`` (term frequency, log-length normalised) over every match of the terms.
+        """Σ idf(term) · ``ts_rank``(term) over every record that has any of the terms.
 
-        ``ts_rank_cd`` (cover density) ranked 21k matches at 100k records in 63 ms against
-        26 ms for ``ts_rank``, which is also the closer cousin of bm25's term-frequency part.
+        ``ts_rank`` saturates with a term's frequency and is normalised by the log of the
+        record's length; the IDF weights (``fts.TermStats``) bring it close to bm25. (It also
+        costs less than ``ts_rank_cd``: 26 against 63 ms for 21k matches at 100k records.)
         """
-        query = tsquery_literal(terms)
-        if not query or limit <= 0:
+        parts = tsquery_parts(terms)
+        if not parts or limit <= 0:
             return []
         where, args = filter_sql(f)
+        score = " + ".join(["ts_rank(m.tsv, %s::tsquery, 1) * %s"] * len(parts))
         with self._conn() as conn:
+            weights = self._stats.idf(conn, parts)
             rows = conn.execute(
-                f"SELECT m.id, ts_rank(m.tsv, %s::tsquery, 1) AS s FROM memories m "
-                f"WHERE m.tsv @@ %s::tsquery AND {where} ORDER BY s DESC, m.rowid LIMIT %s",
-                [query, query, *args, limit],
+                f"SELECT m.id, {score} AS s FROM memories m WHERE m.tsv @@ %s::tsquery AND {where} "
+                "ORDER BY s DESC, m.rowid LIMIT %s",
+                [
+                    *(x for pw in zip(parts, weights, strict=True) for x in pw),
+                    " | ".join(parts),
+                    *args,
+                    limit,
+                ],
             ).fetchall()
         return [(r["id"], float(r["s"])) for r in rows]
 

@@ -7,6 +7,7 @@ query parameters; the only text spliced into SQL is fixed column names.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -79,8 +80,8 @@ def tsvector_literal(terms: str) -> str:
     return " ".join(f"{_quote(w)}:{','.join(map(str, sorted(set(p))))}" for w, p in positions.items())
 
 
-def tsquery_literal(terms: Iterable[str]) -> str:
-    """A ``tsquery`` literal: the OR of the terms; a term of several words is a phrase."""
+def tsquery_parts(terms: Iterable[str]) -> list[str]:
+    """One ``tsquery`` literal per distinct term; a term of several words is a phrase."""
     parts: dict[str, None] = {}
     for term in terms:
         words = lexemes(term)
@@ -88,7 +89,12 @@ def tsquery_literal(terms: Iterable[str]) -> str:
             parts.setdefault(_quote(words[0]), None)
         elif words:
             parts.setdefault("(" + " <-> ".join(_quote(w) for w in words) + ")", None)
-    return " | ".join(parts)
+    return list(parts)
+
+
+def bm25_idf(df: float, n: float) -> float:
+    """Inverse document frequency as in bm25 (Lucene's form: never negative)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
 # --- locks ------------------------------------------------------------------------------------
