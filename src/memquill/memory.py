@@ -133,11 +133,8 @@ class Memory:
         """Log one interaction durably, then write what must be visible at once (hot path)."""
         started = time.perf_counter()
         sc = Scope.of(**scope)
-        event = build_event(
-            content, scope=sc, clock=self.clock, max_bytes=self.settings.max_content_bytes,
-            default_timezone=self.settings.default_timezone, role=role, source=source, id=id,
-            at=at, timezone=timezone, metadata=metadata,
-        )  # fmt: skip
+        event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
+                            metadata=metadata)  # fmt: skip
         job = jobs.extract_job(event.id, sc, None, self.clock.now())
         stored, created = self.store.append_event(event, [job])
         if not created:
@@ -158,13 +155,13 @@ class Memory:
             extra = set(m) - allowed
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
-            build_event(
-                m.get("content"), scope=Scope.of(**scope), clock=self.clock,
-                max_bytes=self.settings.max_content_bytes,
-                default_timezone=self.settings.default_timezone, role=m.get("role", "user"),
-                source=m.get("source"), id=m.get("id"), at=m.get("at"), timezone=m.get("timezone"),
-            )  # fmt: skip
+            self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})
         return [self.add(**m, **scope) for m in batch]
+
+    def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
+        """Validate and build one event (nothing is written here)."""
+        return build_event(content, scope=scope, clock=self.clock, max_bytes=self.settings.max_content_bytes,
+                           default_timezone=self.settings.default_timezone, **fields)  # fmt: skip
 
     def end_session(self, **scope: Any) -> int:
         """Session-end trigger: business context of the session is batched for the worker."""
@@ -372,12 +369,8 @@ class Memory:
 
     # --- working memory: checkpoints and outcomes --------------------------------------------
     def _log(self, content: str, kind: str, **scope: Any) -> Event:
-        event = build_event(
-            content, scope=Scope.of(**scope), clock=self.clock,
-            max_bytes=self.settings.max_content_bytes,
-            default_timezone=self.settings.default_timezone, role="system", source="agent",
-            metadata={"kind": kind},
-        )  # fmt: skip
+        meta = {"kind": kind}
+        event = self._event(content, Scope.of(**scope), role="system", source="agent", metadata=meta)
         return self.store.append_event(event)[0]
 
     def checkpoint(
