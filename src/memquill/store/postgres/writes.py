@@ -124,10 +124,8 @@ class Writer:
             dup = next(i for i, n in Counter(ids).items() if n > 1)
             raise ConflictError(f"memory {dup!r} is created twice in one batch")
         vectors = [self.vector(c.embedding) for c in creates]
-        rows = [
-            [self.row(c.record, tsvector_literal(codec.search_terms(c.record)))[col] for col in ROW]
-            for c in creates
-        ]
+        full = [self.row(c.record, tsvector_literal(codec.search_terms(c.record))) for c in creates]
+        rows = [[r[col] for col in ROW] for r in full]
         with self.conn.cursor() as cur:
             cur.executemany(INSERT, rows, returning=True)
             rowids: dict[str, int] = {}
