@@ -98,18 +98,25 @@ def search_rows(label: str, store: Store, emb: FixedQueries, size: int) -> list[
     return rows
 
 
+CHUNK = 100_000  # records built at a time: 1M records as Python objects would take ~20 GB
+
+
+def load_sized(store: Store, size: int) -> float:
+    """``size`` synthetic records (chunk i seeded 7 + i), loaded in batches; returns seconds."""
+    return sum(load(store, records(min(CHUNK, size - i), "u", seed=7 + i)) for i in range(0, size, CHUNK))
+
+
 def bench_search(url: str, size: int, tmp: Path, emb: FixedQueries) -> list[list[object]]:
-    batch = records(size, "u")
     rows: list[list[object]] = []
     sq = SQLiteStore(str(tmp / f"search{size}.db"))
-    s = load(sq, batch)
+    s = load_sized(sq, size)
     print(f"  SQLite: loaded {size:,} records in {s:.0f} s", file=sys.stderr)
     rows += search_rows("SQLite", sq, emb, size)
     sq.close()
     pg = PostgresStore.fresh(url)
     t0 = time.perf_counter()
-    with pg.bulk_load():
-        s = load(pg, batch)
+    with pg.bulk_load("4GB" if size > 300_000 else "1GB"):  # the HNSW graph must fit in memory
+        s = load_sized(pg, size)
     print(f"  PostgreSQL: loaded {size:,} records in {s:.0f} s, HNSW built in "
           f"{time.perf_counter() - t0 - s:.0f} s", file=sys.stderr)  # fmt: skip
     plan = pg.explain_vector(RecordFilter(Scope(user="u")), emb.embed_query(QUERIES[0]), 50)
@@ -121,7 +128,7 @@ def bench_search(url: str, size: int, tmp: Path, emb: FixedQueries) -> list[list
 
 
 # --- 3. workers -----------------------------------------------------------------------------------
-def _drain(url: str, schema: str, name: str, start: Any, out: Any) -> None:
+def _drain(url: str, schema: str, name: str, batch: int, start: Any, out: Any) -> None:
     """One worker process: its own store (connection pool), a no-op handler, burst mode."""
     store = PostgresStore(url, schema=schema, pool_max=2)
     seen: list[int] = []
@@ -129,7 +136,7 @@ def _drain(url: str, schema: str, name: str, start: Any, out: Any) -> None:
     def noop(job: Job) -> None:
         seen.append(job.id or 0)
 
-    worker = Worker(store, FixedClock(NOW), {"noop": noop}, name=name, batch=32)
+    worker = Worker(store, FixedClock(NOW), {"noop": noop}, name=name, batch=batch)
     start.wait()
     t0 = time.time()
     worker.drain()
@@ -137,7 +144,7 @@ def _drain(url: str, schema: str, name: str, start: Any, out: Any) -> None:
     store.close()
 
 
-def bench_workers(url: str, n_jobs: int) -> tuple[list[list[object]], str]:
+def bench_workers(url: str, n_jobs: int, batch: int) -> tuple[list[list[object]], str]:
     ctx = mp.get_context("spawn")
     rows: list[list[object]] = []
     notes = []
@@ -146,7 +153,9 @@ def bench_workers(url: str, n_jobs: int) -> tuple[list[list[object]], str]:
         queue.enqueue([Job(kind="noop", key=f"noop:{i}", scope=Scope(user="u"), created_at=NOW)
                        for i in range(n_jobs)])  # fmt: skip
         start, out = ctx.Barrier(n + 1), ctx.Queue()
-        procs = [ctx.Process(target=_drain, args=(url, queue.schema, f"w{i}", start, out)) for i in range(n)]
+        procs = [
+            ctx.Process(target=_drain, args=(url, queue.schema, f"w{i}", batch, start, out)) for i in range(n)
+        ]
         for p in procs:
             p.start()
         start.wait()
@@ -160,7 +169,7 @@ def bench_workers(url: str, n_jobs: int) -> tuple[list[list[object]], str]:
         assert queue.job_counts() == {"done": n_jobs}
         wall = max(r[3] for r in results) - min(r[2] for r in results)
         shares = "/".join(str(len(seen)) for _, seen, _, _ in sorted(results))
-        rows.append([n, n_jobs, wall, n_jobs / wall, shares])
+        rows.append([n, batch, n_jobs, wall, n_jobs / wall, shares])
         notes.append(f"{n} worker(s): {len(runs)} distinct jobs, each run exactly once")
         queue.close()
     return rows, "; ".join(notes)
@@ -270,10 +279,13 @@ def main() -> None:
                                  ["store / recipe", "n", "p50", "p95", "mean"], rows))  # fmt: skip
     if "workers" in only:
         started = time.perf_counter()
-        rows, note = bench_workers(args.url, args.jobs)
+        rows, note = [], ""
+        for batch in (1, 32):  # the worker's default (one job per claim), and batched claims
+            more, note = bench_workers(args.url, args.jobs, batch)
+            rows += more
         took("workers", started)
         title = f"Worker processes draining one PostgreSQL queue of {args.jobs:,} no-op jobs"
-        header = ["workers", "jobs", "seconds", "jobs/s", "jobs per worker"]
+        header = ["workers", "claim batch", "jobs", "seconds", "jobs/s", "jobs per worker"]
         out.append(table(title, header, rows) + f"\n\nno job processed twice: ✓ ({note})")
     if "recall" in only:
         started = time.perf_counter()

@@ -101,8 +101,9 @@ def bm25_idf(df: float, n: float) -> float:
 def lock_key(*parts: str | None) -> int:
     """A signed 64-bit key for ``pg_advisory_xact_lock``, from the parts (None ≠ "")."""
     h = hashlib.blake2b(digest_size=8)
-    for p in parts:
-        h.update(b"\x00" if p is None else b"\x01" + p.encode() + b"\x1f")
+    for p in parts:  # length-prefixed, so no two different part lists hash the same bytes
+        b = b"" if p is None else p.encode()
+        h.update(b"\x00" if p is None else b"\x01" + len(b).to_bytes(4, "big") + b)
     return int.from_bytes(h.digest(), "big", signed=True)
 
 
