@@ -37,7 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve.pending import pending_hits
+from memquill.retrieve.pending import admissible, pending_hits
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -225,7 +225,7 @@ class Memory:
         hits = self.retriever.search(q)
         self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
         if q.reader.session and at is None and not include_history:
-            pending = self.store.pending_events(q.reader, q.reader.session)
+            pending = admissible(self.store.pending_events(q.reader, q.reader.session), q.reader)
             if pending:
                 hits = sorted([*hits, *pending_hits(query, pending, k)], key=lambda h: -h.score)[:k]
         return hits
@@ -268,7 +268,7 @@ class Memory:
                 sections.append(
                     Section("checkpoint", [item("checkpoint", cp.summary(), cp.memory_id)])
                 )
-            pending = self.store.pending_events(reader, reader.session, limit=10)
+            pending = admissible(self.store.pending_events(reader, reader.session, limit=10), reader)
             sections.append(Section("session", [item("session", f"- {e.role.value}: {e.content}")
                                                 for e in pending if e.id not in covered]))  # fmt: skip
         return sections

@@ -20,7 +20,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, timenorm
+from memquill.write import coref, noise, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.resolve import Decision, Reconciler
@@ -136,6 +136,8 @@ class WritePipeline:
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
         report.decisions = self.write(now_ready, [by_id[c.evidence[0]] for c in now_ready], actor)
+        staleness.close_stale_episodes(self.store, [ch for d in report.decisions for ch in d.changes],
+                                       self.clock.now())  # fmt: skip
         return report
 
     def write(
