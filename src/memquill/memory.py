@@ -16,7 +16,7 @@ from typing import Any
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ScopeError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
@@ -289,15 +289,19 @@ class Memory:
         rec = self.get(memory_id)
         now = self.clock.now()
         audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision)])
+        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision,
+                                erase_events=tuple(rec.evidence))])  # fmt: skip
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
-        """Erase everything of one user (events included) — and nothing of anyone else."""
+        """Erase everything of one user (events included), or of one of the user's projects —
+        and nothing of anyone else. Agent and session erasure is not offered: it raises."""
         if "user" not in scope or not scope["user"]:
             raise ValidationError("forget_scope needs user=")
         sc = Scope.of(**scope)
-        return self.store.forget_scope(sc.tenant, sc.user)
+        if sc.agent is not None or sc.session is not None:
+            raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
+        return self.store.forget_scope(sc.tenant, sc.user, sc.project)
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
         """Active records visible to this reader."""

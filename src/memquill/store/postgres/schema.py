@@ -113,6 +113,15 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        Migration(
+            10,
+            "erased events: tombstones that keep extraction, episodes and pending turns off them",
+            (
+                """CREATE TABLE erased_events (
+                    tenant text NOT NULL, user_id text NOT NULL, id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (tenant, user_id, id))""",
+            ),
+        ),
     )
 
 

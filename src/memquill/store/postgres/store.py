@@ -26,7 +26,7 @@ from memquill.errors import ConflictError, DuplicateEventError
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
-from memquill.store import codec
+from memquill.store import codec, erasure
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
@@ -164,8 +164,8 @@ class PostgresStore:
         if not ids:
             return []
         rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant = %s AND user_id = %s AND id = ANY(%s) "
-            "ORDER BY seq", (scope.tenant, scope.user, list(ids)),
+            "SELECT seq, body FROM events e WHERE tenant = %s AND user_id = %s AND id = ANY(%s) "
+            f"AND {erasure.not_erased('e')} ORDER BY seq", (scope.tenant, scope.user, list(ids)),
         )  # fmt: skip
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
 
@@ -173,8 +173,8 @@ class PostgresStore:
         self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
         rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant = %s AND user_id = %s AND session = %s "
-            "AND seq > %s ORDER BY seq LIMIT %s",
+            "SELECT seq, body FROM events e WHERE tenant = %s AND user_id = %s AND session = %s "
+            f"AND seq > %s AND {erasure.not_erased('e')} ORDER BY seq LIMIT %s",
             (scope.tenant, scope.user, session, after_seq, limit),
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -276,7 +276,8 @@ class PostgresStore:
         rows = self._q(
             "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
             "':' || e.user_id || ':' || e.id WHERE e.tenant = %s AND e.user_id = %s AND "
-            "e.session = %s AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT %s",
+            f"e.session = %s AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
+            "ORDER BY e.seq DESC LIMIT %s",
             (scope.tenant, scope.user, session, limit),
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
@@ -383,15 +384,34 @@ class PostgresStore:
             t.ops[r["op"]] = r["n"]
         return t
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        if not ids:
+            return {}
+        rows = self._q("SELECT id, at FROM erased_events WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+                       (scope.tenant, scope.user, list(ids)))  # fmt: skip
+        return {r["id"]: r["at"] for r in rows}
+
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine = "tenant = %s AND user_id = %s" + ("" if project is None else " AND project = %s")
+        args = [tenant, user] if project is None else [tenant, user, project]
+        tables = {
+            "revisions": f"memory_id IN (SELECT id FROM memories WHERE {mine})",
+            "memories": mine,  # memory_vectors rows go with their memories (ON DELETE CASCADE)
+            "events": "tenant = %s AND user_id = %s AND body->'scope'->>'project' = %s",
+            "jobs": mine, "access_log": mine, "core_blocks": mine, "erased_events": mine,
+        }  # fmt: skip
+        if project is None:
+            tables["events"] = tables["revisions"] = mine
+        else:
+            del tables["core_blocks"], tables["erased_events"]  # user-wide, not a project's
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
-                # memory_vectors rows go with their memories (ON DELETE CASCADE)
-                cur = conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
-                        sql.Identifier(table)), (tenant, user))  # fmt: skip
+            for table, where in tables.items():
+                cur = conn.execute(sql.SQL("DELETE FROM {} WHERE ").format(sql.Identifier(table))
+                                   + sql.SQL(where), args)  # fmt: skip
                 counts[table] = cur.rowcount
+        # Dead tuples keep the words until vacuumed; WAL segments and backups are out of reach.
+        self._exec("VACUUM memories, memory_vectors, revisions, events, jobs, access_log")
         return counts
 
     def meta(self, key: str) -> Any:

@@ -58,4 +58,13 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
+    Migration(
+        10,
+        "erased events: tombstones that keep extraction, episodes and pending turns off them",
+        (
+            """CREATE TABLE erased_events (
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (tenant, user_id, id))""",
+        ),
+    ),
 )

@@ -31,7 +31,7 @@ from memquill.model import (
 )
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
-from memquill.store import codec
+from memquill.store import codec, erasure
 from memquill.store.migrations import pending
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
@@ -93,6 +93,7 @@ class SQLiteStore:
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA secure_delete = ON")  # erased text leaves the file's bytes
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
         self._lock = threading.RLock()
@@ -174,8 +175,8 @@ class SQLiteStore:
         if not ids:
             return []
         rows = self._q(
-            f"SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND id IN "
-            f"({','.join('?' * len(ids))}) ORDER BY seq",
+            f"SELECT seq, body FROM events e WHERE tenant=? AND user_id=? AND id IN "
+            f"({','.join('?' * len(ids))}) AND {erasure.not_erased('e')} ORDER BY seq",
             [scope.tenant, scope.user, *ids],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -184,8 +185,8 @@ class SQLiteStore:
         self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
         rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND session=? AND seq>? "
-            "ORDER BY seq LIMIT ?",
+            "SELECT seq, body FROM events e WHERE tenant=? AND user_id=? AND session=? AND seq>? "
+            f"AND {erasure.not_erased('e')} ORDER BY seq LIMIT ?",
             [scope.tenant, scope.user, session, after_seq, -1 if limit is None else limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -341,7 +342,8 @@ class SQLiteStore:
         rows = self._q(
             "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
             "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
-            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            f"e.session = ? AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
+            "ORDER BY e.seq DESC LIMIT ?",
             (scope.tenant, scope.user, session, limit),
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
@@ -420,21 +422,46 @@ class SQLiteStore:
             t.ops[r["op"]] = r["n"]
         return t
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        if not ids:
+            return {}
+        rows = self._q(
+            f"SELECT id, at FROM erased_events WHERE tenant = ? AND user_id = ? AND id IN "
+            f"({','.join('?' * len(ids))})", [scope.tenant, scope.user, *ids],
+        )  # fmt: skip
+        return {r["id"]: _utc(r["at"]) for r in rows}
+
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine, args = ("tenant = ? AND user_id = ?", [tenant, user]) if project is None else (
+            "tenant = ? AND user_id = ? AND project = ?", [tenant, user, project])  # fmt: skip
+        tables = {
+            "revisions": f"memory_id IN (SELECT id FROM memories WHERE {mine})",
+            "memories": mine,
+            "events": "tenant = ? AND user_id = ? AND json_extract(body, '$.scope.project') = ?",
+            "jobs": mine, "access_log": mine, "core_blocks": mine, "erased_events": mine,
+        }  # fmt: skip
+        if project is None:
+            tables["events"] = tables["revisions"] = mine
+        else:
+            del tables["core_blocks"], tables["erased_events"]  # user-wide, not a project's
         counts: dict[str, int] = {}
         with self._tx() as db:
-            db.execute(
-                "DELETE FROM memories_fts WHERE rowid IN "
-                "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
-                (tenant, user),
-            )
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
-                cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
-                counts[table] = cur.rowcount
+            db.execute(f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})",
+                       args)  # fmt: skip
+            for table, where in tables.items():
+                counts[table] = db.execute(f"DELETE FROM {table} WHERE {where}", args).rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
         with self._lock:
             self._parts.pop((tenant, user), None)
+            self._scrub()
         return counts
+
+    def _scrub(self) -> None:
+        """Leave no erased bytes behind: merge the FTS segments (freed pages are zeroed by
+        ``secure_delete``) and truncate the WAL, which still holds the deleted rows."""
+        with self._tx() as db:
+            db.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
