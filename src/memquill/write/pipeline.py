@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, staleness, timenorm
+from memquill.write import coref, noise, roles, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.resolve import Decision, Reconciler
@@ -109,13 +109,37 @@ class WritePipeline:
         return ExtractionInput(kept, normalised, context, times), outcomes
 
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
-        """Rules always; the LLM (if configured) only off the hot path, merged after them."""
-        candidates = self.extractor.extract(batch)
+        """Rules always; the LLM (if configured) only off the hot path, merged after them.
+        Every candidate then passes the trust gate of the turn it came from."""
+        candidates = self._by_role(batch)
         if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 
             candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
-        return candidates
+        by_id = {e.id: e for e in batch.events}
+        gated = [roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
+                 for c in candidates]  # fmt: skip
+        return [c for c in gated if c is not None]
+
+    def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
+        """An assistant turn is read in three parts: its own first person (about the
+        assistant), what it says about the user (restated from the user's side, a candidate
+        until confirmed), and the rest."""
+        plain = [e for e in batch.events if not roles.voiced(e)]
+        out = self.extractor.extract(replace(batch, events=plain)) if plain else []
+        for e in batch.events:
+            if roles.voiced(e):
+                out += self._assistant_turn(batch, e)
+        return out
+
+    def _assistant_turn(self, batch: ExtractionInput, e: Event) -> list[Candidate]:
+        own, about_user, other = roles.split_assistant(batch.text(e))
+
+        def run(text: str) -> list[Candidate]:
+            part = replace(batch, events=[e], normalised={**batch.normalised, e.id: text})
+            return self.extractor.extract(part) if text else []
+
+        return [*(roles.as_assistant(c, e) for c in run(own)), *run(about_user), *run(other)]
 
     def run(
         self,
