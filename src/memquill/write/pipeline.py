@@ -139,7 +139,9 @@ class WritePipeline:
             part = replace(batch, events=[e], normalised={**batch.normalised, e.id: text})
             return self.extractor.extract(part) if text else []
 
-        return [*(roles.as_assistant(c, e) for c in run(own)), *run(about_user), *run(other)]
+        return [*(roles.as_assistant(c, e) for c in run(own)),
+                *(roles.needs_confirmation(c, "the assistant's claim") for c in run(about_user)),
+                *run(other)]  # fmt: skip
 
     def run(
         self,

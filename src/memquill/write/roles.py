@@ -86,6 +86,4 @@ def gate(c: Candidate, event: Event) -> Candidate | None:
             return None
         if c.subject == "user" or c.attributes.get("explicit"):
             return needs_confirmation(c, f"said by {event.role.value} output, not the user")
-    elif event.role is Role.ASSISTANT and c.subject == "user":
-        return needs_confirmation(c, "the assistant's claim about the user")
     return c

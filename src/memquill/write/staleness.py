@@ -1,10 +1,12 @@
 """Episodes go stale with the facts they quote: a changed fact never comes back through one.
 
 An episode is a digest of what was said. When a slot record made from the same turns is
-superseded or invalidated, the episode states an old value, so it is closed like that
-record: status ``superseded``, ``valid_to`` = when the old value stopped holding and
-``superseded_by`` = the record that replaced it. Default search and context then skip it;
-``include_history=True`` and an as-of query for the time it was true still find it.
+superseded or invalidated, the episode states an old value, so it is closed in valid time
+like that record: ``valid_to`` = when the old value stopped holding, with links to the old
+record and to the one that replaced it (``stale_because``, ``replaced_by``). Its status
+stays what it was — an episode has no slot successor to point ``superseded_by`` at. Default
+search and context then skip it; ``include_history=True`` and an as-of query for the time it
+was true still find it.
 
 Both orders are covered: a record changing after the episode was written, and an episode
 written (at session end) from turns whose record has already changed.
@@ -43,11 +45,12 @@ def states(episode: MemoryRecord, old: MemoryRecord) -> bool:
 def closing(episode: MemoryRecord, old: MemoryRecord, now: datetime) -> Update:
     """The update that retires ``episode`` when ``old`` did."""
     until = old.valid_to or now
+    if episode.valid_from is not None and until < episode.valid_from:
+        until = episode.valid_from  # changed before the episode was said: never valid
     closed = episode.model_copy(update={
-        "revision": episode.revision + 1, "status": Status.SUPERSEDED, "updated_at": now,
-        "valid_to": until if episode.valid_to is None else min(until, episode.valid_to),
-        "superseded_by": old.superseded_by or old.id,
-        "attributes": {**episode.attributes, "stale_because": old.id},
+        "revision": episode.revision + 1, "updated_at": now, "valid_to": until,
+        "attributes": {**episode.attributes, "stale_because": old.id,
+                       "replaced_by": old.superseded_by},
     })  # fmt: skip
     why = f"states a value of {old.subject}/{old.key} that no longer holds"
     return Update(closed, episode.revision, Audit(RevisionOp.SUPERSEDE, ACTOR, why, tuple(old.evidence)),
@@ -69,8 +72,9 @@ def close_stale_episodes(store: Store, changes: Sequence[Change], now: datetime)
         mine = [r for r in stale if (r.scope.tenant, r.scope.user) == (tenant, user)]
         eps = [r for r in fresh if (r.scope.tenant, r.scope.user) == (tenant, user)]
         if mine:
-            eps += store.find(RecordFilter(owner, owner=True, types=frozenset({MemoryType.EPISODE}),
-                                           statuses=OPEN_EPISODE))  # fmt: skip
+            eps += [e for e in store.find(RecordFilter(owner, owner=True, statuses=OPEN_EPISODE,
+                                                       types=frozenset({MemoryType.EPISODE})))
+                    if e.valid_to is None]  # fmt: skip
         if eps:
             mine += [r for r in store.find(RecordFilter(owner, owner=True, statuses=STALE))
                      if r.type is not MemoryType.EPISODE]  # fmt: skip
@@ -86,7 +90,7 @@ def _close(store: Store, eps: Iterable[MemoryRecord], olds: Iterable[MemoryRecor
         if old is None:
             continue
         current = store.get(ep.id)
-        if current is None or current.status not in OPEN_EPISODE:
+        if current is None or current.status not in OPEN_EPISODE or current.valid_to is not None:
             continue
         with contextlib.suppress(ConflictError):  # changed meanwhile: the next write re-checks
             store.apply([closing(current, old, now)])
