@@ -9,7 +9,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from memquill.clock import Clock, parse_instant, zone
+from memquill.clock import Clock, offset_name, parse_instant, zone
 from memquill.errors import ContentError, ValidationError
 from memquill.model import DEFAULT_TRUST, Event, Role, Scope, Trust
 
@@ -52,7 +52,9 @@ def build_event(
     text = check_content(content, max_bytes)
     role_ = _enum(Role, role, "role")
     trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
-    tz = timezone or default_timezone
+    # An ``at=`` written with an offset says where the speaker was: relative days ("明天",
+    # "tomorrow") resolve in that zone unless ``timezone=`` says otherwise.
+    tz = timezone or (offset_name(at) if at is not None else None) or default_timezone
     zone(tz)
     occurred = clock.now() if at is None else parse_instant(at, timezone)
     if id is not None and (not isinstance(id, str) or not id.strip() or len(id) > MAX_ID_LEN):

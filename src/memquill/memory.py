@@ -16,7 +16,14 @@ from typing import Any
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ScopeError, ValidationError
+from memquill.errors import (
+    ConflictError,
+    DuplicateEventError,
+    NotFoundError,
+    PermissionDeniedError,
+    ScopeError,
+    ValidationError,
+)
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
@@ -149,14 +156,31 @@ class Memory:
 
         Every message is validated before the first is written, so a bad one writes nothing.
         """
-        batch = [dict(m) for m in messages]
+        if isinstance(messages, str | bytes | Mapping):
+            raise ValidationError("messages must be a list of message dicts")
+        batch = []
+        for i, m in enumerate(messages):
+            if not isinstance(m, Mapping):
+                raise ValidationError(f"message {i}: expected a dict, got {type(m).__name__}")
+            batch.append(dict(m))
         allowed = {"content", "role", "source", "id", "at", "timezone", "metadata"}
+        sc = Scope.of(**scope)
+        built = []
         for i, m in enumerate(batch):
             extra = set(m) - allowed
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
-            self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})
+            built.append(self._event(m.get("content"), sc, **{k: v for k, v in m.items() if k != "content"}))
+        self._check_ids([e for e, m in zip(built, batch, strict=True) if m.get("id") is not None], sc)
         return [self.add(**m, **scope) for m in batch]
+
+    def _check_ids(self, events: list[Event], scope: Scope) -> None:
+        """A caller-given id that is already taken by other words (earlier in the batch or in
+        the store) fails the whole batch before anything is written."""
+        seen: dict[str, str] = {e.id: e.content for e in self.store.get_events(scope, [e.id for e in events])}
+        for e in events:
+            if seen.setdefault(e.id, e.content) != e.content:
+                raise DuplicateEventError(f"event {e.id!r} exists with different content; nothing was added")
 
     def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
         """Validate and build one event (nothing is written here)."""

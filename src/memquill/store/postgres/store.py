@@ -27,6 +27,7 @@ from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, S
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec, erasure
+from memquill.store.keys import EXTRACT_KEY_SQL
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
@@ -274,8 +275,8 @@ class PostgresStore:
 
     def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
         rows = self._q(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = %s AND e.user_id = %s AND "
+            f"SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = {EXTRACT_KEY_SQL} "
+            f"WHERE e.tenant = %s AND e.user_id = %s AND "
             f"e.session = %s AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
             "ORDER BY e.seq DESC LIMIT %s",
             (scope.tenant, scope.user, session, limit),

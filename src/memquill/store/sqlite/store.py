@@ -32,6 +32,7 @@ from memquill.model import (
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec, erasure
+from memquill.store.keys import EXTRACT_KEY_SQL
 from memquill.store.migrations import pending
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
@@ -340,8 +341,8 @@ class SQLiteStore:
 
     def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
         rows = self._q(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
+            f"SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = {EXTRACT_KEY_SQL} "
+            f"WHERE e.tenant = ? AND e.user_id = ? AND "
             f"e.session = ? AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
             "ORDER BY e.seq DESC LIMIT ?",
             (scope.tenant, scope.user, session, limit),
