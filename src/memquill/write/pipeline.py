@@ -20,7 +20,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, roles, staleness, timenorm
+from memquill.write import coref, noise, roles, scoping, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.resolve import Decision, Reconciler
@@ -58,9 +58,13 @@ class WriteReport:
 def level_for(cand: Candidate, event: Event) -> Level:
     """How widely a record applies. An agent's or tool's finding inside a project belongs to
     the project (every agent there reads it), not to the user's global profile; an event
-    marked ``metadata={"private": True}`` stays the writing agent's own."""
+    marked ``metadata={"private": True}`` stays the writing agent's own; words asking for a
+    session or naming the project's own things decide next (``scoping``)."""
     if event.metadata.get("private") and event.scope.agent:
         return Level.AGENT
+    intended = scoping.intended_level(cand, event)
+    if intended is not None:
+        return intended
     if cand.level is Level.USER and event.role is not Role.USER and event.scope.project:
         return Level.PROJECT
     return cand.level
