@@ -45,12 +45,17 @@ class FixedClock:
         return self._now
 
 
+# Instants memquill accepts: relative dates ("in 3 years") and windows around them must stay
+# representable, so the far ends of ``datetime`` are refused up front.
+MIN_YEAR, MAX_YEAR = 1000, 8999
 _OFFSET = re.compile(r"^(?:UTC)?([+-])(\d{2}):?(\d{2})$")
 
 
 def zone(name: str | None) -> tzinfo:
     """A ZoneInfo, a fixed offset ("+08:00", as taken from an ``at=`` value), or a typed
     error for an unknown name."""
+    if name is not None and not isinstance(name, str):
+        raise ValidationError(f"timezone must be a string such as 'Asia/Shanghai', got {type(name).__name__}")
     m = _OFFSET.match(name or "")
     if m:
         sign, hours, minutes = m.groups()
@@ -111,7 +116,13 @@ def parse_instant(value: datetime | str, timezone: str | None = None) -> datetim
                 f"datetime {dt.isoformat()} has no timezone; pass an aware value or timezone="
             )
         dt = dt.replace(tzinfo=zone(timezone))
-    return dt.astimezone(UTC)
+    try:
+        utc = dt.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise ValidationError(f"datetime {dt.isoformat()} is out of range") from exc
+    if not MIN_YEAR <= utc.year <= MAX_YEAR:
+        raise ValidationError(f"datetime {dt.isoformat()} is outside the years {MIN_YEAR}..{MAX_YEAR}")
+    return utc
 
 
 def to_epoch(dt: datetime | None) -> float | None:

@@ -5,6 +5,7 @@ Everything here runs before anything is written, so bad input never leaves state
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any
@@ -29,6 +30,8 @@ def check_content(content: Any, max_bytes: int) -> str:
         raise ContentError(f"content must be a string, got {type(content).__name__}")
     if not content.strip():
         raise ContentError("content is empty")
+    if "\x00" in content:
+        raise ContentError("content contains a NUL character")
     size = len(content.encode("utf-8"))
     if size > max_bytes:
         raise ContentError(f"content is {size} bytes; the limit is {max_bytes}")
@@ -61,6 +64,10 @@ def build_event(
         raise ValidationError(f"event id must be a non-empty string of at most {MAX_ID_LEN} chars")
     if metadata is not None and not isinstance(metadata, dict):
         raise ValidationError("metadata must be a dict")
+    try:
+        json.dumps(metadata, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"metadata must be plain JSON (strings, numbers, lists, dicts): {exc}") from exc
     return Event(
         id=id or f"evt-{uuid.uuid4().hex}",
         scope=scope,

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any
 
 from memquill import audit, working
+from memquill import params as check
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
 from memquill.errors import (
@@ -156,7 +157,7 @@ class Memory:
 
         Every message is validated before the first is written, so a bad one writes nothing.
         """
-        if isinstance(messages, str | bytes | Mapping):
+        if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
             raise ValidationError("messages must be a list of message dicts")
         batch = []
         for i, m in enumerate(messages):
@@ -237,8 +238,12 @@ class Memory:
     ) -> list[Hit]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
-        if k < 1:
-            raise ValidationError("k must be at least 1")
+        check.count(k, "k")
+        check.flag(include_history, "include_history")
+        check.flag(include_archived, "include_archived")
+        timezone = check.maybe_text(timezone, "timezone")
+        if not isinstance(recipe, str | Recipe):
+            raise ValidationError(f"recipe must be a recipe name, got {type(recipe).__name__}")
         q = Query(
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
@@ -267,9 +272,9 @@ class Memory:
         **scope: Any,
     ) -> Context:
         """The rendered memory block for a prompt, within a token budget."""
-        budget = budget_tokens or self.settings.context_window_tokens // 3
-        if budget < 1:
-            raise ValidationError("budget_tokens must be positive")
+        budget = self.settings.context_window_tokens // 3 if budget_tokens is None else budget_tokens
+        check.count(budget, "budget_tokens", high=check.MAX_BUDGET)
+        language = check.maybe_text(language, "language", 16)
         hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
                 if not h.memory.attributes.get("pending")]  # fmt: skip
         hits = focus(hits)
@@ -299,7 +304,7 @@ class Memory:
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
-        rec = self.store.get(memory_id)
+        rec = self.store.get(check.text(memory_id, "memory_id"))
         if rec is None:
             raise NotFoundError(f"no memory {memory_id!r}")
         return rec
@@ -310,6 +315,8 @@ class Memory:
 
     def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
         """Erase one memory's content everywhere; a tombstone says who, when and why."""
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         rec = self.get(memory_id)
         now = self.clock.now()
         audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
@@ -334,7 +341,9 @@ class Memory:
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
 
-        st = None if statuses is None else frozenset(Status(s) for s in statuses)
+        st = None if statuses is None else frozenset(
+            _enum(Status, s, "status") for s in check.texts(statuses, "statuses")
+        )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
 
     # --- audit, review, feedback -----------------------------------------------------------
@@ -344,6 +353,7 @@ class Memory:
 
     def review(self, include_candidates: bool = False, **scope: Any) -> list[audit.ReviewItem]:
         """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
+        check.flag(include_candidates, "include_candidates")
         return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
 
     def resolve(
@@ -351,11 +361,17 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
+        check.text(memory_id, "memory_id")
+        check.text(action, "action", 16)
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         now = self.clock.now()
         self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
         return self.get(memory_id)
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
+        check.flag(useful, "useful")
+        check.text(actor, "actor")
         rec = self.get(memory_id)
         updated = rec.model_copy(update={
             "revision": rec.revision + 1, "updated_at": self.clock.now(),
@@ -376,6 +392,11 @@ class Memory:
     ) -> CoreBlock:  # fmt: skip
         """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
         sc = Scope.of(**scope)
+        check.text(name, "name")
+        check.text(content, "content", check.MAX_BUDGET, empty=True)
+        check.count(char_limit, "char_limit", high=check.MAX_BUDGET)
+        check.flag(read_only, "read_only")
+        check.flag(force, "force")
         if len(content) > char_limit:
             raise ValidationError(
                 f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
@@ -409,8 +430,12 @@ class Memory:
         """Save where a task stands, so a reconnect continues instead of restarting."""
         if not scope.get("session"):
             raise ValidationError("checkpoint needs session=")
-        cp = working.Checkpoint(task=task, done=list(done), pending=list(pending),
-                                params=params or {}, results=results or {})  # fmt: skip
+        Scope.of(**scope)
+        cp = working.Checkpoint(
+            task=check.text(task, "task"), done=check.texts(done, "done"),
+            pending=check.texts(pending, "pending"), params=check.mapping(params, "params"),
+            results=check.mapping(results, "results"),
+        )  # fmt: skip
         event = self._log(cp.summary(), "checkpoint", **scope)
         decision = self.pipeline.write([working.checkpoint_candidate(cp, event)], [event], "agent")[
             0
@@ -422,6 +447,7 @@ class Memory:
         sc = Scope.of(**scope)
         if sc.session is None:
             raise ValidationError("resume needs session=")
+        check.maybe_text(task, "task")
         recs = self.store.find(RecordFilter(sc, types=frozenset({MemoryType.TASK_STATE}),
                                             key="checkpoint"), limit=20)  # fmt: skip
         recs = [
@@ -440,6 +466,11 @@ class Memory:
         ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
         successful steps seen three times become a procedure awaiting confirmation.
         """
+        check.text(task, "task")
+        check.text(outcome, "outcome", 4096)
+        check.flag(success, "success")
+        steps = check.texts(steps, "steps")
+        check.maybe_text(when, "when", 4096)
         event = self._log(f"Task {task}: {outcome}", "task_outcome", **scope)
         cand = working.outcome_candidate(task, outcome, success, list(steps), event, when)
         decision = self.pipeline.write([cand], [event], "agent")[0]
@@ -468,7 +499,11 @@ def _scope_kw(s: Scope) -> dict[str, Any]:
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
     if types is None:
         return None
+    return frozenset(_enum(MemoryType, t, "type") for t in check.texts(types, "types"))
+
+
+def _enum(kind: Any, value: str, what: str) -> Any:
     try:
-        return frozenset(MemoryType(t) for t in types)
+        return kind(value)
     except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(f"unknown {what} {value!r}; known: {', '.join(m.value for m in kind)}") from exc
