@@ -17,7 +17,6 @@ import numpy.typing as npt
 
 from memquill.errors import (
     DuplicateEventError,
-    StoreError,
     ValidationError,
 )
 from memquill.model import (
@@ -32,6 +31,7 @@ from memquill.store.migrations import pending
 from memquill.store.shared import SharedQueries
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
+from memquill.store.sqlite.errors import translate
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
 
@@ -55,7 +55,7 @@ class SQLiteStore(SharedQueries):
         self.dim = dim
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
+        with translate(f"cannot open SQLite database {path!r}"):
             self._db = sqlite3.connect(
                 path, timeout=timeout_s, isolation_level=None, check_same_thread=False
             )
@@ -64,8 +64,6 @@ class SQLiteStore(SharedQueries):
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             self._db.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
         self._lock = threading.RLock()
         self._parts: dict[tuple[str, str], Partition] = {}
         self._migrate()
@@ -73,27 +71,19 @@ class SQLiteStore(SharedQueries):
     # --- plumbing ---------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; driver errors become StoreError, ours pass through."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot start a write transaction: {exc}") from exc
+        """One write transaction; driver errors become memquill errors, ours pass through."""
+        with self._lock, translate():
+            self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
                 self._db.execute("COMMIT")
-            except BaseException as exc:
+            except BaseException:
                 self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise StoreError(f"SQLite error: {exc}") from exc
                 raise
 
     def _q(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"SQLite error: {exc}") from exc
+        with self._lock, translate():
+            return self._db.execute(sql, args).fetchall()
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
         with self._tx() as db:
