@@ -29,3 +29,18 @@ def redacted_body(body: str | bytes | dict[str, Any]) -> str:
     data["content"] = ERASED_TEXT
     data["metadata"] = {}
     return json.dumps(data, ensure_ascii=False)
+
+
+def forget_tables(mine: str, event_in_project: str, project: str | None) -> dict[str, str]:
+    """Table → WHERE clause for ``forget_scope``, in delete order; ``mine`` selects the user's
+    rows (and the project's, when given). A project erasure keeps the user-wide tables."""
+    if project is None:
+        return {t: mine for t in ("revisions", "memories", "events", "jobs", "access_log", "core_blocks",
+                                  "erased_events")}  # fmt: skip
+    return {
+        "revisions": f"memory_id IN (SELECT id FROM memories WHERE {mine})",
+        "memories": mine,
+        "events": mine.rsplit(" AND ", 1)[0] + f" AND {event_in_project}",
+        "jobs": mine,
+        "access_log": mine,
+    }
