@@ -4,8 +4,8 @@ shows a turn from a scope the reader may not see, and nothing forgotten ever rea
 
 Every turn carries a unique marker word (``mk<i>q``), so any text shown can be traced back to
 the turn it came from. The oracle is the scope the *turn* was said in: an episode or pending
-hit may quote a turn only when that turn's project (and, if private, its agent) is the
-reader's; every hit's record scope must be visible to the reader.
+hit may quote a turn only when that turn's project is the reader's — or, for an agent's
+private turn, only when the reader is that agent (agent-level, like its private notes).
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def quotable(t: Turn, agent: str | None, project: str | None, user: str) -> bool
     """May a reader in (user, agent, project) see words of turn ``t`` in an episode/pending hit?"""
     if t.user != user or t.role == "tool":
         return False
-    if t.project is not None and t.project != project:
-        return False
-    return not (t.private and t.agent is not None and t.agent != agent)
+    if t.private and t.agent is not None:  # an agent's private memory follows that agent only
+        return t.agent == agent
+    return t.project is None or t.project == project
 
 
 @given(steps=st.lists(STEP, min_size=3, max_size=18), readers=st.lists(READER, min_size=2, max_size=4))
