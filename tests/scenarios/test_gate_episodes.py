@@ -176,3 +176,28 @@ def test_an_episode_is_about_one_topic(mem: Memory, turns: list[str]) -> None:
     eps = _episodes(mem, "u")
     kitchen = [ep for ep in eps if any(w in ep.content for w in ("kitchen", "厨房", "cabinets", "橱柜"))]
     assert kitchen and all("violin" not in ep.content and "小提琴" not in ep.content for ep in kitchen)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "stale", "kept"),
+    [("I live in Berlin. My daughter Lily started violin lessons at the community music school this autumn.",
+      "I live in Munich", "Berlin", "violin"),
+     ("我住在上海。我女儿莉莉今年秋天开始在社区音乐学校上小提琴课。", "我住在杭州", "上海", "小提琴")],
+)
+def test_a_stale_sentence_is_trimmed_and_the_rest_of_the_episode_stays(
+    mem: Memory, clock: FixedClock, old: str, new: str, stale: str, kept: str
+) -> None:
+    mem.add(old, user="u", session="s1")
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    said_at = clock.now()
+    clock.advance(days=3)
+    mem.add(new, user="u", session="s2")
+    mem.flush()
+    def said(r) -> str:  # type: ignore[no-untyped-def]
+        return f"{r.content} {r.attributes.get('search_text', '')}"
+
+    now = [h.memory for h in mem.search(f"{kept} {stale}", k=20, user="u") if h.memory.type is MemoryType.EPISODE]
+    assert now and any(kept in r.content for r in now) and not any(stale in said(r) for r in now)
+    then = [h.memory for h in mem.search(f"{kept} {stale}", k=20, at=said_at, user="u")]
+    assert any(r.type is MemoryType.EPISODE and stale in said(r) and kept in r.content for r in then)

@@ -19,7 +19,7 @@ from memquill.model.scope import Level
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write import noise
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
+SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]{0,20}(?: [A-Z][\w'.-]{0,20})?|[\u4e00-\u9fff]{1,4})\s*[:：]\s*")
 _REACTION = re.compile(
     r"^(?:wow|oh|aw+|omg|yay|haha+|lol|hey|hi|hello|thanks?(?: you)?|thank you so much|congrat(?:s|ulations)|"
@@ -63,7 +63,7 @@ def sentence_score(s: str) -> float:
 
 def compress(text: str, max_words: int = 24) -> str:
     """The most informative sentences of a turn, in their order, within ``max_words``."""
-    sentences = [x.strip() for x in _SENTENCE.split(text.strip()) if x.strip()]
+    sentences = [x.strip() for x in SENTENCE.split(text.strip()) if x.strip()]
     scored = [(sentence_score(x), i, x) for i, x in enumerate(sentences)]
     ranked = sorted((t for t in scored if t[0] >= MIN_CONTENT_TERMS), key=lambda t: (-t[0], t[1]))
     kept: list[tuple[int, str]] = []
@@ -171,7 +171,7 @@ def _episode(group: list[Event], texts: list[str], budget: int) -> Candidate | N
     scored = []
     for pos, text in enumerate(texts):
         speaker, body = _split_speaker(text)
-        for j, sent in enumerate(x.strip() for x in _SENTENCE.split(body.strip()) if x.strip()):
+        for j, sent in enumerate(x.strip() for x in SENTENCE.split(body.strip()) if x.strip()):
             score = sentence_score(sent)
             if score >= MIN_CONTENT_TERMS:
                 scored.append((score, pos, j, speaker, sent))
