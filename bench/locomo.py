@@ -341,7 +341,7 @@ class MemquillSystem:
     def search(self, question: str, k: int) -> list[Hit]:
         hits = self._mem.search(question, user=self._user, k=k, at=self._at)
         self.hits += len(hits)
-        self.episode_hits += sum(h.memory.type.value == "episode" for h in hits)
+        self.episode_hits += sum(str(getattr(h.memory, "type", "")) == "episode" for h in hits)
         return [Hit([str(e) for e in h.memory.evidence], h.memory.content) for h in hits]
 
     def note(self) -> str:

@@ -55,9 +55,12 @@ def build_event(
     text = check_content(content, max_bytes)
     role_ = _enum(Role, role, "role")
     trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
-    # An ``at=`` written with an offset says where the speaker was: relative days ("明天",
-    # "tomorrow") resolve in that zone unless ``timezone=`` says otherwise.
-    tz = timezone or (offset_name(at) if at is not None else None) or default_timezone
+    # An ``at=`` written with a local offset says where the speaker was: relative days ("明天",
+    # "tomorrow") resolve in that zone unless ``timezone=`` says otherwise. A UTC instant
+    # ("Z", "+00:00") is how machines serialise time and says nothing about the speaker, so
+    # the configured default zone applies.
+    given = offset_name(at) if at is not None else None
+    tz = timezone or (given if given not in (None, "+00:00", "UTC") else None) or default_timezone
     zone(tz)
     occurred = clock.now() if at is None else parse_instant(at, timezone)
     if id is not None and (not isinstance(id, str) or not id.strip() or len(id) > MAX_ID_LEN):
