@@ -9,7 +9,7 @@ from datetime import datetime
 from memquill.clock import Clock
 from memquill.maintain import lifecycle
 from memquill.model import MemoryType, Scope
-from memquill.model.query import Job, RecordFilter
+from memquill.model.query import Job, RecordFilter, job_key
 from memquill.store.base import Store
 from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
 
@@ -20,13 +20,13 @@ CONTEXT_TURNS = 8
 
 
 def extract_job(event_id: str, scope: Scope, seq: int | None, at: datetime) -> Job:
-    return Job(kind=EXTRACT, key=f"{EXTRACT}:{scope.tenant}:{scope.user}:{event_id}", scope=scope,
+    return Job(kind=EXTRACT, key=job_key(EXTRACT, scope, event_id), scope=scope, ref=event_id,
                payload={"event_id": event_id, "seq": seq}, created_at=at, run_after=at)  # fmt: skip
 
 
 def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> Job:
     return Job(
-        kind=SESSION_END, key=f"{SESSION_END}:{scope.tenant}:{scope.user}:{session}:{last_seq}",
+        kind=SESSION_END, key=job_key(SESSION_END, scope, session, str(last_seq)), ref=session,
         scope=scope, payload={"session": session, "last_seq": last_seq}, created_at=at, run_after=at,
     )  # fmt: skip
 
@@ -34,8 +34,9 @@ def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> 
 def lifecycle_job(scope: Scope, at: datetime) -> Job:
     """At most one lifecycle pass per user and day, however often sessions end."""
     owner = Scope(tenant=scope.tenant, user=scope.user)
-    return Job(kind=LIFECYCLE, key=f"{LIFECYCLE}:{owner.tenant}:{owner.user}:{at.date().isoformat()}",
-               scope=owner, created_at=at, run_after=at)  # fmt: skip
+    day = at.date().isoformat()
+    return Job(kind=LIFECYCLE, key=job_key(LIFECYCLE, owner, day), scope=owner, ref=day,
+               created_at=at, run_after=at)  # fmt: skip
 
 
 class Handlers:

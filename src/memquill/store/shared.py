@@ -150,9 +150,10 @@ class SharedQueries:
 
     def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
         rows = self._rows(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
-            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.tenant = e.tenant AND "
+            "j.user_id = e.user_id AND j.kind = 'extract' AND j.ref = e.id "
+            "WHERE e.tenant = ? AND e.user_id = ? AND e.session = ? "
+            "AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
             [scope.tenant, scope.user, session, limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]

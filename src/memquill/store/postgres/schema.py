@@ -18,7 +18,7 @@ from psycopg import sql
 from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
-from memquill.store.migrations import Migration, pending
+from memquill.store.migrations import JOB_REF, Migration, pending
 from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
@@ -113,6 +113,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        JOB_REF,
     )
 
 

@@ -164,7 +164,7 @@ class PostgresStore(SharedQueries):
                     )
                 return codec.event_from_body(old["body"], old["seq"]), False
             seq = row["seq"]
-            queue.enqueue(conn, [queue.with_seq(j, seq) for j in jobs])
+            queue.enqueue(conn, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     # --- records ----------------------------------------------------------------------

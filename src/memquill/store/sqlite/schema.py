@@ -1,6 +1,6 @@
 """SQLite schema, as numbered migrations."""
 
-from memquill.store.migrations import Migration
+from memquill.store.migrations import JOB_REF, Migration
 
 MIGRATIONS = (
     Migration(
@@ -58,4 +58,5 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
+    JOB_REF,
 )

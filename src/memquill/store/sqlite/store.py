@@ -132,7 +132,7 @@ class SQLiteStore(SharedQueries):
                  codec.event_body(event)),
             )  # fmt: skip
             seq = cur.lastrowid
-            queue.enqueue(db, [queue.with_seq(j, seq) for j in jobs])
+            queue.enqueue(db, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     # --- records ----------------------------------------------------------------------
