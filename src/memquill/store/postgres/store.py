@@ -6,7 +6,6 @@ each; driver errors are translated to ``memquill.errors`` at this boundary.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,10 +21,10 @@ from psycopg.rows import dict_row
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import ConflictError, DuplicateEventError
+from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import codec
+from memquill.store import checks, codec
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
@@ -142,7 +141,7 @@ class PostgresStore(SharedQueries):
 
     # --- events -----------------------------------------------------------------------
     def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
-        digest = hashlib.sha256(event.content.encode()).hexdigest()
+        digest = checks.content_hash(event)
         s = event.scope
         with self._tx() as conn:
             row = conn.execute(
@@ -158,11 +157,7 @@ class PostgresStore(SharedQueries):
                 ).fetchone()  # fmt: skip
                 if old is None:
                     raise ConflictError(f"event {event.id!r} was erased while being appended")
-                if old["content_hash"] != digest:
-                    raise DuplicateEventError(
-                        f"event {event.id!r} exists with different content; events are immutable"
-                    )
-                return codec.event_from_body(old["body"], old["seq"]), False
+                return checks.replayed_event(event, old), False
             seq = row["seq"]
             queue.enqueue(conn, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True

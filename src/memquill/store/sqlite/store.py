@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 import time
@@ -16,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from memquill.errors import (
-    DuplicateEventError,
     ValidationError,
 )
 from memquill.model import (
@@ -25,7 +23,7 @@ from memquill.model import (
     Event,
 )
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import codec, shared
+from memquill.store import checks, codec, shared
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
 from memquill.store.shared import SharedQueries
@@ -112,7 +110,6 @@ class SQLiteStore(SharedQueries):
 
     # --- events -----------------------------------------------------------------------
     def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
-        digest = hashlib.sha256(event.content.encode()).hexdigest()
         s = event.scope
         with self._tx() as db:
             row = db.execute(
@@ -120,16 +117,12 @@ class SQLiteStore(SharedQueries):
                 (s.tenant, s.user, event.id),
             ).fetchone()
             if row is not None:
-                if row["content_hash"] != digest:
-                    raise DuplicateEventError(
-                        f"event {event.id!r} exists with different content; events are immutable"
-                    )
-                return codec.event_from_body(row["body"], row["seq"]), False
+                return checks.replayed_event(event, row), False
             cur = db.execute(
                 "INSERT INTO events (id, tenant, user_id, session, occurred_at, content_hash, body)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(), digest,
-                 codec.event_body(event)),
+                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(),
+                 checks.content_hash(event), codec.event_body(event)),
             )  # fmt: skip
             seq = cur.lastrowid
             queue.enqueue(db, [codec.job_with_seq(j, seq) for j in jobs])
