@@ -170,7 +170,7 @@ class WritePipeline:
 
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)
-            decision = decide(proposal, load_view(self.store, proposal), self.policy, embed)
+            decision = decide(proposal, load_view(self.store, proposal, self.policy), self.policy, embed)
             if not decision.changes:
                 return decision
             try:
