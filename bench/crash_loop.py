@@ -180,13 +180,13 @@ from memquill import Memory
 from memquill.maintain.worker import Worker
 
 def make():
-    mem = Memory(sys.argv[1], embedder="hash")
+    mem = Memory(sys.argv[1], embedder="hash").warm_up()
     return mem, Worker(mem.store, mem.clock, mem.handlers.table(), lease_s=float(sys.argv[2]),
                        batch=int(sys.argv[3]))
 
 def prewarm():
     # Chinese text with 号/节/小时… reaches the jionlp time parser, imported on first use
-    # (~0.5-0.7 s); Memory()'s warm_up() does not load it.
+    # (~0.5-0.7 s); Memory.warm_up() does not load it.
     from datetime import UTC, datetime
     from memquill.write import timenorm
     timenorm.find_times("下个月3号交报告，我的工号是 1008", datetime.now(UTC), "Asia/Shanghai", "zh")
@@ -205,7 +205,7 @@ def work(mem, worker, mode, limit):
 """
 
 # Cold start: a new interpreter per worker, exactly as a restarted ``memquill worker`` would
-# be: imports, Memory() (which warms the segmenter and the time parser), optionally
+# be: imports, Memory().warm_up() (the segmenter and the time parser), optionally
 # ``prewarm()``, then "ready"; it waits for its mode, so the kill delay counts from when it
 # starts working.
 COLD = (

@@ -16,7 +16,7 @@ from typing import Any
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memquill.errors import ConflictError, NotFoundError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
@@ -30,7 +30,6 @@ from memquill.model import (
     RevisionOp,
     Scope,
     Status,
-    Update,
 )
 from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
@@ -94,7 +93,14 @@ class Memory:
                                    s.dedup_similarity)  # fmt: skip
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
+
+    def warm_up(self) -> Memory:
+        """Load the segmenter and the time parser now, not inside the first ``add()``.
+
+        Explicit, so constructing a Memory (tests, CLI one-shots) stays cheap; long-lived
+        processes (worker, servers, benchmarks) call it once at start."""
         warm_up()
+        return self
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -325,17 +331,7 @@ class Memory:
         return self.get(memory_id)
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
-        rec = self.get(memory_id)
-        updated = rec.model_copy(update={
-            "revision": rec.revision + 1, "updated_at": self.clock.now(),
-            "useful_count": rec.useful_count + (1 if useful else 0),
-            "attributes": {**rec.attributes,
-                           "not_useful": int(rec.attributes.get("not_useful", 0)) + (0 if useful else 1)},
-        })  # fmt: skip
-        why = "marked useful" if useful else "marked not useful"
-        self.store.apply(
-            [Update(updated, rec.revision, Audit(RevisionOp.FEEDBACK, actor, why), reindex=False)]
-        )
+        self.store.apply([lifecycle.feedback(self.get(memory_id), useful, actor, self.clock.now())])
         return self.get(memory_id)
 
     # --- core memory blocks ----------------------------------------------------------------
@@ -349,16 +345,11 @@ class Memory:
             raise ValidationError(
                 f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
             )
-        existing = next(
-            (b for b in self.store.blocks(sc) if b.name == name and b.agent == sc.agent), None
-        )
-        if existing is not None and existing.read_only and not force:
-            raise PermissionDeniedError(f"block {name!r} is read-only")
         block = CoreBlock(
             tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
             char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
         )  # fmt: skip
-        self.store.put_block(block)
+        self.store.put_block(block, force=force)
         return block
 
     def blocks(self, **scope: Any) -> list[CoreBlock]:

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from memquill.errors import ConflictError, MemquillError, StoreError, ValidationError
+from memquill.errors import ConflictError, MemquillError, PermissionDeniedError, StoreError, ValidationError
 from memquill.maintain.jobs import extract_job
 from memquill.model import Create, Scope, Update
+from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
 from memquill.store import codec
 from memquill.store.base import Store
@@ -155,3 +156,19 @@ def test_jobs_queued_before_the_reference_column_still_count_as_pending(tmp_path
         assert [x.id for x in store.pending_events(scope(), "s")] == ["evt-1"]
     finally:
         store.close()
+
+
+# --- core blocks -------------------------------------------------------------------------------
+def test_a_read_only_block_is_replaced_only_with_force(store: Store) -> None:
+    def put(content: str, read_only: bool, force: bool = False) -> None:
+        block = CoreBlock(tenant="acme", user="alice", name="rules", content=content,
+                          char_limit=200, read_only=read_only, updated_at=T0)  # fmt: skip
+        store.put_block(block, force=force)
+
+    put("Always answer in Chinese.", read_only=True)
+    with pytest.raises(PermissionDeniedError):
+        put("Answer in English.", read_only=False)
+    assert [b.content for b in store.blocks(scope())] == ["Always answer in Chinese."]
+    put("Answer in English.", read_only=False, force=True)
+    put("Answer briefly.", read_only=False)
+    assert [b.content for b in store.blocks(scope())] == ["Answer briefly."]

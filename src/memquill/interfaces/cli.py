@@ -586,7 +586,7 @@ def worker(
     """Run background jobs on a database until SIGTERM/SIGINT (or, with --burst, until idle)."""
     _log_to_stderr(verbose)
     with _memory(db) as mem:
-        w = mem.worker(lease_s=lease)
+        w = mem.warm_up().worker(lease_s=lease)
         log.info("worker %s on %s (%s)", w.name, db_path(db), "burst" if burst else "until stopped")
         report = w.drain() if burst else _run_until_signalled(w, poll)
     summary = {"done": report.done, "failed": report.failed, "dead": report.dead,

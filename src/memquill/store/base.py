@@ -98,7 +98,10 @@ class Store(Protocol):
         ...
 
     # --- core blocks -----------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None: ...
+    def put_block(self, block: CoreBlock, force: bool = False) -> None:
+        """Insert or replace a block atomically; replacing a read-only one needs ``force``
+        (else ``PermissionDeniedError``)."""
+        ...
 
     def blocks(self, scope: Scope) -> list[CoreBlock]:
         """The user's shared blocks plus the reader agent's private ones, by name."""

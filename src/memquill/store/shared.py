@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.errors import StoreError
+from memquill.errors import PermissionDeniedError, StoreError
 from memquill.model import Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import JobStatus, RecordFilter
@@ -159,13 +159,15 @@ class SharedQueries:
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
 
     # --- core blocks --------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None:
-        self._write(
+    def put_block(self, block: CoreBlock, force: bool = False) -> None:
+        """Insert or replace, in one statement: a read-only block is replaced only with
+        ``force`` (checking first, then writing, would race another writer)."""
+        written = self._write(
             self.dialect.sql(
                 "INSERT INTO core_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
                 "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
                 "char_limit = excluded.char_limit, read_only = excluded.read_only, "
-                "updated_at = excluded.updated_at"
+                "updated_at = excluded.updated_at WHERE NOT core_blocks.read_only OR ?"
             ),
             [
                 block.tenant,
@@ -176,8 +178,11 @@ class SharedQueries:
                 block.char_limit,
                 bool(block.read_only),
                 self.dialect.instant(block.updated_at),
+                bool(force),
             ],
         )
+        if written == 0:
+            raise PermissionDeniedError(f"block {block.name!r} is read-only")
 
     def blocks(self, scope: Scope) -> list[CoreBlock]:
         rows = self._rows(
