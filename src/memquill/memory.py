@@ -6,7 +6,6 @@ retrieval → context; then maintenance and audit.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -15,8 +14,8 @@ from typing import Any
 
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
-from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, ValidationError
+from memquill.context import render, sections
+from memquill.errors import NotFoundError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
@@ -33,10 +32,10 @@ from memquill.model import (
 )
 from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
-from memquill.model.result import AddResult, Context, ContextItem, Hit
+from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve.pending import pending_hits
+from memquill.retrieve import session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -193,13 +192,6 @@ class Memory:
         """Run queued background work to completion, in-process."""
         return self.worker().drain()
 
-    def _reactivate(self, records: list[MemoryRecord]) -> None:
-        """An archived memory that is used again comes back to default retrieval."""
-        now = self.clock.now()
-        for rec in records:
-            with contextlib.suppress(ConflictError):  # changed meanwhile: that version stands
-                self.store.apply([lifecycle.reactivation(rec, now, "accessed again")])
-
     # --- ④ retrieval and ⑤ context -------------------------------------------------------
     def search(
         self,
@@ -225,13 +217,7 @@ class Memory:
             include_archived=include_archived, recipe=recipe,
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
-        hits = self.retriever.search(q)
-        self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
-        if q.reader.session and at is None and not include_history:
-            pending = self.store.pending_events(q.reader, q.reader.session)
-            if pending:
-                hits = sorted([*hits, *pending_hits(query, pending, k)], key=lambda h: -h.score)[:k]
-        return hits
+        return session.search(self.retriever, self.store, q, self.clock.now())
 
     def context(
         self,
@@ -254,27 +240,10 @@ class Memory:
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
-        return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)
-
-    def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
-        """Core blocks, the session's checkpoint and its not-yet-processed turns."""
-
-        def item(section: str, text: str, mid: str | None = None) -> ContextItem:
-            return ContextItem(section=section, text=text, memory_id=mid,
-                               tokens=self.tokenizer.count(text) + 1)  # fmt: skip
-
-        core = [item("core", f"[{b.name}] {b.content}") for b in self.store.blocks(reader)]
-        sections = [Section("core", core)]
-        if reader.session:
-            cp = self.resume(**_scope_kw(reader))
-            if cp is not None:
-                sections.append(
-                    Section("checkpoint", [item("checkpoint", cp.summary(), cp.memory_id)])
-                )
-            pending = self.store.pending_events(reader, reader.session, limit=10)
-            sections.append(Section("session", [item("session", f"- {e.role.value}: {e.content}")
-                                                for e in pending if e.id not in covered]))  # fmt: skip
-        return sections
+        reader = Scope.of(**scope)
+        checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
+        parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
+        return render(parts, hits, self.tokenizer, budget, lang)
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -382,14 +351,7 @@ class Memory:
         sc = Scope.of(**scope)
         if sc.session is None:
             raise ValidationError("resume needs session=")
-        recs = self.store.find(RecordFilter(sc, types=frozenset({MemoryType.TASK_STATE}),
-                                            key="checkpoint"), limit=20)  # fmt: skip
-        recs = [
-            r
-            for r in recs
-            if r.scope.session == sc.session and (task is None or r.subject == f"task:{task}")
-        ]
-        return working.Checkpoint.from_record(recs[0]) if recs else None
+        return working.latest_checkpoint(self.store, sc, task)
 
     def complete_task(
         self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),

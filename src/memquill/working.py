@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 
 from memquill.model import Candidate, Event, MemoryRecord, MemoryType, Source
 from memquill.model.candidate import Trigger
-from memquill.model.scope import Level
+from memquill.model.query import RecordFilter
+from memquill.model.scope import Level, Scope
+from memquill.store.base import Store
 
 
 class Checkpoint(BaseModel):
@@ -75,3 +77,14 @@ def outcome_candidate(
                     **({"when": when} if when else {})},
         rule="complete_task",
     )  # fmt: skip
+
+
+def latest_checkpoint(store: Store, reader: Scope, task: str | None = None) -> Checkpoint | None:
+    """The newest checkpoint of the reader's session (of ``task`` if given)."""
+    f = RecordFilter(reader, types=frozenset({MemoryType.TASK_STATE}), key="checkpoint")
+    recs = [
+        r
+        for r in store.find(f, limit=20)
+        if r.scope.session == reader.session and (task is None or r.subject == f"task:{task}")
+    ]
+    return Checkpoint.from_record(recs[0]) if recs else None
