@@ -7,13 +7,30 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from memquill.clock import Clock, parse_instant, zone
 from memquill.errors import ContentError, ValidationError
 from memquill.model import DEFAULT_TRUST, Event, Role, Scope, Trust
+from memquill.store.base import Store
 
 MAX_ID_LEN = 256
+
+
+class EventFields(TypedDict, total=False):
+    """The keywords of ``Memory.add()`` that describe one event (besides ``content`` and the
+    scope keywords): declared once, checked by ``add_messages``, the CLI's ``ingest`` and a test
+    pinning ``add()``'s signature."""
+
+    role: str
+    source: str | None
+    id: str | None
+    at: datetime | str | None
+    timezone: str | None
+    metadata: dict[str, Any] | None
+
+
+EVENT_KEYS: tuple[str, ...] = ("content", *EventFields.__annotations__)
 
 
 def _enum(kind: type[Role] | type[Trust], value: Any, what: str) -> Any:
@@ -69,3 +86,11 @@ def build_event(
         timezone=tz,
         metadata=metadata or {},
     )
+
+
+def log(store: Store, event: Event, now: datetime) -> tuple[Event, bool]:
+    """Log an event durably together with its extract job (one transaction), so a crash can
+    never leave an event the worker will not process. Returns (stored, created)."""
+    from memquill.maintain.jobs import extract_job
+
+    return store.append_event(event, [extract_job(event.id, event.scope, None, now)])

@@ -12,7 +12,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any
 
-from memquill import audit, working
+from memquill import audit, ingest, working
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import render, sections
 from memquill.errors import NotFoundError, ValidationError
@@ -137,8 +137,7 @@ class Memory:
         sc = Scope.of(**scope)
         event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
                             metadata=metadata)  # fmt: skip
-        job = jobs.extract_job(event.id, sc, None, self.clock.now())
-        stored, created = self.store.append_event(event, [job])
+        stored, created = ingest.log(self.store, event, self.clock.now())
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
         report = self.pipeline.run([stored], HOT_TRIGGERS)
@@ -152,9 +151,8 @@ class Memory:
         Every message is validated before the first is written, so a bad one writes nothing.
         """
         batch = [dict(m) for m in messages]
-        allowed = {"content", "role", "source", "id", "at", "timezone", "metadata"}
         for i, m in enumerate(batch):
-            extra = set(m) - allowed
+            extra = set(m) - set(ingest.EVENT_KEYS)
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
             self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})

@@ -56,3 +56,15 @@ def test_memory_methods_keep_their_contract_names() -> None:
 def test_memory_is_a_context_manager(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with Memory(str(tmp_path / "m.db"), embedder="hash") as mem:
         assert mem.add("I like tea", user="a").event_id
+
+
+def test_add_fields_are_declared_once() -> None:
+    """``add()``, ``add_messages``, ``build_event`` and the CLI's ingest read one list."""
+    from memquill.ingest import EVENT_KEYS, build_event
+    from memquill.interfaces.cli import INGEST_KEYS
+    from memquill.model import SCOPE_KEYS
+
+    add = inspect.signature(Memory.add).parameters
+    assert [p for p in add if add[p].kind is not inspect.Parameter.VAR_KEYWORD][1:] == list(EVENT_KEYS)
+    assert set(EVENT_KEYS) - {"content"} <= set(inspect.signature(build_event).parameters)
+    assert set(INGEST_KEYS) == {*EVENT_KEYS, *SCOPE_KEYS}

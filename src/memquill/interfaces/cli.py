@@ -34,6 +34,7 @@ from memquill.errors import (
     NaiveDatetimeError,
     ValidationError,
 )
+from memquill.ingest import EVENT_KEYS
 from memquill.interfaces import export as views
 from memquill.settings import Settings, default_db_path
 
@@ -80,9 +81,8 @@ DemoDb = Annotated[
                  "deleted after).", show_default=False),
 ]  # fmt: skip
 
-INGEST_KEYS = ("content", "role", "source", "id", "at", "timezone", "metadata",
-               "tenant", "user", "agent", "project", "session")  # fmt: skip
 SCOPE_KEYS = ("tenant", "user", "agent", "project", "session")
+INGEST_KEYS = (*EVENT_KEYS, *SCOPE_KEYS)
 
 
 # --- plumbing ---------------------------------------------------------------------------------
