@@ -88,9 +88,11 @@ def build_event(
     )
 
 
-def log(store: Store, event: Event, now: datetime) -> tuple[Event, bool]:
+def log(store: Store, event: Event, now: datetime, max_attempts: int = 5) -> tuple[Event, bool]:
     """Log an event durably together with its extract job (one transaction), so a crash can
     never leave an event the worker will not process. Returns (stored, created)."""
     from memquill.maintain.jobs import extract_job
 
-    return store.append_event(event, [extract_job(event.id, event.scope, None, now)])
+    job = extract_job(event.id, event.scope, None, now)
+    job.max_attempts = max_attempts
+    return store.append_event(event, [job])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
 from typing import Any
@@ -35,7 +36,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve import session
+from memquill.retrieve import recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -137,7 +138,7 @@ class Memory:
         sc = Scope.of(**scope)
         event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
                             metadata=metadata)  # fmt: skip
-        stored, created = ingest.log(self.store, event, self.clock.now())
+        stored, created = ingest.log(self.store, event, self.clock.now(), self.settings.job_max_attempts)
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
         report = self.pipeline.run([stored], HOT_TRIGGERS)
@@ -173,8 +174,10 @@ class Memory:
             return 0
         last = events[-1].seq or 0
         now = self.clock.now()
-        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, now),
-                                   jobs.lifecycle_job(sc, now)])  # fmt: skip
+        queued = [jobs.session_end_job(sc, sc.session, last, now), jobs.lifecycle_job(sc, now)]
+        for job in queued:
+            job.max_attempts = self.settings.job_max_attempts
+        return self.store.enqueue(queued)
 
     def maintain(self, **scope: Any) -> lifecycle.LifecycleReport:
         """Run the lifecycle pass (TTL, decay → archive, consolidation) for one user now."""
@@ -212,10 +215,17 @@ class Memory:
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
-            include_archived=include_archived, recipe=recipe,
+            include_archived=include_archived, recipe=self._recipe(recipe),
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
         return session.search(self.retriever, self.store, q, self.clock.now())
+
+    def _recipe(self, name: str | Recipe) -> Recipe:
+        """A named recipe with the configured recall depth and fusion constant; a Recipe
+        object passed in is used as it is."""
+        if isinstance(name, Recipe):
+            return name
+        return replace(recipes.recipe(name), depth=self.settings.recall_depth, rrf_k=self.settings.rrf_k)
 
     def context(
         self,
