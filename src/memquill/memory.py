@@ -268,8 +268,8 @@ class Memory:
         """Erase one memory's content everywhere; a tombstone says who, when and why."""
         rec = self.get(memory_id)
         now = self.clock.now()
-        audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision)])
+        why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
+        self.store.apply([Purge(memory_id, why, now, expected_revision=rec.revision)])
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:

@@ -17,7 +17,7 @@ from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, S
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, RecordFilter
 
-Scored = list[tuple[str, float]]
+Ranked = list[tuple[str, float]]  # (memory id, leg score), best first
 
 
 @runtime_checkable
@@ -62,11 +62,11 @@ class Store(Protocol):
     def count(self, f: RecordFilter) -> int: ...
 
     # --- search legs -------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         """(id, score) by full-text relevance over pre-segmented terms, best first."""
         ...
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         """(id, cosine similarity) best first, among records selected by ``f``."""
         ...
 

@@ -19,8 +19,6 @@ from memquill.model.query import JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.dialect import Dialect
 
-Scored = list[tuple[str, float]]
-
 
 def filter_sql(d: Dialect, f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     """The WHERE clause of a RecordFilter in ``d``'s style; mirrors ``model.query.matches``."""

@@ -102,7 +102,7 @@ class WritePipeline:
             language = timenorm.detect_language(e.content)
             mentions = timenorm.find_times(e.content, e.occurred_at, e.timezone, language)
             text = timenorm.rewrite(e.content, mentions, language) if mentions else e.content
-            resolved = coref.resolve(text, e.scope.project, [*context, *kept])
+            resolved = coref.rewrite(text, e.scope.project, [*context, *kept])
             kept.append(e)
             normalised[e.id] = resolved.text
             times[e.id] = mentions

@@ -25,6 +25,7 @@ from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
 from memquill.store import checks, codec
+from memquill.store.base import Ranked
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
@@ -33,7 +34,6 @@ from memquill.store.postgres.search import Search
 from memquill.store.postgres.writes import Conn, Writer
 from memquill.store.shared import SharedQueries
 
-Scored = list[tuple[str, float]]
 # Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
 # last few counts, never a record (SQLite's synchronous=NORMAL makes the same trade).
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
@@ -177,10 +177,10 @@ class PostgresStore(SharedQueries):
         return result
 
     # --- search legs ------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         return self._search.lexical(f, terms, limit)
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         return self._search.vector(f, query, limit)
 
     def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:

@@ -24,6 +24,7 @@ from memquill.model import (
 )
 from memquill.model.query import Access, Job, RecordFilter
 from memquill.store import checks, codec, shared
+from memquill.store.base import Ranked
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
 from memquill.store.shared import SharedQueries
@@ -32,8 +33,6 @@ from memquill.store.sqlite import writes
 from memquill.store.sqlite.errors import translate
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
-
-Scored = list[tuple[str, float]]
 
 
 def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
@@ -136,7 +135,7 @@ class SQLiteStore(SharedQueries):
             return writes.apply_changes(db, changes, self.dim)
 
     # --- search legs ------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         """bm25 over the FTS index. First the index's own top rows (fast: no join), then the
         filters; only when filters reject too many does it rank every match."""
         if not terms or limit <= 0:
@@ -179,7 +178,7 @@ class SQLiteStore(SharedQueries):
                 part.last_seq = max(part.last_seq, row["seq"])
             return part
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         if np.asarray(query).shape != (self.dim,):
             raise ValidationError(f"query vector has shape {np.asarray(query).shape}; expected ({self.dim},)")
         part = self._partition(f.reader.tenant, f.reader.user)
