@@ -23,7 +23,8 @@ from memquill.store.base import Store
 from memquill.write import coref, noise, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
-from memquill.write.resolve import Decision, Reconciler
+from memquill.write.policy import LOG_MARKERS, WritePolicy
+from memquill.write.resolve import Decision, Policy, Reconciler
 from memquill.write.score import score
 
 log = logging.getLogger("memquill.write")
@@ -74,7 +75,7 @@ class WritePipeline:
         reconciler: Reconciler,
         extractor: Extractor,
         embedder: Embedder | None,
-        worthiness_threshold: float = 0.5,
+        policy: WritePolicy | None = None,
         llm_extractor: Extractor | None = None,
     ) -> None:
         self.store = store
@@ -82,8 +83,15 @@ class WritePipeline:
         self.reconciler = reconciler
         self.extractor = extractor
         self.embedder = embedder
-        self.threshold = worthiness_threshold
+        self.policy = policy or WritePolicy()
         self.llm_extractor = llm_extractor
+
+    def under(self, policy: WritePolicy) -> WritePipeline:
+        """The same stages under another write policy (re-extraction, replay)."""
+        rec = Reconciler(self.store, Policy(confidence_floor=policy.confidence_floor,
+                                            duplicate_similarity=policy.duplicate_similarity))  # fmt: skip
+        return WritePipeline(self.store, self.clock, rec, self.extractor, self.embedder, policy,
+                             self.llm_extractor)  # fmt: skip
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -94,6 +102,9 @@ class WritePipeline:
         times: dict[str, list[timenorm.TimeMention]] = {}
         outcomes = []
         for e in events:
+            if e.role is Role.SYSTEM and e.metadata.get("kind") in LOG_MARKERS:
+                outcomes.append(EventOutcome(e.id, False, "log marker"))
+                continue
             verdict = noise.gate(e.content, e.role)
             if not verdict.keep:
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
@@ -131,7 +142,8 @@ class WritePipeline:
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.SESSION_END in allowed:
             found += episodes(batch.events, batch.normalised)
-        kept, report.dropped = score(found, self.threshold)
+        found = [self.policy.shape(c) for c in found]
+        kept, report.dropped = score(found, self.policy.threshold_for)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
@@ -146,7 +158,7 @@ class WritePipeline:
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
         return [
-            self._reconcile(cand, event, actor or event.scope.agent or event.source.value)
+            self._reconcile(self.policy.stamp(cand), event, actor or event.scope.agent or event.source.value)
             for cand, event in zip(candidates, events, strict=True)
         ]
 

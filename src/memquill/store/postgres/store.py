@@ -19,12 +19,15 @@ import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg import sql
 from psycopg.rows import dict_row
+from psycopg.types.json import Json
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
 from memquill.errors import ConflictError, DuplicateEventError
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.event import LOG_MARKERS
+from memquill.model.log import PolicyRevision, QueryLog
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.postgres import jobs as queue
@@ -364,7 +367,8 @@ class PostgresStore:
             t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
         for r in self._q("SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, "
                          "COUNT(*) AS n FROM events WHERE tenant = %s AND user_id = %s "
-                         "GROUP BY d ORDER BY d", key):  # fmt: skip
+                         "AND NOT (body->>'role' = 'system' AND coalesce(body->'metadata'->>'kind', '') "
+                         "= ANY(%s)) GROUP BY d ORDER BY d", (*key, sorted(LOG_MARKERS))):  # fmt: skip
             t.events_by_day[r["d"]] = r["n"]
         t.events = sum(t.events_by_day.values())
         t.accesses = self._q("SELECT COUNT(*) AS n FROM access_log WHERE tenant = %s AND "
@@ -386,13 +390,78 @@ class PostgresStore:
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
+                          "query_log", "scratch_stores"):  # fmt: skip
                 # memory_vectors rows go with their memories (ON DELETE CASCADE)
                 cur = conn.execute(
                     sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
                         sql.Identifier(table)), (tenant, user))  # fmt: skip
                 counts[table] = cur.rowcount
         return counts
+
+    # --- replay: the whole log, policy history, query log ------------------------------
+    def log_events(
+        self, tenant: str | None = None, user: str | None = None, after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[Event]:  # fmt: skip
+        rows = self._q(
+            "SELECT seq, body FROM events WHERE seq > %(after)s "
+            "AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s) "
+            "AND (%(user)s::text IS NULL OR user_id = %(user)s) ORDER BY seq LIMIT %(limit)s",
+            {"after": after_seq, "tenant": tenant, "user": user, "limit": limit},
+        )
+        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
+
+    def record_policy(self, rev: PolicyRevision) -> None:
+        self._exec(
+            "INSERT INTO policy_log (policy_id, body, actor, reason, at) VALUES (%s, %s, %s, %s, %s)",
+            (rev.policy_id, rev.body, rev.actor, rev.reason, rev.at),
+        )
+
+    def policy_log(self) -> list[PolicyRevision]:
+        rows = self._q("SELECT seq, policy_id, body, actor, reason, at FROM policy_log ORDER BY seq")
+        return [PolicyRevision(r["policy_id"], r["body"], r["actor"], r["reason"], r["at"], r["seq"])
+                for r in rows]  # fmt: skip
+
+    def log_query(self, entry: QueryLog) -> None:
+        sc = entry.scope
+        self._exec(
+            "INSERT INTO query_log (tenant, user_id, agent, project, session, query, k, types, hits, at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (sc.tenant, sc.user, sc.agent, sc.project, sc.session, entry.query, entry.k,
+             None if entry.types is None else Json(entry.types), Json(entry.hits), entry.at),
+        )  # fmt: skip
+
+    def queries(
+        self, tenant: str | None = None, user: str | None = None, since: datetime | None = None
+    ) -> list[QueryLog]:
+        rows = self._q(
+            "SELECT * FROM query_log WHERE (%(tenant)s::text IS NULL OR tenant = %(tenant)s) "
+            "AND (%(user)s::text IS NULL OR user_id = %(user)s) "
+            "AND (%(since)s::timestamptz IS NULL OR at >= %(since)s) ORDER BY id",
+            {"tenant": tenant, "user": user, "since": since},
+        )
+        return [
+            QueryLog(
+                scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
+                            project=r["project"], session=r["session"]),
+                query=r["query"], k=r["k"], at=r["at"], hits=list(r["hits"]),
+                types=None if r["types"] is None else list(r["types"]), id=r["id"],
+            )
+            for r in rows
+        ]
+
+    def register_scratch(self, target: str, tenant: str, user: str, at: datetime) -> None:
+        self._exec(
+            "INSERT INTO scratch_stores (target, tenant, user_id, at) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING",
+            (target, tenant, user, at),
+        )
+
+    def scratch_stores(self, tenant: str, user: str) -> list[str]:
+        rows = self._q("SELECT target FROM scratch_stores WHERE tenant = %s AND user_id = %s ORDER BY at",
+                       (tenant, user))  # fmt: skip
+        return [r["target"] for r in rows]
 
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = %s", (key,))

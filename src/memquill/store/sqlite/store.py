@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 import time
@@ -30,6 +31,8 @@ from memquill.model import (
     Scope,
 )
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.event import LOG_MARKERS
+from memquill.model.log import PolicyRevision, QueryLog
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.migrations import pending
@@ -400,8 +403,11 @@ class SQLiteStore:
         for r in self._q("SELECT status, type, COUNT(*) AS n FROM memories WHERE tenant = ? AND "
                          "user_id = ? GROUP BY status, type", key):  # fmt: skip
             t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
+        markers = ",".join(f"'{k}'" for k in sorted(LOG_MARKERS))  # constants, not input
         for r in self._q("SELECT date(occurred_at, 'unixepoch') AS d, COUNT(*) AS n FROM events "
-                         "WHERE tenant = ? AND user_id = ? GROUP BY d ORDER BY d", key):  # fmt: skip
+                         "WHERE tenant = ? AND user_id = ? AND NOT (json_extract(body, '$.role') = 'system' "
+                         f"AND coalesce(json_extract(body, '$.metadata.kind'), '') IN ({markers})) "
+                         "GROUP BY d ORDER BY d", key):  # fmt: skip
             t.events_by_day[r["d"]] = r["n"]
         t.events = sum(t.events_by_day.values())
         t.accesses = self._q("SELECT COUNT(*) FROM access_log WHERE tenant = ? AND user_id = ?",
@@ -428,13 +434,80 @@ class SQLiteStore:
                 "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
                 (tenant, user),
             )
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
+                          "query_log", "scratch_stores"):  # fmt: skip
                 cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
                 counts[table] = cur.rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
         with self._lock:
             self._parts.pop((tenant, user), None)
         return counts
+
+    # --- replay: the whole log, policy history, query log ------------------------------
+    def log_events(
+        self, tenant: str | None = None, user: str | None = None, after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[Event]:  # fmt: skip
+        rows = self._q(
+            "SELECT seq, body FROM events WHERE seq > ? AND (? IS NULL OR tenant = ?) "
+            "AND (? IS NULL OR user_id = ?) ORDER BY seq LIMIT ?",
+            (after_seq, tenant, tenant, user, user, -1 if limit is None else limit),
+        )
+        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
+
+    def record_policy(self, rev: PolicyRevision) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO policy_log (policy_id, body, actor, reason, at) VALUES (?, ?, ?, ?, ?)",
+                (rev.policy_id, rev.body, rev.actor, rev.reason, rev.at.timestamp()),
+            )
+
+    def policy_log(self) -> list[PolicyRevision]:
+        rows = self._q("SELECT seq, policy_id, body, actor, reason, at FROM policy_log ORDER BY seq")
+        return [PolicyRevision(r["policy_id"], r["body"], r["actor"], r["reason"], _utc(r["at"]), r["seq"])
+                for r in rows]  # fmt: skip
+
+    def log_query(self, entry: QueryLog) -> None:
+        sc = entry.scope
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO query_log (tenant, user_id, agent, project, session, query, k, types, "
+                "hits, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sc.tenant, sc.user, sc.agent, sc.project, sc.session, entry.query, entry.k,
+                 None if entry.types is None else json.dumps(entry.types), json.dumps(entry.hits),
+                 entry.at.timestamp()),
+            )  # fmt: skip
+
+    def queries(
+        self, tenant: str | None = None, user: str | None = None, since: datetime | None = None
+    ) -> list[QueryLog]:
+        rows = self._q(
+            "SELECT * FROM query_log WHERE (? IS NULL OR tenant = ?) AND (? IS NULL OR user_id = ?) "
+            "AND at >= ? ORDER BY id",
+            (tenant, tenant, user, user, since.timestamp() if since else float("-inf")),
+        )
+        return [
+            QueryLog(
+                scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
+                            project=r["project"], session=r["session"]),
+                query=r["query"], k=r["k"], at=_utc(r["at"]), hits=json.loads(r["hits"]),
+                types=None if r["types"] is None else json.loads(r["types"]), id=r["id"],
+            )
+            for r in rows
+        ]
+
+    def register_scratch(self, target: str, tenant: str, user: str, at: datetime) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO scratch_stores (target, tenant, user_id, at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (target, tenant, user, at.timestamp()),
+            )
+
+    def scratch_stores(self, tenant: str, user: str) -> list[str]:
+        rows = self._q("SELECT target FROM scratch_stores WHERE tenant = ? AND user_id = ? ORDER BY at",
+                       (tenant, user))  # fmt: skip
+        return [r["target"] for r in rows]
 
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
