@@ -159,7 +159,7 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in d.items():
         path = f"{prefix}{k}"
-        if isinstance(v, dict) and v:
+        if isinstance(v, dict):  # an empty mapping has no leaves: {} and {"x": 1} differ at "x"
             out.update(_flatten(v, path + "."))
         else:
             out[path] = v
