@@ -59,7 +59,7 @@ def converse(mem: Memory, clock: FixedClock, flush_each: bool = True) -> dict[st
     mem.flush()
     hits = mem.search("tea 茶", **ALICE)
     mem.feedback(hits[0].memory.id, useful=True)
-    mem.search("what is my blood type", **ALICE)  # a miss is logged too
+    mem.search("how do I deploy", types=["procedure"], **ALICE)  # a miss is logged too
     email = next(r for r in mem.records(**ALICE) if "alice@example.com" in r.content)
     mem.forget(email.id, reason="user request")
     return said
@@ -254,4 +254,17 @@ def test_operations_are_logged_for_replay_but_are_not_interactions(
     assert mem.stats(**ALICE)["events"] == 11  # 9 turns, the checkpoint and the completion
     assert not [r for r in mem.records(statuses=[s.value for s in Status], **ALICE) if "session end" in r.content]
     misses = [q for q in mem.store.queries(user="alice") if not q.hits]
-    assert [q.query for q in misses] == ["what is my blood type"]
+    assert [(q.query, q.types) for q in misses] == [("how do I deploy", ["procedure"])]
+
+
+def test_a_type_asked_for_and_missed_is_written_more_readily(
+    make_store: Callable[..., Store], clock: FixedClock
+) -> None:
+    bounds = AdaptiveBounds(enabled=True, step=0.1, floor=0.3, min_misses=4)
+    mem = memory(make_store(), clock, WritePolicy(adaptive=bounds))
+    mem.add("I like green tea", **ALICE)
+    for q in ("what's my email", "我的邮箱是什么", "what is my phone number", "我的手机号多少"):
+        mem.search(q, **ALICE)  # slot questions: only a preference comes back
+    proposal = mem.adapt()
+    assert proposal.changes[MemoryType.FACT][:2] == (0.5, 0.4)
+    assert "missed 4 times" in mem.policy_history()[-1].reason

@@ -69,15 +69,16 @@ def asked_types(q: QueryLog) -> set[MemoryType]:
 
 
 def usage(store: Store, since: datetime) -> dict[MemoryType, TypeUse]:
-    """Per-type use over the queries logged since ``since`` (every user of the store)."""
+    """Per-type use over the queries logged since ``since`` (every user of the store). A
+    search misses a type it was after when none of its hits is of that type."""
+    queries = store.queries(since=since)
+    records = {r.id: r for r in store.get_many(sorted({i for q in queries for i in q.hits}))}
     use: dict[MemoryType, TypeUse] = {}
-    retrieved: set[str] = set()
-    for q in store.queries(since=since):
-        if not q.hits:
-            for t in asked_types(q):
-                use.setdefault(t, TypeUse()).misses += 1
-        retrieved.update(q.hits)
-    for rec in store.get_many(sorted(retrieved)):
+    for q in queries:
+        found = {records[i].type for i in q.hits if i in records}
+        for t in asked_types(q) - found:
+            use.setdefault(t, TypeUse()).misses += 1
+    for rec in records.values():
         u = use.setdefault(rec.type, TypeUse())
         u.retrieved += 1
         u.useful += 1 if rec.useful_count > 0 else 0
