@@ -51,7 +51,6 @@ from memquill.write.extract.base import Extractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
 from memquill.write.policy import WritePolicy
-from memquill.write.resolve import Policy, Reconciler
 
 
 def open_store(target: str, dim: int) -> Store:
@@ -96,10 +95,8 @@ class Memory:
     def _use_policy(self, policy: WritePolicy) -> None:
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
-        base = WritePipeline(self.store, self.clock, Reconciler(self.store, Policy()), RuleExtractor(),
-                             self.embedder, llm_extractor=self._llm_extractor)  # fmt: skip
-        self.pipeline = base.under(policy)
-        self.reconciler = self.pipeline.reconciler
+        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(), self.embedder,
+                                      self._llm_extractor)  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
                                    policy.dedup_similarity)  # fmt: skip
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
@@ -339,8 +336,8 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
-        now = self.clock.now()
-        self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
+        item = audit.load_review(self.store, memory_id)
+        self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
         rec = self.get(memory_id)
         self._mark("resolve", rec, actor=actor, action=action)
         return rec

@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -24,7 +24,8 @@ from memquill.write import coref, noise, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
-from memquill.write.resolve import Decision, Policy, Reconciler
+from memquill.write.reconcile import Decision, Policy, Proposal, decide
+from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
 
 log = logging.getLogger("memquill.write")
@@ -72,26 +73,26 @@ class WritePipeline:
         self,
         store: Store,
         clock: Clock,
-        reconciler: Reconciler,
+        policy: WritePolicy,
         extractor: Extractor,
         embedder: Embedder | None,
-        policy: WritePolicy | None = None,
         llm_extractor: Extractor | None = None,
+        rules: Policy | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
-        self.reconciler = reconciler
+        self.policy = policy
+        # the reconcile rules, with the thresholds the write policy sets
+        self.rules = replace(rules or Policy(), confidence_floor=policy.confidence_floor,
+                             duplicate_similarity=policy.duplicate_similarity)  # fmt: skip
         self.extractor = extractor
         self.embedder = embedder
-        self.policy = policy or WritePolicy()
         self.llm_extractor = llm_extractor
 
     def under(self, policy: WritePolicy) -> WritePipeline:
         """The same stages under another write policy (re-extraction, replay)."""
-        rec = Reconciler(self.store, Policy(confidence_floor=policy.confidence_floor,
-                                            duplicate_similarity=policy.duplicate_similarity))  # fmt: skip
-        return WritePipeline(self.store, self.clock, rec, self.extractor, self.embedder, policy,
-                             self.llm_extractor)  # fmt: skip
+        return WritePipeline(self.store, self.clock, policy, self.extractor, self.embedder,
+                             self.llm_extractor, self.rules)  # fmt: skip
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -170,7 +171,7 @@ class WritePipeline:
         return np.asarray(self.embedder.embed_passages([text])[0])
 
     def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
-        """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
+        """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
         cache: list[np.ndarray | None] = []
 
@@ -180,7 +181,8 @@ class WritePipeline:
             return cache[0]
 
         for attempt in range(MAX_RETRIES):
-            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, embed=embed)
+            proposal = Proposal(cand, scope, self.clock.now(), actor)
+            decision = decide(proposal, load_view(self.store, proposal), self.rules, embed)
             if not decision.changes:
                 return decision
             try:

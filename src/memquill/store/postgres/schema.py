@@ -123,7 +123,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                 """CREATE TABLE query_log (
                     id bigserial PRIMARY KEY, tenant text NOT NULL, user_id text NOT NULL,
                     agent text, project text, session text, query text NOT NULL, k integer NOT NULL,
-                    types json, hits json NOT NULL, at timestamptz NOT NULL)""",
+                    types text, hits text NOT NULL, at timestamptz NOT NULL)""",
                 "CREATE INDEX query_log_user ON query_log (tenant, user_id, at)",
                 "CREATE INDEX query_log_at ON query_log (at)",
                 """CREATE TABLE scratch_stores (
