@@ -24,6 +24,9 @@ class ReplayLog:
     def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
         raise NotImplementedError
 
+    def _put(self, sql: str, args: Sequence[Any]) -> None:
+        self._write(self.dialect.sql(sql), args)
+
     def log_events(
         self, tenant: str | None = None, user: str | None = None, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
@@ -39,7 +42,7 @@ class ReplayLog:
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
 
     def record_policy(self, rev: PolicyRevision) -> None:
-        self._write(
+        self._put(
             "INSERT INTO policy_log (policy_id, body, actor, reason, at) VALUES (?, ?, ?, ?, ?)",
             [rev.policy_id, rev.body, rev.actor, rev.reason, self.dialect.instant(rev.at)],
         )
@@ -54,7 +57,7 @@ class ReplayLog:
     def log_query(self, entry: QueryLog) -> None:
         sc = entry.scope
         types = None if entry.types is None else json.dumps(entry.types)
-        self._write(
+        self._put(
             "INSERT INTO query_log (tenant, user_id, agent, project, session, query, k, types, hits, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [sc.tenant, sc.user, sc.agent, sc.project, sc.session, entry.query, entry.k, types,
@@ -82,7 +85,7 @@ class ReplayLog:
         return QueryLog(scope, r["query"], r["k"], self._at(r["at"]), json.loads(r["hits"]), types, r["id"])
 
     def register_scratch(self, target: str, tenant: str, user: str, at: datetime) -> None:
-        self._write(
+        self._put(
             "INSERT INTO scratch_stores (target, tenant, user_id, at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT DO NOTHING",
             [target, tenant, user, self.dialect.instant(at)],
