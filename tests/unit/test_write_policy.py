@@ -79,3 +79,12 @@ def test_shape_applies_triggers_and_ttl_and_stamps_the_policy() -> None:
     assert c.attributes["policy"] == p.id
     explicit = p.shape(cand(MemoryType.EPISODE, explicit=True).model_copy(update={"trigger": Trigger.HOT}))
     assert explicit.trigger is Trigger.HOT  # "remember …" stays on the hot path
+
+
+def test_a_policy_may_relax_only_the_relaxable_gate_reasons() -> None:
+    default, loose = WritePolicy(), WritePolicy(gate_drops=("joke",))
+    assert default.drops("small talk") and not loose.drops("small talk") and loose.drops("joke")
+    assert loose.drops("filler") and loose.drops("laughter")  # never relaxable
+    assert WritePolicy(gate_drops=("small talk", "joke")).id == WritePolicy(gate_drops=("joke", "small talk")).id
+    with pytest.raises(ConfigError):
+        WritePolicy.from_json('{"gate_drops": ["filler"]}')

@@ -107,7 +107,7 @@ class WritePipeline:
                 outcomes.append(EventOutcome(e.id, False, "log marker"))
                 continue
             verdict = noise.gate(e.content, e.role)
-            if not verdict.keep:
+            if not verdict.keep and self.policy.drops(verdict.reason):
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
             language = timenorm.detect_language(e.content)
@@ -142,7 +142,7 @@ class WritePipeline:
             return report
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.SESSION_END in allowed:
-            found += episodes(batch.events, batch.normalised)
+            found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
         found = [self.policy.shape(c) for c in found]
         kept, report.dropped = score(found, self.policy.threshold_for)
         now_ready = [c for c in kept if c.trigger in allowed]

@@ -28,7 +28,10 @@ EXTRACTOR_VERSIONS = {"rules": "rules/2026.12", "episodes": "episodes/2026.12"}
 
 
 
-__all__ = ["LOG_MARKERS", "AdaptiveBounds", "WritePolicy"]
+__all__ = ["LOG_MARKERS", "RELAXABLE_GATE", "AdaptiveBounds", "WritePolicy"]
+
+# Noise-gate reasons a policy may relax (sorted: the policy id hashes them in order).
+RELAXABLE_GATE = ("hypothetical", "joke", "one-off request", "small talk")
 
 
 class AdaptiveBounds(BaseModel):
@@ -58,6 +61,11 @@ class WritePolicy(BaseModel):
     confidence_floor: float = Field(default=0.6, ge=0.0, le=1.0)
     duplicate_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
     dedup_similarity: float = Field(default=0.95, ge=0.0, le=1.0)
+    # noise-gate reasons that drop a turn; a looser policy lets some through to extraction.
+    # Turns made only of filler, greetings, laughter or emoji are always dropped.
+    gate_drops: tuple[str, ...] = RELAXABLE_GATE
+    # an episode needs a sentence this informative (content terms + specifics; see episodes.py)
+    episode_min_score: float = Field(default=3.0, ge=0.0)
     triggers: dict[MemoryType, Trigger] = Field(default_factory=dict)
     ttl_days: dict[MemoryType, float] = Field(default_factory=dict)
     extractors: dict[str, str] = Field(default_factory=lambda: dict(EXTRACTOR_VERSIONS))
@@ -71,6 +79,14 @@ class WritePolicy(BaseModel):
         if bad:
             raise ValueError(f"thresholds must be within 0..1: {bad}")
         return v
+
+    @field_validator("gate_drops")
+    @classmethod
+    def _known_reasons(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = set(v) - set(RELAXABLE_GATE)
+        if unknown:
+            raise ValueError(f"gate_drops may only name {', '.join(RELAXABLE_GATE)}; got {sorted(unknown)}")
+        return tuple(sorted(set(v)))
 
     @field_validator("ttl_days")
     @classmethod
@@ -144,6 +160,10 @@ class WritePolicy(BaseModel):
             if start is not None:
                 update["expires_at"] = start + timedelta(days=ttl)
         return cand.model_copy(update=update)
+
+    def drops(self, reason: str) -> bool:
+        """Whether a turn the noise gate rejected for ``reason`` stays out of memory."""
+        return reason not in RELAXABLE_GATE or reason in self.gate_drops
 
     def stamp(self, cand: Candidate) -> Candidate:
         """Name the policy that writes this candidate (kept if already named)."""
