@@ -430,9 +430,13 @@ def stats(
     for w in data.get("warnings", []):
         colour = "red" if w.startswith("critical") else "yellow"
         out.print(f"[{colour}]{escape(w)}[/{colour}]")
+    adaptive = data.get("adaptive") or {}
+    state = "on" if adaptive.get("enabled") else "off: what it would do"
+    for t, c in (adaptive.get("changes") or {}).items():
+        out.print(f"adaptive threshold ({state}): {t} {c['from']:.2f} → {c['to']:.2f} ({escape(c['why'])})")
 
 
-STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type",
+STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type", "adaptive",
                             "events_per_day"})  # fmt: skip
 STATS_DAYS = 14
 
@@ -703,6 +707,11 @@ def demo(db: DemoDb = None) -> None:
         return
     with tempfile.TemporaryDirectory(prefix="memquill-demo-") as tmp:
         run_demo(str(Path(tmp) / "demo.db"), _out())
+
+
+from memquill.interfaces import cli_policy  # noqa: E402  (policy, replay, shadow)
+
+cli_policy.register(app)
 
 
 def main() -> None:
