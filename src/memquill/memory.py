@@ -87,7 +87,7 @@ class Memory:
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
         self._llm_extractor = llm_extractor or make_llm_extractor(self.settings)
-        self._use_policy(policy or live_policy(self.store) or WritePolicy.from_settings(self.settings))
+        self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
     def warm_up(self) -> Memory:
@@ -418,7 +418,7 @@ class Memory:
         self._use_policy(policy)
         if not reextract:
             return 0
-        owners = log_owners(self.store)
+        owners = replay.owners(self.store)
         return self.store.enqueue([jobs.reextract_job(owner, policy, now) for owner in owners])
 
     def policy_history(self) -> list[PolicyRevision]:
@@ -482,22 +482,6 @@ class Memory:
         out["policy"] = self.policy.id
         out["adaptive"] = adaptive.propose(self.store, self.policy, self.clock.now()).summary()
         return out
-
-
-def live_policy(store: Store) -> WritePolicy | None:
-    """The policy last switched to in this store, if any (else settings decide)."""
-    log = store.policy_log()
-    return WritePolicy.from_json(log[-1].body) if log else None
-
-
-def log_owners(store: Store, page: int = 5000) -> list[Scope]:
-    """Every (tenant, user) that has events, in first-seen order."""
-    seen: dict[tuple[str, str], None] = {}
-    after = 0
-    while batch := store.log_events(after_seq=after, limit=page):
-        seen.update({(e.scope.tenant, e.scope.user): None for e in batch})
-        after = batch[-1].seq or after
-    return [Scope(tenant=t, user=u) for t, u in seen]
 
 
 def warm_up() -> None:

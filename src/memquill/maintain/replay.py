@@ -56,6 +56,12 @@ def log(live: Store, tenant: str | None, user: str | None, page: int = 1000) -> 
         after = batch[-1].seq or after
 
 
+def owners(live: Store) -> list[Scope]:
+    """Every (tenant, user) that has events, in first-seen order."""
+    seen = dict.fromkeys((e.scope.tenant, e.scope.user) for e in log(live, None, None, page=5000))
+    return [Scope(tenant=t, user=u) for t, u in seen]
+
+
 def replay(
     live: Store,
     scratch: Memory,

@@ -21,6 +21,7 @@ from memquill.model import Candidate, MemoryType
 from memquill.model.candidate import Trigger
 from memquill.model.event import LOG_MARKERS
 from memquill.settings import Settings
+from memquill.store.base import Store
 
 # Bumped whenever the rules or the episode builder change what they extract from the
 # same text, so a policy names the extractor set it was measured with.
@@ -123,6 +124,12 @@ class WritePolicy(BaseModel):
             return cls.model_validate(raw)
         except ValidationError as exc:
             raise errors.ConfigError(f"invalid policy: {exc}") from exc
+
+    @classmethod
+    def live(cls, store: Store) -> WritePolicy | None:
+        """The policy last switched to in this store, if any (else settings decide)."""
+        log = store.policy_log()
+        return cls.from_json(log[-1].body) if log else None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> WritePolicy:
