@@ -36,11 +36,12 @@ def forget_tables(mine: str, event_in_project: str, project: str | None) -> dict
     rows (and the project's, when given). A project erasure keeps the user-wide tables."""
     if project is None:
         return {t: mine for t in ("revisions", "memories", "events", "jobs", "access_log", "core_blocks",
-                                  "erased_events")}  # fmt: skip
+                                  "erased_events", "query_log", "scratch_stores")}  # fmt: skip
     return {
         "revisions": f"memory_id IN (SELECT id FROM memories WHERE {mine})",
         "memories": mine,
         "events": mine.rsplit(" AND ", 1)[0] + f" AND {event_in_project}",
         "jobs": mine,
         "access_log": mine,
+        "query_log": mine,
     }

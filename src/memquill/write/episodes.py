@@ -137,13 +137,16 @@ def groups(
 
 
 def episodes(
-    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26
-) -> list[Candidate]:
-    """One candidate per group of turns: compressed content, full wording for search."""
+    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26,
+    min_score: float = MIN_CONTENT_TERMS,
+) -> list[Candidate]:  # fmt: skip
+    """One candidate per group of turns: compressed content, full wording for search.
+    A group whose sentences all score below ``MIN_CONTENT_TERMS`` yields an episode only if
+    some reach ``min_score`` (the write policy's floor; by default the same bar)."""
     out = []
     for group in groups(events, normalised, window):
         texts = [_as_said(e, normalised.get(e.id, e.content)) for e in group]
-        cand = _episode(group, texts, content_words)
+        cand = _episode(group, texts, content_words, min_score)
         if cand is not None:
             out.append(cand)
     return out
@@ -166,15 +169,17 @@ def level_of(event: Event) -> Level:
     return Level.PROJECT if event.scope.project else Level.USER
 
 
-def _episode(group: list[Event], texts: list[str], budget: int) -> Candidate | None:
+def _episode(group: list[Event], texts: list[str], budget: int, floor: float) -> Candidate | None:
     """The group's most informative sentences within ``budget`` words, in spoken order."""
     scored = []
     for pos, text in enumerate(texts):
         speaker, body = _split_speaker(text)
         for j, sent in enumerate(x.strip() for x in SENTENCE.split(body.strip()) if x.strip()):
             score = sentence_score(sent)
-            if score >= MIN_CONTENT_TERMS:
+            if score >= min(floor, MIN_CONTENT_TERMS):
                 scored.append((score, pos, j, speaker, sent))
+    strong = [x for x in scored if x[0] >= MIN_CONTENT_TERMS]
+    scored = strong or scored
     if not scored:
         return None
     kept: list[tuple[float, int, int, str | None, str]] = []
