@@ -113,6 +113,17 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        Migration(
+            13,
+            "api keys of the HTTP service",
+            (
+                """CREATE TABLE api_keys (
+                    id text PRIMARY KEY, tenant text NOT NULL, name text NOT NULL,
+                    secret_hash text NOT NULL, read_only boolean NOT NULL, trust text,
+                    created_at timestamptz NOT NULL, revoked_at timestamptz)""",
+                "CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)",
+            ),
+        ),
     )
 
 

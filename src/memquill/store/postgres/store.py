@@ -24,8 +24,10 @@ from psycopg_pool import ConnectionPool
 
 from memquill.errors import ConflictError, DuplicateEventError
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
+from memquill.model.apikey import ApiKey
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
+from memquill.store import apikeys as keysql
 from memquill.store import codec
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
@@ -397,3 +399,19 @@ class PostgresStore:
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = %s", (key,))
         return rows[0]["value"] if rows else None
+
+    # --- API keys of the HTTP service (SQL in store/apikeys.py) ---------------------------
+    def put_api_key(self, key: ApiKey) -> None:
+        self._exec(keysql.sql(keysql.INSERT, "%s"), keysql.row(key, epoch=False))
+
+    def get_api_key(self, key_id: str) -> ApiKey | None:
+        rows = self._q(keysql.sql(keysql.GET, "%s"), (key_id,))
+        return keysql.from_row(rows[0]) if rows else None
+
+    def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
+        if tenant is None:
+            return [keysql.from_row(r) for r in self._q(keysql.LIST_ALL)]
+        return [keysql.from_row(r) for r in self._q(keysql.sql(keysql.LIST_TENANT, "%s"), (tenant,))]
+
+    def revoke_api_key(self, key_id: str, at: datetime) -> bool:
+        return self._exec(keysql.sql(keysql.REVOKE, "%s"), (at, key_id)) > 0

@@ -58,4 +58,15 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
+    Migration(
+        13,
+        "api keys of the HTTP service",
+        (
+            """CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY, tenant TEXT NOT NULL, name TEXT NOT NULL,
+                secret_hash TEXT NOT NULL, read_only INTEGER NOT NULL, trust TEXT,
+                created_at REAL NOT NULL, revoked_at REAL)""",
+            """CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)""",
+        ),
+    ),
 )

@@ -29,8 +29,10 @@ from memquill.model import (
     Revision,
     Scope,
 )
+from memquill.model.apikey import ApiKey
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.query import Access, Job, JobStatus, RecordFilter
+from memquill.store import apikeys as keysql
 from memquill.store import codec
 from memquill.store.migrations import pending
 from memquill.store.sqlite import jobs as queue
@@ -439,6 +441,23 @@ class SQLiteStore:
     def meta(self, key: str) -> Any:
         rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
+
+    # --- API keys of the HTTP service (SQL in store/apikeys.py) ---------------------------
+    def put_api_key(self, key: ApiKey) -> None:
+        with self._tx() as db:
+            db.execute(keysql.INSERT, keysql.row(key, epoch=True))
+
+    def get_api_key(self, key_id: str) -> ApiKey | None:
+        rows = self._q(keysql.GET, (key_id,))
+        return keysql.from_row(dict(rows[0])) if rows else None
+
+    def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
+        rows = self._q(keysql.LIST_ALL) if tenant is None else self._q(keysql.LIST_TENANT, (tenant,))
+        return [keysql.from_row(dict(r)) for r in rows]
+
+    def revoke_api_key(self, key_id: str, at: datetime) -> bool:
+        with self._tx() as db:
+            return db.execute(keysql.REVOKE, (at.timestamp(), key_id)).rowcount > 0
 
 
 def _utc(ts: float) -> datetime:
