@@ -705,6 +705,11 @@ def demo(db: DemoDb = None) -> None:
         run_demo(str(Path(tmp) / "demo.db"), _out())
 
 
+from memquill.interfaces import cli_server  # noqa: E402  (serve, keys, mcp)
+
+cli_server.register(app)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
