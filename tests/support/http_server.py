@@ -1,0 +1,41 @@
+"""A real uvicorn server on 127.0.0.1 (free port) serving the memquill app, on a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+
+from memquill import Memory
+from memquill.interfaces.http import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(mem: Memory, *, worker: bool = False, **kw: object) -> Iterator[str]:
+    """Serve ``mem`` over HTTP until the block ends; yields the base URL."""
+    port = free_port()
+    config = uvicorn.Config(create_app(mem, worker=worker, **kw), host="127.0.0.1", port=port,  # type: ignore[arg-type]
+                            log_level="warning", lifespan="on")  # fmt: skip
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the HTTP server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
