@@ -10,7 +10,6 @@ goes to review) and it passes the same noise and injection filters as every othe
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,7 @@ from mcp_types import ToolAnnotations
 
 from memquill import Hit, Memory, Scope
 from memquill.errors import NotFoundError
-from memquill.text import detect_language
+from memquill.interfaces.remember import as_request
 
 INSTRUCTIONS = (
     "Long-term memory about the user across conversations. Call get_context (or recall) "
@@ -27,7 +26,6 @@ INSTRUCTIONS = (
     "or earlier decisions; call remember when the user states something durable or asks you "
     "to remember it; call forget when the user asks you to forget something."
 )
-ASKS = re.compile(r"^\s*(remember|please remember|记住|请记住|记一下)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -43,13 +41,6 @@ class Identity:
         given = {"tenant": self.tenant, "user": self.user, "agent": self.agent,
                  "project": project or self.project, "session": session}  # fmt: skip
         return {k: v for k, v in given.items() if v}
-
-
-def as_request(content: str) -> str:
-    """The agent's words as an explicit request to remember, in the content's language."""
-    if ASKS.match(content):
-        return content
-    return f"记住：{content}" if detect_language(content) == "zh" else f"Remember: {content}"
 
 
 def render_hit(h: Hit) -> dict[str, Any]:
