@@ -53,8 +53,9 @@ def check_secret(secret: str, stored: str) -> bool:
         algo, n, r, p, salt, digest = stored.split("$")
         if algo != "scrypt":
             return False
-        got = hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r),
-                             p=int(p), dklen=len(digest) // 2)  # fmt: skip
+        got = hashlib.scrypt(
+            secret.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=len(digest) // 2
+        )
     except ValueError:
         return False
     return hmac.compare_digest(got.hex(), digest)
@@ -86,14 +87,26 @@ class KeyRing:
         self._lock = threading.Lock()
 
     def create(
-        self, tenant: str, now: datetime, *, name: str = "", read_only: bool = False,
+        self,
+        tenant: str,
+        now: datetime,
+        *,
+        name: str = "",
+        read_only: bool = False,
         trust: Iterable[str] | None = None,
-    ) -> tuple[ApiKey, str]:  # fmt: skip
+    ) -> tuple[ApiKey, str]:
         """A new key and its token; the token is never retrievable again."""
         tenant = Scope.of(tenant=tenant).tenant
         key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
-        key = ApiKey(id=key_id, tenant=tenant, name=name, secret_hash=hash_secret(secret),
-                     read_only=read_only, trust=parse_trust(trust), created_at=now)  # fmt: skip
+        key = ApiKey(
+            id=key_id,
+            tenant=tenant,
+            name=name,
+            secret_hash=hash_secret(secret),
+            read_only=read_only,
+            trust=parse_trust(trust),
+            created_at=now,
+        )
         self.store.put_api_key(key)
         return key, f"{PREFIX}_{key_id}_{secret}"
 

@@ -12,25 +12,43 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn")
-import httpx  # noqa: E402
+import httpx
 
-from tests.support.http_server import free_port  # noqa: E402
+from tests.support.http_server import free_port
 
 pytestmark = pytest.mark.slow
 ENV = {**os.environ, "MEMQUILL_EMBEDDER": "hash", "OMP_NUM_THREADS": "1"}
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memquill.interfaces.cli", *args], env=ENV,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "memquill.interfaces.cli", *args],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     db = str(tmp_path / "svc.db")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "memquill.interfaces.cli", "serve", "--db", db,
-                             "--port", str(port), "--log-level", "warning"], env=ENV)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "memquill.interfaces.cli",
+            "serve",
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=ENV,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -75,8 +93,9 @@ def test_serve_with_its_worker(server: tuple[str, str]) -> None:
     deadline = time.monotonic() + 30
     hits: list[dict[str, object]] = []
     while not hits and time.monotonic() < deadline:  # the in-process worker writes it
-        hits = httpx.post(f"{url}/v1/search", json={"query": "which database", "user": "alice"},
-                          headers=auth).json()["hits"]  # fmt: skip
+        hits = httpx.post(
+            f"{url}/v1/search", json={"query": "which database", "user": "alice"}, headers=auth
+        ).json()["hits"]
         time.sleep(0.3)
     assert hits and "PostgreSQL" in str(hits[0]["memory"])
     key_id = token.split("_")[1]

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import pytest
 
 pytest.importorskip("fastapi")
-import httpx  # noqa: E402
+import httpx
 
-from memquill import Memory  # noqa: E402
-from memquill.apikeys import KeyRing  # noqa: E402
-from tests.support.http_server import serving  # noqa: E402
+from memquill import Memory
+from memquill.apikeys import KeyRing
+from tests.support.http_server import serving
 
 PREFS = {  # (statement, query, word that must come back)
     "en": ("Remember that I am allergic to peanuts", "peanut allergy", "peanut"),
@@ -58,10 +58,20 @@ def test_health_and_schema_need_no_key(api: Api) -> None:
     with api.client(None) as c:
         assert c.get("/healthz").json()["status"] == "ok"
         paths = c.get("/openapi.json").json()["paths"]
-    for p in ("/v1/events", "/v1/messages", "/v1/sessions/end", "/v1/search", "/v1/context",
-              "/v1/memories/{memory_id}", "/v1/memories/{memory_id}/history",
-              "/v1/memories/{memory_id}/explain", "/v1/users/{user}", "/v1/review",
-              "/v1/memories/{memory_id}/resolve", "/v1/stats"):  # fmt: skip
+    for p in (
+        "/v1/events",
+        "/v1/messages",
+        "/v1/sessions/end",
+        "/v1/search",
+        "/v1/context",
+        "/v1/memories/{memory_id}",
+        "/v1/memories/{memory_id}/history",
+        "/v1/memories/{memory_id}/explain",
+        "/v1/users/{user}",
+        "/v1/review",
+        "/v1/memories/{memory_id}/resolve",
+        "/v1/stats",
+    ):
         assert p in paths
 
 
@@ -93,9 +103,13 @@ def test_tenants_are_isolated(api: Api, lang: str) -> None:
         assert word in hits[0]["memory"]["content"] and hits[0]["memory"]["scope"]["tenant"] == "acme"
         # same user name, other tenant: nothing, and the id does not exist for it
         assert globex.post("/v1/search", json={"query": query, "user": "alice"}).json()["hits"] == []
-        for r in (globex.get(f"/v1/memories/{mid}"), globex.get(f"/v1/memories/{mid}/history"),
-                  globex.get(f"/v1/memories/{mid}/explain"), globex.delete(f"/v1/memories/{mid}"),
-                  globex.post(f"/v1/memories/{mid}/resolve", json={"action": "reject"})):  # fmt: skip
+        for r in (
+            globex.get(f"/v1/memories/{mid}"),
+            globex.get(f"/v1/memories/{mid}/history"),
+            globex.get(f"/v1/memories/{mid}/explain"),
+            globex.delete(f"/v1/memories/{mid}"),
+            globex.post(f"/v1/memories/{mid}/resolve", json={"action": "reject"}),
+        ):
             assert r.status_code == 404, r.text
             assert r.json()["error"]["type"] == "not_found"
         assert globex.delete("/v1/users/alice").status_code == 200  # erases globex's alice only
@@ -137,9 +151,12 @@ def test_read_only_key_reads_but_never_writes(api: Api) -> None:
         mid = add(writer, PREFS["en"][0]).json()["written"][0]
         assert reader.get(f"/v1/memories/{mid}").status_code == 200
         assert reader.post("/v1/search", json={"query": "peanut", "user": "alice"}).json()["hits"]
-        for r in (add(reader, "Remember I like tea"), reader.delete(f"/v1/memories/{mid}"),
-                  reader.delete("/v1/users/alice"),
-                  reader.post("/v1/sessions/end", json={"user": "alice", "session": "s1"})):  # fmt: skip
+        for r in (
+            add(reader, "Remember I like tea"),
+            reader.delete(f"/v1/memories/{mid}"),
+            reader.delete("/v1/users/alice"),
+            reader.post("/v1/sessions/end", json={"user": "alice", "session": "s1"}),
+        ):
             assert r.status_code == 403 and r.json()["error"]["type"] == "permission_denied"
         assert writer.get(f"/v1/memories/{mid}").json()["status"] == "active"
 
@@ -165,8 +182,11 @@ def test_messages_session_end_review_and_stats(api: Api, lang: str) -> None:
         "zh": ["我住在北京", "好的", "其实我上个月搬到上海了"],
     }[lang]
     with api.client("acme") as c:
-        body = {"user": "alice", "session": "s1",
-                "messages": [{"content": t, "at": f"2026-11-2{i}T10:00:00+08:00"} for i, t in enumerate(turns)]}  # fmt: skip
+        body = {
+            "user": "alice",
+            "session": "s1",
+            "messages": [{"content": t, "at": f"2026-11-2{i}T10:00:00+08:00"} for i, t in enumerate(turns)],
+        }
         results = c.post("/v1/messages", json=body).json()["results"]
         assert len(results) == 3 and all(r["created"] for r in results)
         assert c.post("/v1/sessions/end", json={"user": "alice", "session": "s1"}).json()["queued"] >= 1
@@ -181,8 +201,10 @@ def test_messages_session_end_review_and_stats(api: Api, lang: str) -> None:
 
 def test_a_bad_message_writes_nothing(api: Api) -> None:
     with api.client("acme") as c:
-        body = {"user": "alice", "messages": [{"content": "Remember I like tea"},
-                                              {"content": "x", "at": "not a time"}]}  # fmt: skip
+        body = {
+            "user": "alice",
+            "messages": [{"content": "Remember I like tea"}, {"content": "x", "at": "not a time"}],
+        }
         assert c.post("/v1/messages", json=body).status_code == 422
         assert c.get("/v1/stats", params={"user": "alice"}).json()["events"] == 0
 
@@ -212,8 +234,9 @@ BAD = [
 
 
 @pytest.mark.parametrize(("method", "path", "kw", "status"), BAD)
-def test_bad_input_is_a_clear_4xx(api: Api, method: str, path: str, kw: dict[str, object],
-                                  status: int) -> None:  # fmt: skip
+def test_bad_input_is_a_clear_4xx(
+    api: Api, method: str, path: str, kw: dict[str, object], status: int
+) -> None:
     with api.client("acme") as c:
         r = c.request(method.upper(), path, **kw)  # type: ignore[arg-type]
     assert r.status_code == status, r.text

@@ -44,8 +44,13 @@ def test_no_server_errors(live_url: str) -> None:
     for op in operations:
 
         @given(case=op.as_strategy())
-        @settings(max_examples=20, deadline=None, derandomize=True, database=None,
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @settings(
+            max_examples=20,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         def check(case: Any) -> None:
             case.call_and_validate(headers=auth, checks=CHECKS)
 

@@ -8,14 +8,14 @@ import anyio
 import pytest
 
 pytest.importorskip("langgraph")
-from langgraph.graph import END, START, StateGraph  # noqa: E402
-from langgraph.store.base import BaseStore, MatchCondition  # noqa: E402
-from langgraph.store.memory import InMemoryStore  # noqa: E402
+from langgraph.graph import END, START, StateGraph
+from langgraph.store.base import BaseStore, MatchCondition
+from langgraph.store.memory import InMemoryStore
 
-from memquill import Memory  # noqa: E402
-from memquill.errors import ValidationError  # noqa: E402
-from memquill.integrations.langgraph import MemquillStore  # noqa: E402
-from memquill.integrations.namespaces import NamespaceMap  # noqa: E402
+from memquill import Memory
+from memquill.errors import ValidationError
+from memquill.integrations.langgraph import MemquillStore
+from memquill.integrations.namespaces import NamespaceMap
 
 PUTS: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [
     (("memories", "alice"), "m1", {"content": "Alice prefers green tea", "kind": "pref", "n": 3}),
@@ -64,8 +64,9 @@ LISTINGS: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("query", SEARCHES)
-def test_search_selects_what_in_memory_store_selects(stores: tuple[MemquillStore, InMemoryStore],
-                                                     query: dict[str, Any]) -> None:  # fmt: skip
+def test_search_selects_what_in_memory_store_selects(
+    stores: tuple[MemquillStore, InMemoryStore], query: dict[str, Any]
+) -> None:
     ours, ref = stores
     prefix = query["namespace_prefix"]
     kw = {k: v for k, v in query.items() if k != "namespace_prefix"}
@@ -73,8 +74,9 @@ def test_search_selects_what_in_memory_store_selects(stores: tuple[MemquillStore
 
 
 @pytest.mark.parametrize("listing", LISTINGS)
-def test_list_namespaces_like_in_memory_store(stores: tuple[MemquillStore, InMemoryStore],
-                                              listing: dict[str, Any]) -> None:  # fmt: skip
+def test_list_namespaces_like_in_memory_store(
+    stores: tuple[MemquillStore, InMemoryStore], listing: dict[str, Any]
+) -> None:
     ours, ref = stores
     assert ours.list_namespaces(**listing) == ref.list_namespaces(**listing)
     cond = [MatchCondition("prefix", ("docs",))]
@@ -112,8 +114,10 @@ def test_pages_cover_everything_once(stores: tuple[MemquillStore, InMemoryStore]
     assert len(keys) == len(set(keys)) == len(PUTS)
 
 
-@pytest.mark.parametrize(("query", "best"), [("which tea does she drink", ("memories", "alice", "m1")),
-                                             ("喝咖啡", ("memories", "bob", "m1"))])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "best"),
+    [("which tea does she drink", ("memories", "alice", "m1")), ("喝咖啡", ("memories", "bob", "m1"))],
+)
 def test_query_search_uses_hybrid_retrieval_inside_the_prefix(
     stores: tuple[MemquillStore, InMemoryStore], query: str, best: tuple[str, str, str]
 ) -> None:
@@ -124,10 +128,13 @@ def test_query_search_uses_hybrid_retrieval_inside_the_prefix(
     assert hits[0].score is not None and all(h.namespace[: len(prefix)] == prefix for h in hits)
 
 
-@pytest.mark.parametrize(("content", "query", "word"), [
-    ("The user is allergic to peanuts", "peanut allergy", "peanut"),
-    ("用户对花生过敏", "花生过敏", "花生"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("content", "query", "word"),
+    [
+        ("The user is allergic to peanuts", "peanut allergy", "peanut"),
+        ("用户对花生过敏", "花生过敏", "花生"),
+    ],
+)
 def test_content_goes_through_the_write_path(mem: Memory, content: str, query: str, word: str) -> None:
     store = MemquillStore(mem)
     store.put(("memories", "carol"), "a1", {"content": content})
@@ -137,8 +144,10 @@ def test_content_goes_through_the_write_path(mem: Memory, content: str, query: s
     assert all("langgraph" not in h.memory.attributes for h in hits)
     store.delete(("memories", "carol"), "a1")  # delete is a forget, derived memories included
     assert mem.search(query, user="carol") == []
-    assert all(r.status.value == "deleted" and word not in r.content
-               for r in mem.records(statuses=["deleted"], user="carol", agent="langgraph"))  # fmt: skip
+    assert all(
+        r.status.value == "deleted" and word not in r.content
+        for r in mem.records(statuses=["deleted"], user="carol", agent="langgraph")
+    )
 
 
 def test_namespace_conventions(mem: Memory) -> None:

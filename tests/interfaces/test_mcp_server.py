@@ -12,11 +12,11 @@ import anyio
 import pytest
 
 pytest.importorskip("mcp")
-from mcp.client import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
 
-from memquill import Memory  # noqa: E402
-from memquill.providers.fake import HashEmbedder  # noqa: E402
+from memquill import Memory
+from memquill.providers.fake import HashEmbedder
 
 pytestmark = pytest.mark.slow
 
@@ -61,18 +61,23 @@ def test_tools_are_listed_with_guidance(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("statement", "query", "word"),
-    [("The user prefers dark mode in editors.", "editor theme dark mode", "dark mode"),
-     ("用户喜欢喝绿茶", "喝什么茶", "绿茶")],
+    [
+        ("The user prefers dark mode in editors.", "editor theme dark mode", "dark mode"),
+        ("用户喜欢喝绿茶", "喝什么茶", "绿茶"),
+    ],
 )
 def test_remember_is_visible_at_once_and_recall_returns_dates_and_sources(
     tmp_path: Path, statement: str, query: str, word: str
 ) -> None:
     db = str(tmp_path / "m.db")
-    saved, hits, ctx = call(server(db, "alice"), [
-        ("remember", {"content": statement}),
-        ("recall", {"query": query, "k": 3}),
-        ("get_context", {"query": query, "budget_tokens": 300}),
-    ])  # fmt: skip
+    saved, hits, ctx = call(
+        server(db, "alice"),
+        [
+            ("remember", {"content": statement}),
+            ("recall", {"query": query, "k": 3}),
+            ("get_context", {"query": query, "budget_tokens": 300}),
+        ],
+    )
     assert any(word in s for s in payload(saved)["saved"])
     found = payload(hits)
     assert found and word in found[0]["content"]
@@ -91,8 +96,11 @@ def test_agent_memory_never_overrides_what_the_user_said(tmp_path: Path) -> None
     assert any("Berlin" in c for c in before.values())
     call(server(db, "alice"), [("remember", {"content": "The user lives in Paris."})])
     with Memory(db, embedder=HashEmbedder()) as mem:
-        active = [r for r in mem.records(statuses=["active"], user="alice", agent="mcp")
-                  if r.source.value == "explicit"]  # fmt: skip
+        active = [
+            r
+            for r in mem.records(statuses=["active"], user="alice", agent="mcp")
+            if r.source.value == "explicit"
+        ]
         assert [r.id for r in active] == [i for i in before if "Berlin" in before[i]]
 
 
@@ -100,9 +108,10 @@ def test_forget_erases_and_cannot_reach_another_user(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
     with Memory(db, embedder=HashEmbedder()) as mem:
         theirs = mem.add("Remember that my locker code is 4417", user="bob").written[0]
-    saved, = call(server(db, "alice"), [("remember", {"content": "The user's cat is called Miso."})])
+    (saved,) = call(server(db, "alice"), [("remember", {"content": "The user's cat is called Miso."})])
     mine = payload(saved)["saved"]
     assert mine
+
     async def run() -> tuple[Any, Any, Any]:
         async with Client(server(db, "alice")) as c:
             hits = await c.call_tool("recall", {"query": "cat Miso"})

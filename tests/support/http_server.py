@@ -24,8 +24,13 @@ def free_port() -> int:
 def serving(mem: Memory, *, worker: bool = False, **kw: object) -> Iterator[str]:
     """Serve ``mem`` over HTTP until the block ends; yields the base URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(mem, worker=worker, **kw), host="127.0.0.1", port=port,  # type: ignore[arg-type]
-                            log_level="warning", lifespan="on")  # fmt: skip
+    config = uvicorn.Config(
+        create_app(mem, worker=worker, **kw),
+        host="127.0.0.1",
+        port=port,  # type: ignore[arg-type]
+        log_level="warning",
+        lifespan="on",
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()

@@ -37,8 +37,18 @@ from memquill import Memory, MemoryRecord, Status
 from memquill.errors import ConflictError, NotFoundError
 from memquill.integrations.namespaces import Directory, Namespace, NamespaceMap, subject
 from memquill.interfaces.remember import as_request
-from memquill.model import Audit, Create, Event, Purge, Revision, RevisionOp, Role, Trust, Update
-from memquill.model import MemoryType, Source
+from memquill.model import (
+    Audit,
+    Create,
+    Event,
+    MemoryType,
+    Revision,
+    RevisionOp,
+    Role,
+    Source,
+    Trust,
+    Update,
+)
 from memquill.model.query import RecordFilter
 
 ATTR = "langgraph"
@@ -50,8 +60,13 @@ class MemquillStore(BaseStore):
 
     supports_ttl = True
 
-    def __init__(self, target: str | Memory | None = None, *, namespaces: NamespaceMap | None = None,
-                 write_content: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self,
+        target: str | Memory | None = None,
+        *,
+        namespaces: NamespaceMap | None = None,
+        write_content: bool = True,
+    ) -> None:
         self.mem = target if isinstance(target, Memory) else Memory(target)
         self.map = namespaces or NamespaceMap()
         self.write_content = write_content
@@ -86,14 +101,27 @@ class MemquillStore(BaseStore):
 
     # --- items -----------------------------------------------------------------------------
     def _record(self, namespace: Namespace, key: str) -> MemoryRecord | None:
-        found = self.mem.store.find(RecordFilter(self.map.scope(namespace), subject=subject(namespace),
-                                                 key=key, exact_scope=True, at=self.mem.clock.now()),
-                                    limit=1)  # fmt: skip
+        found = self.mem.store.find(
+            RecordFilter(
+                self.map.scope(namespace),
+                subject=subject(namespace),
+                key=key,
+                exact_scope=True,
+                at=self.mem.clock.now(),
+            ),
+            limit=1,
+        )
         return found[0] if found else None
 
     def _items(self, namespace: Namespace) -> list[MemoryRecord]:
-        recs = self.mem.store.find(RecordFilter(self.map.scope(namespace), subject=subject(namespace),
-                                                exact_scope=True, at=self.mem.clock.now()))  # fmt: skip
+        recs = self.mem.store.find(
+            RecordFilter(
+                self.map.scope(namespace),
+                subject=subject(namespace),
+                exact_scope=True,
+                at=self.mem.clock.now(),
+            )
+        )
         return sorted(recs, key=lambda r: (r.created_at, r.id))
 
     def _put(self, op: PutOp) -> None:
@@ -103,32 +131,58 @@ class MemquillStore(BaseStore):
         event = self._log(ns, op.key, value, now)
         text = _text(value, op.index)
         rec = MemoryRecord(
-            id=old.id if old else f"mem-{uuid.uuid4().hex[:20]}", revision=old.revision + 1 if old else 1,
-            type=MemoryType.FACT, scope=self.map.scope(ns), subject=subject(ns), key=op.key,
-            content=text or op.key, confidence=0.9, source=Source.INFERRED, status=Status.ACTIVE,
-            evidence=[event.id], actor="langgraph", created_at=old.created_at if old else now,
-            updated_at=now, expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
+            id=old.id if old else f"mem-{uuid.uuid4().hex[:20]}",
+            revision=old.revision + 1 if old else 1,
+            type=MemoryType.FACT,
+            scope=self.map.scope(ns),
+            subject=subject(ns),
+            key=op.key,
+            content=text or op.key,
+            confidence=0.9,
+            source=Source.INFERRED,
+            status=Status.ACTIVE,
+            evidence=[event.id],
+            actor="langgraph",
+            created_at=old.created_at if old else now,
+            updated_at=now,
+            expires_at=None if op.ttl is None else now + timedelta(minutes=op.ttl),
             attributes={ATTR: {"namespace": list(ns), "key": op.key, "value": value}},
-        )  # fmt: skip
-        vec = None if op.index is False or self.mem.embedder is None else self.mem.embedder.embed_passages([text])[0]
-        emb = None if vec is None else vec.tolist()
+        )
+        emb = None
+        if op.index is not False and self.mem.embedder is not None:
+            emb = self.mem.embedder.embed_passages([text])[0].tolist()
         audit = Audit(RevisionOp.UPDATE if old else RevisionOp.ADD, "langgraph", "LangGraph put", (event.id,))
         self.mem.store.apply([Update(rec, old.revision, audit, emb) if old else Create(rec, audit, emb)])
         self.directory.add(ns)
         if self.write_content and isinstance(value.get("content"), str) and value["content"].strip():
-            self.mem.add(as_request(value["content"]), role="assistant", source="agent",
-                         id=f"{event.id}-content", **self.map.writer(ns))  # fmt: skip
+            self.mem.add(
+                as_request(value["content"]),
+                role="assistant",
+                source="agent",
+                id=f"{event.id}-content",
+                **self.map.writer(ns),
+            )
         if old is not None:  # after the new content, so a repeated statement is merged, not lost
             self._forget_derived(old, keep=event.id)
 
     def _log(self, ns: Namespace, key: str, value: dict[str, Any], now: datetime) -> Event:
         """The evidence event of a put: the exact value, logged before the record changes."""
-        body = json.dumps({"namespace": list(ns), "key": key, "value": value}, ensure_ascii=False,
-                          sort_keys=True, default=str)  # fmt: skip
+        body = json.dumps(
+            {"namespace": list(ns), "key": key, "value": value},
+            ensure_ascii=False,
+            sort_keys=True,
+            default=str,
+        )
         digest = hashlib.sha256(body.encode()).hexdigest()[:24]
-        event = Event(id=f"lg-{digest}-{now.timestamp():.6f}", scope=self.map.scope(ns), role=Role.SYSTEM,
-                      source=Trust.AGENT, content=body, occurred_at=now,
-                      metadata={"kind": "langgraph_put"})  # fmt: skip
+        event = Event(
+            id=f"lg-{digest}-{now.timestamp():.6f}",
+            scope=self.map.scope(ns),
+            role=Role.SYSTEM,
+            source=Trust.AGENT,
+            content=body,
+            occurred_at=now,
+            metadata={"kind": "langgraph_put"},
+        )
         return self.mem.store.append_event(event)[0]
 
     def _delete(self, namespace: Namespace, key: str) -> None:
@@ -159,28 +213,31 @@ class MemquillStore(BaseStore):
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
-        items = sorted((r for ns in self._namespaces(prefix) for r in self._items(ns)),
-                       key=lambda r: (r.created_at, r.id))  # fmt: skip
+        items = sorted(
+            (r for ns in self._namespaces(prefix) for r in self._items(ns)),
+            key=lambda r: (r.created_at, r.id),
+        )
         if op.filter:
-            items = [r for r in items if all(_compare_values(_value(r).get(k), v) for k, v in op.filter.items())]
+            wanted = op.filter.items()
+            items = [r for r in items if all(_compare_values(_value(r).get(k), v) for k, v in wanted)]
         if not op.query:
-            return [_item(r, None) for r in items[op.offset: op.offset + op.limit]]
+            return [_item(r, None) for r in items[op.offset : op.offset + op.limit]]
         scores = self._scores(op.query, items)
         ranked = sorted(items, key=lambda r: -scores.get(r.id, -1.0))
-        return [_item(r, scores.get(r.id)) for r in ranked[op.offset: op.offset + op.limit]]
+        return [_item(r, scores.get(r.id)) for r in ranked[op.offset : op.offset + op.limit]]
 
     def _scores(self, query: str, items: list[MemoryRecord]) -> dict[str, float]:
         """memquill's hybrid retrieval per scope; a distilled memory scores for its item."""
         by_event = {f"{e}-content": r.id for r in items for e in r.evidence}
         wanted = {r.id for r in items}
-        scopes = {json.dumps(self.map.reader(tuple(r.attributes[ATTR]["namespace"])), sort_keys=True)
-                  for r in items}  # fmt: skip
+        scopes = {
+            json.dumps(self.map.reader(tuple(r.attributes[ATTR]["namespace"])), sort_keys=True) for r in items
+        }
         scores: dict[str, float] = {}
         for s in scopes:
             for hit in self.mem.search(query, k=max(50, len(items)), **json.loads(s)):
-                owners = [hit.memory.id] if hit.memory.id in wanted else [by_event[e] for e in hit.memory.evidence
-                                                                          if e in by_event]  # fmt: skip
-                for owner in owners:
+                direct = [hit.memory.id] if hit.memory.id in wanted else []
+                for owner in direct or [by_event[e] for e in hit.memory.evidence if e in by_event]:
                     scores[owner] = max(scores.get(owner, 0.0), float(hit.score))
         return scores
 
@@ -189,7 +246,7 @@ class MemquillStore(BaseStore):
         if op.match_conditions:
             found = [ns for ns in found if all(_does_match(c, ns) for c in op.match_conditions)]
         listed = sorted({ns[: op.max_depth] for ns in found} if op.max_depth is not None else set(found))
-        return listed[op.offset: op.offset + op.limit]
+        return listed[op.offset : op.offset + op.limit]
 
     def history(self, namespace: Namespace, key: str) -> list[Revision]:
         """Every version of an item (memquill keeps what LangGraph overwrites)."""
@@ -205,22 +262,34 @@ class _Found(SearchItem):
     """A search hit that can also be handed out as the plain ``Item`` that ``get`` returns."""
 
     def as_item(self) -> Item:
-        return Item(value=self.value, key=self.key, namespace=self.namespace,
-                    created_at=self.created_at, updated_at=self.updated_at)  # fmt: skip
+        return Item(
+            value=self.value,
+            key=self.key,
+            namespace=self.namespace,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+        )
 
 
 def _item(rec: MemoryRecord, score: float | None = None) -> _Found:
     a = rec.attributes[ATTR]
-    return _Found(namespace=tuple(a["namespace"]), key=a["key"], value=dict(a["value"]),
-                  created_at=rec.created_at, updated_at=rec.updated_at, score=score)  # fmt: skip
+    return _Found(
+        namespace=tuple(a["namespace"]),
+        key=a["key"],
+        value=dict(a["value"]),
+        created_at=rec.created_at,
+        updated_at=rec.updated_at,
+        score=score,
+    )
 
 
 def _text(value: dict[str, Any], index: list[str] | bool | None) -> str:
     """What an item is searched by: its ``content``, the indexed fields, or the whole value."""
     if isinstance(index, list):
         parts = [value.get(f.split(".")[0]) for f in index]
-        return " ".join(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False) for p in parts
-                        if p is not None)  # fmt: skip
+        return " ".join(
+            p if isinstance(p, str) else json.dumps(p, ensure_ascii=False) for p in parts if p is not None
+        )
     if isinstance(value.get("content"), str):
         return str(value["content"])
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)

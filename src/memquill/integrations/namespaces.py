@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from memquill import Memory, Scope
 from memquill.errors import ValidationError
@@ -46,12 +47,12 @@ class NamespaceMap:
         dims = self._dims(namespace)
         return Scope.of(tenant=self.tenant, agent=AGENT, **(dims or {"user": self.fallback_user}))
 
-    def reader(self, namespace: Namespace) -> dict[str, str]:
+    def reader(self, namespace: Namespace) -> dict[str, Any]:
         """Scope keywords for searching the memories of ``namespace`` (items and derived)."""
         s = self.scope(namespace)
         return {k: v for k, v in s.model_dump().items() if v is not None}
 
-    def writer(self, namespace: Namespace) -> dict[str, str]:
+    def writer(self, namespace: Namespace) -> dict[str, Any]:
         """Scope keywords for content that goes through the write path (not agent-private)."""
         return {k: v for k, v in self.reader(namespace).items() if k != "agent"}
 
@@ -77,7 +78,7 @@ class Directory:
 
     def __init__(self, mem: Memory, tenant: str) -> None:
         self.mem = mem
-        self.where = {"tenant": tenant, "user": DIRECTORY_USER, "agent": AGENT}
+        self.where: dict[str, Any] = {"tenant": tenant, "user": DIRECTORY_USER, "agent": AGENT}
         self._known: set[Namespace] = set()
 
     def add(self, namespace: Namespace) -> None:
@@ -93,8 +94,11 @@ class Directory:
         self._known.discard(namespace)
 
     def all(self) -> list[Namespace]:
-        return [tuple(json.loads(b.content)) for b in self.mem.blocks(**self.where)
-                if b.agent == AGENT and b.name.startswith("ns:") and b.content]  # fmt: skip
+        return [
+            tuple(json.loads(b.content))
+            for b in self.mem.blocks(**self.where)
+            if b.agent == AGENT and b.name.startswith("ns:") and b.content
+        ]
 
 
 def _block_name(namespace: Namespace) -> str:

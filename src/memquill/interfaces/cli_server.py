@@ -21,13 +21,15 @@ from memquill.settings import Settings, default_db_path
 
 Db = Annotated[
     str | None,
-    typer.Option("--db", help="Database file or postgresql:// URL (default: MEMQUILL_DB, "
-                 "else the per-user data file).", show_default=False),
-]  # fmt: skip
+    typer.Option(
+        "--db",
+        help="Database file or postgresql:// URL (default: MEMQUILL_DB, else the per-user data file).",
+        show_default=False,
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
-keys = typer.Typer(help="API keys of the HTTP service (only a salted hash is stored).",
-                   no_args_is_help=True)  # fmt: skip
+keys = typer.Typer(help="API keys of the HTTP service (only a salted hash is stored).", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,10 +67,15 @@ def serve(
     db: Db = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port.")] = 8080,
-    no_worker: Annotated[bool, typer.Option("--no-worker", help="Do not run the background "
-                         "worker in this process (run `memquill worker` instead).")] = False,
+    no_worker: Annotated[
+        bool,
+        typer.Option(
+            "--no-worker",
+            help="Do not run the background worker in this process (run `memquill worker` instead).",
+        ),
+    ] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
-) -> None:  # fmt: skip
+) -> None:
     """Serve the HTTP API (needs the `server` extra); requests need a key from `keys create`."""
     with _guarded():
         try:
@@ -87,24 +94,32 @@ def serve(
 def keys_create(
     tenant: Annotated[str, typer.Option(help="Tenant the key acts for (all its requests).")],
     name: Annotated[str, typer.Option(help="A label, e.g. the client's name.")] = "",
-    read_only: Annotated[bool, typer.Option("--read-only", help="Only search, context, "
-                         "get, history, explain, review and stats.")] = False,
-    trust: Annotated[list[str] | None, typer.Option("--trust", help="Trust classes the key "
-                     "may write (repeatable): user, agent, tool, external.")] = None,
+    read_only: Annotated[
+        bool,
+        typer.Option("--read-only", help="Only search, context, get, history, explain, review and stats."),
+    ] = False,
+    trust: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trust", help="Trust classes the key may write (repeatable): user, agent, tool, external."
+        ),
+    ] = None,
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """Create a key; the key itself is printed once, on the last line of stdout."""
     with _guarded():
         mem, ring = _ring(db)
         with mem:
-            key, token = ring.create(tenant, SystemClock().now(), name=name, read_only=read_only,
-                                     trust=trust)  # fmt: skip
+            key, token = ring.create(tenant, SystemClock().now(), name=name, read_only=read_only, trust=trust)
     if as_json:
         typer.echo(json.dumps({**_key_json(key), "key": token}, ensure_ascii=False))
         return
-    limits = ", ".join(filter(None, ["read-only" if key.read_only else "",
-                                     f"trust {','.join(key.trust)}" if key.trust else ""]))  # fmt: skip
+    limits = ", ".join(
+        filter(
+            None, ["read-only" if key.read_only else "", f"trust {','.join(key.trust)}" if key.trust else ""]
+        )
+    )
     typer.echo(f"created key {key.id} for tenant {key.tenant}" + (f" ({limits})" if limits else ""))
     typer.echo("store the key below now; it cannot be shown again", err=True)
     typer.echo(token)
@@ -115,7 +130,7 @@ def keys_list(
     tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None,
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """List keys (ids and limits; secrets are never shown)."""
     with _guarded():
         mem, ring = _ring(db)
@@ -150,11 +165,12 @@ def mcp(
     tenant: Annotated[str | None, typer.Option(help="Tenant.")] = None,
     project: Annotated[str | None, typer.Option(help="Project.")] = None,
     agent: Annotated[str | None, typer.Option(help="The agent writing (default: mcp).")] = None,
-    transport: Annotated[Literal["stdio", "http"], typer.Option(help="stdio for desktop "
-                         "clients; http for streamable HTTP.")] = "stdio",
+    transport: Annotated[
+        Literal["stdio", "http"], typer.Option(help="stdio for desktop clients; http for streamable HTTP.")
+    ] = "stdio",
     host: Annotated[str, typer.Option(help="With --transport http.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="With --transport http.")] = 8765,
-) -> None:  # fmt: skip
+) -> None:
     """Run the MCP server (needs the `mcp` extra) for one configured user."""
     with _guarded():
         try:

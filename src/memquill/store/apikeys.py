@@ -28,8 +28,16 @@ def sql(statement: str, placeholder: str) -> str:
 
 def row(key: ApiKey, epoch: bool) -> tuple[Any, ...]:
     trust = None if key.trust is None else ",".join(t.value for t in key.trust)
-    return (key.id, key.tenant, key.name, key.secret_hash, key.read_only, trust,
-            instant(key.created_at, epoch), instant(key.revoked_at, epoch))  # fmt: skip
+    return (
+        key.id,
+        key.tenant,
+        key.name,
+        key.secret_hash,
+        key.read_only,
+        trust,
+        instant(key.created_at, epoch),
+        instant(key.revoked_at, epoch),
+    )
 
 
 def instant(at: datetime | None, epoch: bool) -> float | datetime | None:
@@ -37,10 +45,17 @@ def instant(at: datetime | None, epoch: bool) -> float | datetime | None:
 
 
 def from_row(r: Mapping[str, Any]) -> ApiKey:
-    def when(v: Any) -> datetime | None:
+    def when(v: Any) -> Any:  # SQLite: epoch seconds; PostgreSQL: datetime (None stays None)
         return from_epoch(v) if isinstance(v, int | float) else v
 
     trust = None if r["trust"] is None else tuple(Trust(t) for t in r["trust"].split(",") if t)
-    return ApiKey(id=r["id"], tenant=r["tenant"], name=r["name"], secret_hash=r["secret_hash"],
-                  read_only=bool(r["read_only"]), trust=trust, created_at=when(r["created_at"]),
-                  revoked_at=when(r["revoked_at"]))  # fmt: skip
+    return ApiKey(
+        id=r["id"],
+        tenant=r["tenant"],
+        name=r["name"],
+        secret_hash=r["secret_hash"],
+        read_only=bool(r["read_only"]),
+        trust=trust,
+        created_at=when(r["created_at"]),
+        revoked_at=when(r["revoked_at"]),
+    )

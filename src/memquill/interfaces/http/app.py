@@ -26,8 +26,9 @@ log = logging.getLogger("memquill.http")
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def create_app(mem: Memory, *, worker: bool = True, poll_s: float = 0.5,
-               max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:  # fmt: skip
+def create_app(
+    mem: Memory, *, worker: bool = True, poll_s: float = 0.5, max_body_bytes: int = MAX_BODY_BYTES
+) -> FastAPI:
     """The HTTP API over ``mem`` (see README "HTTP API")."""
 
     @asynccontextmanager
@@ -41,9 +42,13 @@ def create_app(mem: Memory, *, worker: bool = True, poll_s: float = 0.5,
             if thread is not None:
                 thread.join()
 
-    app = FastAPI(title="memquill", version=memquill.__version__, lifespan=lifespan,
-                  description="Long-term memory for LLM agents. Every /v1 call needs "
-                  "`Authorization: Bearer <key>`; the key decides the tenant.")  # fmt: skip
+    app = FastAPI(
+        title="memquill",
+        version=memquill.__version__,
+        lifespan=lifespan,
+        description="Long-term memory for LLM agents. Every /v1 call needs "
+        "`Authorization: Bearer <key>`; the key decides the tenant.",
+    )
     app.state.memory = mem
     app.state.keys = KeyRing(mem.store)
     errors.install(app)

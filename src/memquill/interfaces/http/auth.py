@@ -46,7 +46,7 @@ class Caller:
             allowed = ", ".join(t.value for t in self.key.trust or ())
             raise PermissionDeniedError(
                 f"this API key may write only trust class(es) {allowed}; the event is "
-                f"{trust.value} (set \"source\")"
+                f'{trust.value} (set "source")'
             )
 
     def record(self, memory_id: str) -> MemoryRecord:

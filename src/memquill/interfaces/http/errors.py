@@ -31,9 +31,18 @@ STATUS: tuple[tuple[type[e.MemquillError], int], ...] = (
     (e.StoreError, 503),
     (e.ProviderError, 503),
 )
-HTTP_TYPES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
-              422: "validation", 500: "internal_error", 503: "unavailable"}  # fmt: skip
+HTTP_TYPES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    422: "validation",
+    500: "internal_error",
+    503: "unavailable",
+}
 
 
 def error(status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -143,5 +152,4 @@ def _replay(body: bytes, receive: Receive) -> Callable[[], Awaitable[Message]]:
 
 def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries for these error codes, all in the one error shape."""
-    return {code: {"model": ErrorOut, "description": HTTP_TYPES.get(code, "error")}
-            for code in codes}  # fmt: skip
+    return {code: {"model": ErrorOut, "description": HTTP_TYPES.get(code, "error")} for code in codes}

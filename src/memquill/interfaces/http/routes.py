@@ -39,8 +39,9 @@ UserQ = Annotated[str, Query(min_length=1, max_length=MAX_SCOPE_LEN, description
 OptQ = Annotated[str | None, Query(min_length=1, max_length=MAX_SCOPE_LEN)]
 
 
-def _reader(tenant: str, user: str, agent: str | None, project: str | None,
-            session: str | None) -> dict[str, Any]:  # fmt: skip
+def _reader(
+    tenant: str, user: str, agent: str | None, project: str | None, session: str | None
+) -> dict[str, Any]:
     given = {"agent": agent, "project": project, "session": session}
     return {"tenant": tenant, "user": user, **{k: v for k, v in given.items() if v is not None}}
 
@@ -73,56 +74,82 @@ def end_session(body: SessionEndIn, who: Authed) -> QueuedOut:
 @router.post("/search", response_model=SearchOut, tags=["read"])
 def search(body: SearchIn, who: Authed) -> SearchOut:
     """Hybrid search over the memories this reader may see, valid at ``at`` (default now)."""
-    hits = who.mem.search(body.query, k=body.k, at=body.at, timezone=body.timezone,
-                          types=body.types, include_history=body.include_history,
-                          **body.scope(who.tenant))  # fmt: skip
+    hits = who.mem.search(
+        body.query,
+        k=body.k,
+        at=body.at,
+        timezone=body.timezone,
+        types=body.types,
+        include_history=body.include_history,
+        **body.scope(who.tenant),
+    )
     return SearchOut(hits=[HitOut(memory=h.memory, score=h.score, why=h.why) for h in hits])
 
 
 @router.post("/context", response_model=Context, tags=["read"])
 def context(body: ContextIn, who: Authed) -> Context:
     """The rendered memory block for a prompt, within ``budget_tokens``."""
-    return who.mem.context(body.query, budget_tokens=body.budget_tokens, k=body.k, at=body.at,
-                           types=body.types, language=body.language, timezone=body.timezone,
-                           **body.scope(who.tenant))  # fmt: skip
+    return who.mem.context(
+        body.query,
+        budget_tokens=body.budget_tokens,
+        k=body.k,
+        at=body.at,
+        types=body.types,
+        language=body.language,
+        timezone=body.timezone,
+        **body.scope(who.tenant),
+    )
 
 
 # --- records and audit ---------------------------------------------------------------------
-@router.get("/memories/{memory_id}", response_model=MemoryRecord, responses=responses(404),
-            tags=["memories"])  # fmt: skip
+@router.get("/memories/{memory_id}", response_model=MemoryRecord, responses=responses(404), tags=["memories"])
 def get(memory_id: MemoryId, who: Authed) -> MemoryRecord:
     """One record, any status (a forgotten one is a tombstone without content)."""
     return who.record(memory_id)
 
 
-@router.get("/memories/{memory_id}/history", response_model=list[Revision],
-            responses=responses(404), tags=["memories"])  # fmt: skip
+@router.get(
+    "/memories/{memory_id}/history",
+    response_model=list[Revision],
+    responses=responses(404),
+    tags=["memories"],
+)
 def history(memory_id: MemoryId, who: Authed) -> list[Revision]:
     """Every revision of the record, oldest first."""
     who.record(memory_id)
     return who.mem.history(memory_id)
 
 
-@router.get("/memories/{memory_id}/explain", response_model=Explanation,
-            responses=responses(404), tags=["memories"])  # fmt: skip
+@router.get(
+    "/memories/{memory_id}/explain", response_model=Explanation, responses=responses(404), tags=["memories"]
+)
 def explain(memory_id: MemoryId, who: Authed) -> Explanation:
     """events → versions → why it is remembered."""
     who.record(memory_id)
     return who.mem.explain(memory_id)
 
 
-@router.delete("/memories/{memory_id}", response_model=MemoryRecord,
-               responses={**WRITE, **responses(404)}, tags=["memories"])  # fmt: skip
-def forget(memory_id: MemoryId, who: Authed,
-           reason: Annotated[str, Query(max_length=1000)] = "") -> MemoryRecord:  # fmt: skip
+@router.delete(
+    "/memories/{memory_id}",
+    response_model=MemoryRecord,
+    responses={**WRITE, **responses(404)},
+    tags=["memories"],
+)
+def forget(
+    memory_id: MemoryId, who: Authed, reason: Annotated[str, Query(max_length=1000)] = ""
+) -> MemoryRecord:
     """Erase one memory's content everywhere; its evidence is tombstoned."""
     who.writes()
     who.record(memory_id)
     return who.mem.forget(memory_id, reason=reason or "forgotten on request", actor="api")
 
 
-@router.post("/memories/{memory_id}/feedback", response_model=MemoryRecord,
-             responses={**WRITE, **responses(404)}, tags=["memories"])  # fmt: skip
+@router.post(
+    "/memories/{memory_id}/feedback",
+    response_model=MemoryRecord,
+    responses={**WRITE, **responses(404)},
+    tags=["memories"],
+)
 def feedback(memory_id: MemoryId, body: FeedbackIn, who: Authed) -> MemoryRecord:
     """Mark a retrieved memory useful (or not): it feeds ranking and health."""
     who.writes()
@@ -131,8 +158,9 @@ def feedback(memory_id: MemoryId, body: FeedbackIn, who: Authed) -> MemoryRecord
 
 
 @router.delete("/users/{user}", response_model=ErasedOut, responses=WRITE, tags=["memories"])
-def forget_scope(user: Annotated[str, Path(min_length=1, max_length=MAX_SCOPE_LEN)],
-                 who: Authed) -> ErasedOut:  # fmt: skip
+def forget_scope(
+    user: Annotated[str, Path(min_length=1, max_length=MAX_SCOPE_LEN)], who: Authed
+) -> ErasedOut:
     """Erase everything of one user of this tenant (events included), and nothing else."""
     who.writes()
     return ErasedOut(deleted=who.mem.forget_scope(tenant=who.tenant, user=user))
@@ -140,15 +168,25 @@ def forget_scope(user: Annotated[str, Path(min_length=1, max_length=MAX_SCOPE_LE
 
 # --- review, health ------------------------------------------------------------------------
 @router.get("/review", response_model=list[ReviewItem], tags=["review"])
-def review(who: Authed, user: UserQ, agent: OptQ = None, project: OptQ = None, session: OptQ = None,
-           include_candidates: bool = False) -> list[ReviewItem]:  # fmt: skip
+def review(
+    who: Authed,
+    user: UserQ,
+    agent: OptQ = None,
+    project: OptQ = None,
+    session: OptQ = None,
+    include_candidates: bool = False,
+) -> list[ReviewItem]:
     """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
     reader = _reader(who.tenant, user, agent, project, session)
     return who.mem.review(include_candidates=include_candidates, **reader)
 
 
-@router.post("/memories/{memory_id}/resolve", response_model=MemoryRecord,
-             responses={**WRITE, **responses(404)}, tags=["review"])  # fmt: skip
+@router.post(
+    "/memories/{memory_id}/resolve",
+    response_model=MemoryRecord,
+    responses={**WRITE, **responses(404)},
+    tags=["review"],
+)
 def resolve(memory_id: MemoryId, body: ResolveIn, who: Authed) -> MemoryRecord:
     """A human decision on a flagged or candidate record: accept, reject or keep both."""
     who.writes()

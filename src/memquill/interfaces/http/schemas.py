@@ -14,8 +14,11 @@ from memquill import AddResult, MemoryRecord, MemoryType
 from memquill.model.scope import MAX_SCOPE_LEN
 
 Name = Field(min_length=1, max_length=MAX_SCOPE_LEN)
-Instant = Field(default=None, max_length=64, description="ISO-8601 instant, with an offset "
-                "unless `timezone` says how to read it.")  # fmt: skip
+Instant = Field(
+    default=None,
+    max_length=64,
+    description="ISO-8601 instant, with an offset unless `timezone` says how to read it.",
+)
 Zone = Field(default=None, max_length=64, description="IANA timezone, e.g. Asia/Shanghai.")
 
 
@@ -31,9 +34,8 @@ class Where(Body):
     project: str | None = Field(default=None, min_length=1, max_length=MAX_SCOPE_LEN)
     session: str | None = Field(default=None, min_length=1, max_length=MAX_SCOPE_LEN)
 
-    def scope(self, tenant: str) -> dict[str, str]:
-        fields = {"user": self.user, "agent": self.agent, "project": self.project,
-                  "session": self.session}  # fmt: skip
+    def scope(self, tenant: str) -> dict[str, Any]:
+        fields = {"user": self.user, "agent": self.agent, "project": self.project, "session": self.session}
         return {"tenant": tenant, **{k: v for k, v in fields.items() if v is not None}}
 
 
@@ -41,10 +43,15 @@ class Message(Body):
     content: str = Field(description="The text of the turn.")
     role: Literal["user", "assistant", "tool", "system"] = "user"
     source: Literal["user", "agent", "tool", "external"] | None = Field(
-        default=None, description="Trust class; default from the role. A key may be limited "
-        "to some trust classes.")  # fmt: skip
-    id: str | None = Field(default=None, min_length=1, max_length=256,
-                           description="Event id; re-sending the same id is idempotent.")  # fmt: skip
+        default=None,
+        description="Trust class; default from the role. A key may be limited to some trust classes.",
+    )
+    id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=256,
+        description="Event id; re-sending the same id is idempotent.",
+    )
     at: str | None = Instant
     timezone: str | None = Zone
     metadata: dict[str, Any] | None = None
