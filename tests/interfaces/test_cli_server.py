@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("uvicorn")
 import httpx
 
-from tests.support.http_server import free_port
+from memquill.interfaces.http.testing import free_port
 
 pytestmark = pytest.mark.slow
 ENV = {**os.environ, "MEMQUILL_EMBEDDER": "hash", "OMP_NUM_THREADS": "1"}

@@ -17,7 +17,7 @@ import httpx
 
 from memquill import Memory
 from memquill.apikeys import KeyRing
-from tests.support.http_server import serving
+from memquill.interfaces.http.testing import serving
 
 PREFS = {  # (statement, query, word that must come back)
     "en": ("Remember that I am allergic to peanuts", "peanut allergy", "peanut"),

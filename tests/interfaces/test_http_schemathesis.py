@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance, statu
 
 from memquill import Memory  # noqa: E402
 from memquill.apikeys import KeyRing  # noqa: E402
-from tests.support.http_server import serving  # noqa: E402
+from memquill.interfaces.http.testing import serving  # noqa: E402
 
 pytestmark = pytest.mark.slow
 TOKEN: dict[str, str] = {}

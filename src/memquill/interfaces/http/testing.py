@@ -1,4 +1,8 @@
-"""A real uvicorn server on 127.0.0.1 (free port) serving the memquill app, on a thread."""
+"""Serve the app from a thread on 127.0.0.1 (a free port): for tests and benchmarks.
+
+``with serving(Memory(":memory:")) as url:`` gives a real uvicorn server for the block, so
+clients in any language can be tested against memquill without a separate process.
+"""
 
 from __future__ import annotations
 
