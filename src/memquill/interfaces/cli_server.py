@@ -53,9 +53,11 @@ def _guarded() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
-def _ring(db: str | None) -> tuple[Memory, KeyRing]:
-    mem = Memory(_db(db), embedder="none")  # key management needs no embedder
-    return mem, KeyRing(mem.store)
+@contextmanager
+def _keyring(db: str | None) -> Iterator[KeyRing]:
+    """The key ring of a database (no embedder needed), with memquill errors rendered."""
+    with _guarded(), Memory(_db(db), embedder="none") as mem:
+        yield KeyRing(mem.store)
 
 
 def _key_json(key: ApiKey) -> dict[str, object]:
@@ -108,10 +110,8 @@ def keys_create(
     as_json: AsJson = False,
 ) -> None:
     """Create a key; the key itself is printed once, on the last line of stdout."""
-    with _guarded():
-        mem, ring = _ring(db)
-        with mem:
-            key, token = ring.create(tenant, SystemClock().now(), name=name, read_only=read_only, trust=trust)
+    with _keyring(db) as ring:
+        key, token = ring.create(tenant, SystemClock().now(), name=name, read_only=read_only, trust=trust)
     if as_json:
         typer.echo(json.dumps({**_key_json(key), "key": token}, ensure_ascii=False))
         return
@@ -132,10 +132,8 @@ def keys_list(
     as_json: AsJson = False,
 ) -> None:
     """List keys (ids and limits; secrets are never shown)."""
-    with _guarded():
-        mem, ring = _ring(db)
-        with mem:
-            found = ring.list(tenant)
+    with _keyring(db) as ring:
+        found = ring.list(tenant)
     if as_json:
         typer.echo(json.dumps([_key_json(k) for k in found], ensure_ascii=False, indent=2))
         return
@@ -151,10 +149,8 @@ def keys_revoke(
     db: Db = None,
 ) -> None:
     """Revoke a key: requests with it get 401 from then on."""
-    with _guarded():
-        mem, ring = _ring(db)
-        with mem:
-            key = ring.revoke(key_id, SystemClock().now())
+    with _keyring(db) as ring:
+        key = ring.revoke(key_id, SystemClock().now())
     typer.echo(f"revoked key {key.id} of tenant {key.tenant}")
 
 

@@ -36,9 +36,8 @@ class Caller:
         return self.key.tenant
 
     def writes(self, role: str = "user", source: str | None = None) -> None:
-        """Refuse a write this key may not make (read-only, or a trust class it lacks)."""
-        if self.key.read_only:
-            raise PermissionDeniedError("this API key is read-only")
+        """Refuse an event this key may not add (read-only, or a trust class it lacks)."""
+        self._not_read_only()
         if source is None and role not in Role.__members__.values():
             return  # an unknown role is reported by the engine as bad input
         trust = Trust(source) if source is not None else DEFAULT_TRUST[Role(role)]
@@ -48,6 +47,24 @@ class Caller:
                 f"this API key may write only trust class(es) {allowed}; the event is "
                 f'{trust.value} (set "source")'
             )
+
+    def triggers(self) -> None:
+        """Session end: any key that may add events may say a session is over."""
+        self._not_read_only()
+
+    def manages(self, memory_id: str | None = None) -> None:
+        """Forget, erase, resolve, feedback: decisions on the user's behalf, so never by a key
+        that is limited to some trust classes (an ingestion pipeline). With ``memory_id``, the
+        record must also be this tenant's."""
+        self._not_read_only()
+        if self.key.trust is not None:
+            raise PermissionDeniedError("this API key may only add events; it cannot change memories")
+        if memory_id is not None:
+            self.record(memory_id)
+
+    def _not_read_only(self) -> None:
+        if self.key.read_only:
+            raise PermissionDeniedError("this API key is read-only")
 
     def record(self, memory_id: str) -> MemoryRecord:
         """The record if it belongs to this tenant; otherwise it does not exist for the caller."""

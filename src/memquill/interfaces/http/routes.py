@@ -66,7 +66,7 @@ def add_messages(body: MessagesIn, who: Authed) -> MessagesOut:
 @router.post("/sessions/end", response_model=QueuedOut, responses=WRITE, tags=["events"])
 def end_session(body: SessionEndIn, who: Authed) -> QueuedOut:
     """Session-end trigger: the session's business context is queued for the worker."""
-    who.writes("system")
+    who.triggers()
     return QueuedOut(queued=who.mem.end_session(**body.scope(who.tenant)))
 
 
@@ -139,8 +139,7 @@ def forget(
     memory_id: MemoryId, who: Authed, reason: Annotated[str, Query(max_length=1000)] = ""
 ) -> MemoryRecord:
     """Erase one memory's content everywhere; its evidence is tombstoned."""
-    who.writes()
-    who.record(memory_id)
+    who.manages(memory_id)
     return who.mem.forget(memory_id, reason=reason or "forgotten on request", actor="api")
 
 
@@ -152,8 +151,7 @@ def forget(
 )
 def feedback(memory_id: MemoryId, body: FeedbackIn, who: Authed) -> MemoryRecord:
     """Mark a retrieved memory useful (or not): it feeds ranking and health."""
-    who.writes()
-    who.record(memory_id)
+    who.manages(memory_id)
     return who.mem.feedback(memory_id, useful=body.useful, actor="api")
 
 
@@ -162,7 +160,7 @@ def forget_scope(
     user: Annotated[str, Path(min_length=1, max_length=MAX_SCOPE_LEN)], who: Authed
 ) -> ErasedOut:
     """Erase everything of one user of this tenant (events included), and nothing else."""
-    who.writes()
+    who.manages()
     return ErasedOut(deleted=who.mem.forget_scope(tenant=who.tenant, user=user))
 
 
@@ -189,8 +187,7 @@ def review(
 )
 def resolve(memory_id: MemoryId, body: ResolveIn, who: Authed) -> MemoryRecord:
     """A human decision on a flagged or candidate record: accept, reject or keep both."""
-    who.writes()
-    who.record(memory_id)
+    who.manages(memory_id)
     return who.mem.resolve(memory_id, body.action, reason=body.reason, actor="api")
 
 

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 import uvicorn
 
 from memquill import Memory
-from memquill.interfaces.http import create_app
+from memquill.errors import StoreError
+from memquill.interfaces.http.app import MAX_BODY_BYTES, create_app
 
 
 def free_port() -> int:
@@ -25,13 +26,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(mem: Memory, *, worker: bool = False, **kw: object) -> Iterator[str]:
+def serving(mem: Memory, *, worker: bool = False, max_body_bytes: int = MAX_BODY_BYTES) -> Iterator[str]:
     """Serve ``mem`` over HTTP until the block ends; yields the base URL."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(mem, worker=worker, **kw),
+        create_app(mem, worker=worker, max_body_bytes=max_body_bytes),
         host="127.0.0.1",
-        port=port,  # type: ignore[arg-type]
+        port=port,
         log_level="warning",
         lifespan="on",
     )
@@ -41,7 +42,7 @@ def serving(mem: Memory, *, worker: bool = False, **kw: object) -> Iterator[str]
     deadline = time.monotonic() + 20
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the HTTP server did not start")
+            raise StoreError("the HTTP server did not start")
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"
