@@ -127,3 +127,47 @@ def test_forget_erases_and_cannot_reach_another_user(tmp_path: Path) -> None:
         assert mem.get(mid).status.value == "deleted"
         assert "Miso" not in mem.get(mid).content
         assert mem.get(theirs).status.value == "active"
+
+
+def test_streamable_http_transport(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import time
+
+    from memquill.interfaces.http.testing import free_port
+
+    port = free_port()
+    args = [
+        "mcp",
+        "--db",
+        str(tmp_path / "m.db"),
+        "--user",
+        "alice",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+    ]
+    params = server(str(tmp_path / "m.db"), "alice")
+    proc = subprocess.Popen([params.command, "-m", "memquill.interfaces.cli", *args], env=params.env)
+
+    async def run() -> tuple[Any, Any]:
+        async with Client(f"http://127.0.0.1:{port}/mcp") as c:
+            saved = await c.call_tool("remember", {"content": "The user's cat is called Miso."})
+            return saved, await c.call_tool("recall", {"query": "cat name"})
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # wait until the port accepts connections, then talk MCP once
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "mcp http did not start"
+                time.sleep(0.3)
+        saved, hits = anyio.run(run)
+        assert payload(saved)["saved"]
+        assert "Miso" in payload(hits)[0]["content"]
+    finally:
+        proc.terminate()
+        proc.wait(20)
