@@ -9,10 +9,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("uvicorn")
 import httpx
+import pytest
 
 from memquill.interfaces.http.testing import free_port
 

@@ -10,10 +10,8 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import pytest
-
-pytest.importorskip("fastapi")
 import httpx
+import pytest
 
 from memquill import Memory
 from memquill.apikeys import KeyRing

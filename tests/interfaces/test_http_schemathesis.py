@@ -11,15 +11,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
-schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance  # noqa: E402
-
-from memquill import Memory  # noqa: E402
-from memquill.apikeys import KeyRing  # noqa: E402
-from memquill.interfaces.http.testing import serving  # noqa: E402
+from memquill import Memory
+from memquill.apikeys import KeyRing
+from memquill.interfaces.http.testing import serving
 
 pytestmark = pytest.mark.slow
 TOKEN: dict[str, str] = {}

@@ -6,8 +6,6 @@ from typing import Any, TypedDict
 
 import anyio
 import pytest
-
-pytest.importorskip("langgraph")
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore, MatchCondition
 from langgraph.store.memory import InMemoryStore

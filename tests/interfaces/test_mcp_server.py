@@ -10,8 +10,6 @@ from typing import Any
 
 import anyio
 import pytest
-
-pytest.importorskip("mcp")
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
