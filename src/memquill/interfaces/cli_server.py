@@ -87,6 +87,7 @@ def serve(
         except ImportError as exc:
             raise ConfigError("the HTTP server needs: pip install 'memquill[server]'") from exc
         with Memory(_db(db)) as mem:
+            mem.warm_up()  # load the segmenter and time parser before the first request
             app = create_app(mem, worker=not no_worker)
             uvicorn.run(app, host=host, port=port, log_level=log_level)
 
@@ -175,6 +176,7 @@ def mcp(
             raise ConfigError("the MCP server needs: pip install 'memquill[mcp]'") from exc
         ident = Identity(user=user, tenant=tenant, project=project, agent=agent or "mcp")
         with Memory(_db(db)) as mem:
+            mem.warm_up()
             server = build_server(mem, ident)
             if transport == "stdio":
                 server.run("stdio")

@@ -12,14 +12,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.errors import StoreError
+from memquill.errors import PermissionDeniedError, StoreError
 from memquill.model import Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.event import LOG_MARKERS
 from memquill.model.query import JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.dialect import Dialect
-
-Scored = list[tuple[str, float]]
 
 
 def filter_sql(d: Dialect, f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
@@ -150,21 +149,24 @@ class SharedQueries:
 
     def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
         rows = self._rows(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
-            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.tenant = e.tenant AND "
+            "j.user_id = e.user_id AND j.kind = 'extract' AND j.ref = e.id "
+            "WHERE e.tenant = ? AND e.user_id = ? AND e.session = ? "
+            "AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
             [scope.tenant, scope.user, session, limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
 
     # --- core blocks --------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None:
-        self._write(
+    def put_block(self, block: CoreBlock, force: bool = False) -> None:
+        """Insert or replace, in one statement: a read-only block is replaced only with
+        ``force`` (checking first, then writing, would race another writer)."""
+        written = self._write(
             self.dialect.sql(
                 "INSERT INTO core_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
                 "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
                 "char_limit = excluded.char_limit, read_only = excluded.read_only, "
-                "updated_at = excluded.updated_at"
+                "updated_at = excluded.updated_at WHERE NOT core_blocks.read_only OR ?"
             ),
             [
                 block.tenant,
@@ -175,8 +177,11 @@ class SharedQueries:
                 block.char_limit,
                 bool(block.read_only),
                 self.dialect.instant(block.updated_at),
+                bool(force),
             ],
         )
+        if written == 0:
+            raise PermissionDeniedError(f"block {block.name!r} is read-only")
 
     def blocks(self, scope: Scope) -> list[CoreBlock]:
         rows = self._rows(
@@ -208,7 +213,11 @@ class SharedQueries:
 
         for r in rows("status, type, COUNT(*) AS n", "memories", "GROUP BY status, type"):
             t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
-        for r in rows(f"{d.day('occurred_at')} AS d, COUNT(*) AS n", "events", "GROUP BY d ORDER BY d"):
+        markers = ", ".join(f"'{k}'" for k in sorted(LOG_MARKERS))  # constants, not input
+        role, kind = d.json_text("body", "role"), d.json_text("body", "metadata", "kind")
+        interactions = f"AND NOT ({role} = 'system' AND COALESCE({kind}, '') IN ({markers}))"
+        day = f"{d.day('occurred_at')} AS d, COUNT(*) AS n"
+        for r in rows(day, "events", f"{interactions} GROUP BY d ORDER BY d"):
             t.events_by_day[r["d"]] = r["n"]
         t.events = sum(t.events_by_day.values())
         t.accesses = int(rows("COUNT(*) AS n", "access_log")[0]["n"])

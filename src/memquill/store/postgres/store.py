@@ -6,7 +6,6 @@ each; driver errors are translated to ``memquill.errors`` at this boundary.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,26 +21,27 @@ from psycopg.rows import dict_row
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import ConflictError, DuplicateEventError
+from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import codec
+from memquill.store import checks, codec
 from memquill.store.apikeys import ApiKeyQueries
+from memquill.store.base import Ranked
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
 from memquill.store.postgres.search import Search
 from memquill.store.postgres.writes import Conn, Writer
+from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 
-Scored = list[tuple[str, float]]
 # Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
 # last few counts, never a record (SQLite's synchronous=NORMAL makes the same trade).
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore(SharedQueries, ApiKeyQueries):
+class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "postgres"
     dialect = POSTGRES
     capabilities = Capabilities(
@@ -143,7 +143,7 @@ class PostgresStore(SharedQueries, ApiKeyQueries):
 
     # --- events -----------------------------------------------------------------------
     def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
-        digest = hashlib.sha256(event.content.encode()).hexdigest()
+        digest = checks.content_hash(event)
         s = event.scope
         with self._tx() as conn:
             row = conn.execute(
@@ -159,13 +159,9 @@ class PostgresStore(SharedQueries, ApiKeyQueries):
                 ).fetchone()  # fmt: skip
                 if old is None:
                     raise ConflictError(f"event {event.id!r} was erased while being appended")
-                if old["content_hash"] != digest:
-                    raise DuplicateEventError(
-                        f"event {event.id!r} exists with different content; events are immutable"
-                    )
-                return codec.event_from_body(old["body"], old["seq"]), False
+                return checks.replayed_event(event, old), False
             seq = row["seq"]
-            queue.enqueue(conn, [queue.with_seq(j, seq) for j in jobs])
+            queue.enqueue(conn, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     # --- records ----------------------------------------------------------------------
@@ -183,10 +179,10 @@ class PostgresStore(SharedQueries, ApiKeyQueries):
         return result
 
     # --- search legs ------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         return self._search.lexical(f, terms, limit)
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         return self._search.vector(f, query, limit)
 
     def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
@@ -264,7 +260,8 @@ class PostgresStore(SharedQueries, ApiKeyQueries):
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
+                          "query_log", "scratch_stores"):  # fmt: skip
                 # memory_vectors rows go with their memories (ON DELETE CASCADE)
                 cur = conn.execute(
                     sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
