@@ -190,3 +190,13 @@ def test_a_real_graph_sync_and_async(mem: Memory) -> None:
     assert "我喜欢靠窗的座位" in out["recalled"]
     assert len(MemquillStore(mem).search(("memories", "erin"))) == 2
     assert MemquillStore(mem).search(("memories", "frank")) == []
+
+
+def test_ttl_expires_items(mem: Memory) -> None:
+    store = MemquillStore(mem)
+    store.put(("memories", "gina"), "tmp", {"note": "release window today"}, ttl=30)
+    store.put(("memories", "gina"), "keep", {"note": "prefers email"})
+    assert store.get(("memories", "gina"), "tmp") is not None
+    mem.clock.advance(minutes=31)  # type: ignore[attr-defined]
+    assert store.get(("memories", "gina"), "tmp") is None
+    assert [i.key for i in store.search(("memories", "gina"))] == ["keep"]
