@@ -33,8 +33,18 @@ from memquill import Memory
 from memquill.apikeys import KeyRing
 from memquill.interfaces.http.testing import free_port
 
-QUERIES = ["dark mode", "PostgreSQL database", "出差 杭州", "计费服务 部署", "React frontend",
-           "用户喜欢绿茶", "weekly reports", "搜索接口", "staging database", "值班"]  # fmt: skip
+QUERIES = [
+    "dark mode",
+    "PostgreSQL database",
+    "出差 杭州",
+    "计费服务 部署",
+    "React frontend",
+    "用户喜欢绿茶",
+    "weekly reports",
+    "搜索接口",
+    "staging database",
+    "值班",
+]
 Call = Callable[[int], None]
 
 
@@ -61,8 +71,19 @@ def run(calls: Call, n: int, clients: int) -> tuple[float, float, float]:
 def start_server(db: str, embedder: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "MEMQUILL_EMBEDDER": embedder}
-    cmd = [sys.executable, "-m", "memquill.interfaces.cli", "serve", "--db", db, "--port", str(port),
-           "--no-worker", "--log-level", "warning"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "memquill.interfaces.cli",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        str(port),
+        "--no-worker",
+        "--log-level",
+        "warning",
+    ]
     proc = subprocess.Popen(cmd, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -138,9 +159,14 @@ def main() -> None:
                     rows.append([op, "in-process", clients, *run(call, args.requests, clients)])
     rows.sort(key=lambda r: (str(r[0]), int(r[2]), str(r[1])))  # type: ignore[call-overload]
     backend = "PostgreSQL" if args.db else "SQLite"
-    print(table(f"HTTP API vs in-process ({backend}, embedder {args.embedder}, {args.requests} "
-                f"requests per row; {machine()})",
-                ["op", "path", "clients", "req/s", "p50 ms", "p95 ms"], rows))  # fmt: skip
+    print(
+        table(
+            f"HTTP API vs in-process ({backend}, embedder {args.embedder}, {args.requests} "
+            f"requests per row; {machine()})",
+            ["op", "path", "clients", "req/s", "p50 ms", "p95 ms"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":
