@@ -200,3 +200,18 @@ def test_ttl_expires_items(mem: Memory) -> None:
     mem.clock.advance(minutes=31)  # type: ignore[attr-defined]
     assert store.get(("memories", "gina"), "tmp") is None
     assert [i.key for i in store.search(("memories", "gina"))] == ["keep"]
+
+
+@pytest.mark.parametrize("content", ["Remember that my PIN hint is blue", "记住我的密码提示是蓝色"])
+def test_forget_user_leaves_nothing_behind(mem: Memory, content: str) -> None:
+    store = MemquillStore(mem)
+    store.put(("memories", "hana"), "p", {"content": content})
+    store.put(("memories", "ivan"), "p", {"content": content})
+    erased = store.forget_user("hana")
+    assert erased["events"] >= 2 and erased["memories"] >= 2
+    assert store.list_namespaces() == [("memories", "ivan")]
+    assert store.get(("memories", "hana"), "p") is None
+    blocks = mem.blocks(tenant="default", user="__langgraph__", agent="langgraph")
+    assert not any("hana" in b.content or "hana" in b.name for b in blocks)
+    assert mem.records(statuses=None, user="hana") == []
+    assert store.get(("memories", "ivan"), "p") is not None

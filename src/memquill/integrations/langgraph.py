@@ -248,6 +248,14 @@ class MemquillStore(BaseStore):
         listed = sorted({ns[: op.max_depth] for ns in found} if op.max_depth is not None else set(found))
         return listed[op.offset : op.offset + op.limit]
 
+    def forget_user(self, user: str) -> dict[str, int]:
+        """Erase a user (``Memory.forget_scope``) and blank their namespaces in the directory,
+        so no namespace naming them is left behind."""
+        for ns in self.directory.all():
+            if self.map.scope(ns).user == user:
+                self.directory.drop(ns)
+        return self.mem.forget_scope(tenant=self.map.tenant, user=user)
+
     def history(self, namespace: Namespace, key: str) -> list[Revision]:
         """Every version of an item (memquill keeps what LangGraph overwrites)."""
         rec = self._record(tuple(namespace), key)
