@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,7 +30,7 @@ from common import machine, sentence, summary, table
 
 from memquill import Memory
 from memquill.apikeys import KeyRing
-from memquill.interfaces.http.testing import free_port
+from memquill.interfaces.http.testing import serve_process
 
 QUERIES = [
     "dark mode",
@@ -66,35 +65,6 @@ def run(calls: Call, n: int, clients: int) -> tuple[float, float, float]:
     wall = time.perf_counter() - started
     p50, p95, _ = summary(lat)
     return n / wall, p50, p95
-
-
-def start_server(db: str, embedder: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {**os.environ, "MEMQUILL_EMBEDDER": embedder}
-    cmd = [
-        sys.executable,
-        "-m",
-        "memquill.interfaces.cli",
-        "serve",
-        "--db",
-        db,
-        "--port",
-        str(port),
-        "--no-worker",
-        "--log-level",
-        "warning",
-    ]
-    proc = subprocess.Popen(cmd, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def http_calls(url: str, token: str, clients: int) -> tuple[Call, Call]:
@@ -144,14 +114,11 @@ def main() -> None:
             db = args.db or str(Path(tmp) / f"http-{clients}.db")
             with Memory(db, embedder="none") as keys_db:
                 _, token = KeyRing(keys_db.store).create("bench", keys_db.clock.now())
-            proc, url = start_server(db, args.embedder)
-            try:
+            env = {**os.environ, "MEMQUILL_EMBEDDER": args.embedder}
+            with serve_process(db, "--no-worker", env=env) as url:
                 add, search = http_calls(url, token, clients)
                 for op, call in (("add", add), ("search", search)):
                     rows.append([op, "HTTP", clients, *run(call, args.requests, clients)])
-            finally:
-                proc.terminate()
-                proc.wait(30)
             local_db = args.db or str(Path(tmp) / f"local-{clients}.db")
             with Memory(local_db, embedder=args.embedder) as mem:
                 add, search = local_calls(mem, clients)

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from memquill.interfaces.http.testing import free_port
+from memquill.interfaces.http.testing import serve_process
 
 pytestmark = pytest.mark.slow
 ENV = {**os.environ, "MEMQUILL_EMBEDDER": "hash", "OMP_NUM_THREADS": "1"}
@@ -31,37 +31,8 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     db = str(tmp_path / "svc.db")
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "memquill.interfaces.cli",
-            "serve",
-            "--db",
-            db,
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=ENV,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.2)
+    with serve_process(db, env=ENV, timeout_s=60) as url:
         yield db, url
-    finally:
-        proc.terminate()
-        proc.wait(20)
 
 
 def test_keys_create_list_revoke(tmp_path: Path) -> None:

@@ -49,3 +49,46 @@ def serving(mem: Memory, *, worker: bool = False, max_body_bytes: int = MAX_BODY
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def serve_process(
+    db: str, *options: str, env: dict[str, str] | None = None, timeout_s: float = 120.0
+) -> Iterator[str]:
+    """``memquill serve --db DB`` in a subprocess on a free port until the block ends; yields
+    the base URL once ``/healthz`` answers (the process is terminated afterwards)."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "memquill.interfaces.cli",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        *options,
+    ]
+    proc = subprocess.Popen(cmd, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise StoreError(f"memquill serve did not start (exit code {proc.poll()})") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
