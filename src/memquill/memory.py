@@ -99,7 +99,12 @@ class Memory:
 
         Explicit, so constructing a Memory (tests, CLI one-shots) stays cheap; long-lived
         processes (worker, servers, benchmarks) call it once at start."""
-        warm_up()
+        from memquill.text import tokens
+        from memquill.write import timenorm
+
+        tokens("预热 warm up")
+        # "3号" reaches the jionlp fallback, whose first call loads its tables (~0.5 s)
+        timenorm.find_times("下个月3号交报告，明天下午三点 tomorrow", self.clock.now(), "UTC")
         return self
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -379,20 +384,6 @@ class Memory:
     def stats(self, **scope: Any) -> dict[str, Any]:
         sc = Scope.of(**scope)
         return health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
-
-
-def warm_up() -> None:
-    """Load the segmenter and the time parser once per process, not inside the first add()."""
-    from memquill.text import tokens
-    from memquill.write import timenorm
-
-    tokens("预热 warm up")
-    # "3号" reaches the jionlp fallback, whose first call loads its tables (~0.5 s)
-    timenorm.find_times("下个月3号交报告，明天下午三点 tomorrow", SystemClock().now(), "UTC")
-
-
-def _scope_kw(s: Scope) -> dict[str, Any]:
-    return {k: v for k, v in s.model_dump().items() if v is not None}
 
 
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
