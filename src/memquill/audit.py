@@ -62,6 +62,8 @@ def explain(store: Store, memory_id: str) -> Explanation:
     if rec.attributes.get("rule"):
         why.append(f"extracted by {rec.attributes['rule']} (confidence {rec.confidence:.2f}, "
                    f"source {rec.source.value})")  # fmt: skip
+    if rec.attributes.get("policy"):
+        why.append(f"written under write policy {rec.attributes['policy']}")
     why += [f"{r.op.value}: {r.reason}" for r in history]
     if rec.supersedes:
         why.append(f"replaced {rec.supersedes}")

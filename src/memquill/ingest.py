@@ -71,7 +71,8 @@ def build_event(
     trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
     tz = timezone or default_timezone
     zone(tz)
-    occurred = clock.now() if at is None else parse_instant(at, timezone)
+    received = clock.now()
+    occurred = received if at is None else parse_instant(at, timezone)
     if id is not None and (not isinstance(id, str) or not id.strip() or len(id) > MAX_ID_LEN):
         raise ValidationError(f"event id must be a non-empty string of at most {MAX_ID_LEN} chars")
     if metadata is not None and not isinstance(metadata, dict):
@@ -85,6 +86,7 @@ def build_event(
         occurred_at=occurred,
         timezone=tz,
         metadata=metadata or {},
+        received_at=received,
     )
 
 

@@ -12,10 +12,12 @@ from memquill.model import MemoryType, Scope
 from memquill.model.query import Job, RecordFilter, job_key
 from memquill.store.base import Store
 from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
+from memquill.write.policy import WritePolicy
 
 EXTRACT = "extract"
 SESSION_END = "session_end"
 LIFECYCLE = "lifecycle"
+REEXTRACT = "reextract"
 CONTEXT_TURNS = 8
 
 
@@ -39,6 +41,13 @@ def lifecycle_job(scope: Scope, at: datetime) -> Job:
                created_at=at, run_after=at)  # fmt: skip
 
 
+def reextract_job(owner: Scope, policy: WritePolicy, at: datetime) -> Job:
+    """Re-read one user's log under ``policy`` (it travels with the job: workers started
+    before the switch still run the right policy)."""
+    return Job(kind=REEXTRACT, key=f"{REEXTRACT}:{owner.tenant}:{owner.user}:{policy.id}", scope=owner,
+               payload={"policy": policy.to_json()}, created_at=at, run_after=at)  # fmt: skip
+
+
 class Handlers:
     def __init__(self, store: Store, pipeline: WritePipeline, clock: Clock) -> None:
         self.store = store
@@ -46,7 +55,8 @@ class Handlers:
         self.clock = clock
 
     def table(self) -> dict[str, Callable[[Job], None]]:
-        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle}
+        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle,
+                REEXTRACT: self.reextract}  # fmt: skip
 
     def run_lifecycle(self, job: Job) -> None:
         self.maintain(job.scope)
@@ -85,3 +95,17 @@ class Handlers:
         ]  # fmt: skip
         if events:
             self.pipeline.run(events, SESSION_END_TRIGGERS)
+
+    def reextract(self, job: Job, page: int = 500) -> None:
+        """The user's whole log, event by event then session by session, under the job's
+        policy. Reconcile turns what is already known into no-ops; nothing is deleted."""
+        pipeline = self.pipeline.under(WritePolicy.from_json(job.payload["policy"]))
+        owner, after, sessions = job.scope, 0, {}
+        while batch := self.store.log_events(owner.tenant, owner.user, after_seq=after, limit=page):
+            for event in batch:
+                pipeline.run([event], BACKGROUND_TRIGGERS)
+                if event.scope.session:
+                    sessions[event.scope.session] = event.scope
+            after = batch[-1].seq or after
+        for session, scope in sessions.items():
+            pipeline.run(self.store.session_events(scope, session), SESSION_END_TRIGGERS)

@@ -9,6 +9,7 @@ from datetime import datetime
 from memquill.errors import ConflictError
 from memquill.maintain import lifecycle
 from memquill.model import MemoryRecord, Status
+from memquill.model.log import QueryLog
 from memquill.model.result import Hit
 from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever
@@ -17,6 +18,8 @@ from memquill.store.base import Store
 
 def search(retriever: Retriever, store: Store, q: Query, now: datetime) -> list[Hit]:
     hits = retriever.search(q)
+    asked = None if q.types is None else sorted(t.value for t in q.types)
+    store.log_query(QueryLog(q.reader, q.text, q.k, now, [h.memory.id for h in hits], asked))  # misses too
     reactivate(store, [h.memory for h in hits if h.memory.status is Status.ARCHIVED], now)
     return with_pending(store, q, hits)
 

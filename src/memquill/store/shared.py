@@ -15,6 +15,7 @@ from typing import Any
 from memquill.errors import PermissionDeniedError, StoreError
 from memquill.model import Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.event import LOG_MARKERS
 from memquill.model.query import JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.dialect import Dialect
@@ -212,7 +213,11 @@ class SharedQueries:
 
         for r in rows("status, type, COUNT(*) AS n", "memories", "GROUP BY status, type"):
             t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
-        for r in rows(f"{d.day('occurred_at')} AS d, COUNT(*) AS n", "events", "GROUP BY d ORDER BY d"):
+        markers = ", ".join(f"'{k}'" for k in sorted(LOG_MARKERS))  # constants, not input
+        role, kind = d.json_text("body", "role"), d.json_text("body", "metadata", "kind")
+        interactions = f"AND NOT ({role} = 'system' AND COALESCE({kind}, '') IN ({markers}))"
+        day = f"{d.day('occurred_at')} AS d, COUNT(*) AS n"
+        for r in rows(day, "events", f"{interactions} GROUP BY d ORDER BY d"):
             t.events_by_day[r["d"]] = r["n"]
         t.events = sum(t.events_by_day.values())
         t.accesses = int(rows("COUNT(*) AS n", "access_log")[0]["n"])

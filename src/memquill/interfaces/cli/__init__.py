@@ -14,6 +14,7 @@ import importlib
 import sys
 
 from memquill.errors import MemquillError
+from memquill.interfaces import cli_policy
 from memquill.interfaces.cli.common import INGEST_KEYS, SCOPE_KEYS, app, db_path
 from memquill.interfaces.cli.common import _print_error as print_error
 from memquill.interfaces.cli.events import parse_line
@@ -24,6 +25,7 @@ __all__ = ["INGEST_KEYS", "SCOPE_KEYS", "app", "db_path", "main", "parse_line"]
 COMMAND_GROUPS = ("events", "reads", "review", "worker", "export")
 for _group in COMMAND_GROUPS:
     importlib.import_module(f"{__name__}.{_group}")
+cli_policy.register(app)  # policy, replay, shadow
 
 
 def main() -> None:

@@ -153,10 +153,15 @@ def stats(
     for w in data.get("warnings", []):
         colour = "red" if w.startswith("critical") else "yellow"
         out.print(f"[{colour}]{escape(w)}[/{colour}]")
+    adaptive = data.get("adaptive") or {}
+    state = "on" if adaptive.get("enabled") else "off: what it would do"
+    for t, c in (adaptive.get("changes") or {}).items():
+        out.print(f"adaptive threshold ({state}): {t} {c['from']:.2f} → {c['to']:.2f} ({escape(c['why'])})")
 
 
-STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type",
-                            "events_per_day"})  # fmt: skip
+STATS_SEPARATE = frozenset(
+    {"scope", "warnings", "records_by_status", "records_by_type", "adaptive", "events_per_day"}
+)
 STATS_DAYS = 14
 
 

@@ -114,6 +114,24 @@ def migrations(dim: int) -> tuple[Migration, ...]:
             ),
         ),
         JOB_REF,
+        Migration(
+            15,
+            "policy log, query log, scratch-store register",
+            (
+                """CREATE TABLE policy_log (
+                    seq bigserial PRIMARY KEY, policy_id text NOT NULL, body text NOT NULL,
+                    actor text NOT NULL, reason text NOT NULL, at timestamptz NOT NULL)""",
+                """CREATE TABLE query_log (
+                    id bigserial PRIMARY KEY, tenant text NOT NULL, user_id text NOT NULL,
+                    agent text, project text, session text, query text NOT NULL, k integer NOT NULL,
+                    types text, hits text NOT NULL, at timestamptz NOT NULL)""",
+                "CREATE INDEX query_log_user ON query_log (tenant, user_id, at)",
+                "CREATE INDEX query_log_at ON query_log (at)",
+                """CREATE TABLE scratch_stores (
+                    target text NOT NULL, tenant text NOT NULL, user_id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (target, tenant, user_id))""",
+            ),
+        ),
     )
 
 

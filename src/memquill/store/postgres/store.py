@@ -32,6 +32,7 @@ from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
 from memquill.store.postgres.search import Search
 from memquill.store.postgres.writes import Conn, Writer
+from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 
 # Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
@@ -39,7 +40,7 @@ from memquill.store.shared import SharedQueries
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore(SharedQueries):
+class PostgresStore(SharedQueries, ReplayLog):
     backend = "postgres"
     dialect = POSTGRES
     capabilities = Capabilities(
@@ -258,7 +259,8 @@ class PostgresStore(SharedQueries):
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
+                          "query_log", "scratch_stores"):  # fmt: skip
                 # memory_vectors rows go with their memories (ON DELETE CASCADE)
                 cur = conn.execute(
                     sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(

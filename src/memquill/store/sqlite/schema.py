@@ -59,4 +59,22 @@ MIGRATIONS = (
         ),
     ),
     JOB_REF,
+    Migration(
+        15,
+        "policy log, query log, scratch-store register",
+        (
+            """CREATE TABLE policy_log (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, policy_id TEXT NOT NULL, body TEXT NOT NULL,
+                actor TEXT NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE TABLE query_log (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                agent TEXT, project TEXT, session TEXT, query TEXT NOT NULL, k INTEGER NOT NULL,
+                types TEXT, hits TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE INDEX query_log_user ON query_log (tenant, user_id, at)""",
+            """CREATE INDEX query_log_at ON query_log (at)""",
+            """CREATE TABLE scratch_stores (
+                target TEXT NOT NULL, tenant TEXT NOT NULL, user_id TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (target, tenant, user_id))""",
+        ),
+    ),
 )

@@ -27,6 +27,7 @@ from memquill.store import checks, codec, shared
 from memquill.store.base import Ranked
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
+from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
@@ -40,7 +41,7 @@ def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     return shared.filter_sql(SQLITE, f, alias)
 
 
-class SQLiteStore(SharedQueries):
+class SQLiteStore(SharedQueries, ReplayLog):
     backend = "sqlite"
     dialect = SQLITE
     capabilities = Capabilities(
@@ -240,7 +241,8 @@ class SQLiteStore(SharedQueries):
                 "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
                 (tenant, user),
             )
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
+            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
+                          "query_log", "scratch_stores"):  # fmt: skip
                 cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
                 counts[table] = cur.rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
