@@ -38,7 +38,7 @@ from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
-from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
+from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
 from memquill.retrieve import recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
@@ -46,6 +46,7 @@ from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
 from memquill.write.extract.base import Extractor
+from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
 from memquill.write.policy import WritePolicy
@@ -85,7 +86,7 @@ class Memory(WorkingMemory, PolicyOps):
         self._tokenizer = tokenizer
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
-        self._llm_extractor = llm_extractor or make_llm_extractor(self.settings)
+        self._llm_extractor = llm_extractor or _llm_extractor(self.settings)
         self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
@@ -105,7 +106,7 @@ class Memory(WorkingMemory, PolicyOps):
     def _use_policy(self, policy: WritePolicy) -> None:
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
-        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(), self.embedder,
+        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(PATTERNS), self.embedder,
                                       self._llm_extractor)  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
                                    policy.dedup_similarity)  # fmt: skip
@@ -364,6 +365,16 @@ class Memory(WorkingMemory, PolicyOps):
 
 def _scope_kw(s: Scope) -> dict[str, Any]:
     return {k: v for k, v in s.model_dump().items() if v is not None}
+
+
+def _llm_extractor(settings: Settings) -> Extractor | None:
+    """The optional LLM extractor over the configured endpoint (imported only when used)."""
+    llm = make_llm(settings)
+    if llm is None:
+        return None
+    from memquill.write.extract.llm import LLMExtractor
+
+    return LLMExtractor(llm)
 
 
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
