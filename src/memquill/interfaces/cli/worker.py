@@ -7,7 +7,7 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
@@ -88,9 +88,10 @@ def _run_until_signalled(w: Worker, poll: float) -> DrainReport:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     log.info("worker stopped")
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return cast("DrainReport", result)
 
 
 def _log_to_stderr(verbose: bool) -> None:
