@@ -36,7 +36,7 @@ from memquill.store.migrations import pending
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
 from memquill.store.sqlite.schema import MIGRATIONS
-from memquill.store.sqlite.vectors import Partition
+from memquill.store.sqlite.vectors import ANN_MIN_ROWS, Partition
 
 Scored = list[tuple[str, float]]
 
@@ -79,9 +79,13 @@ def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
 class SQLiteStore:
     backend = "sqlite"
 
-    def __init__(self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0,
+        ann_min_rows: int = ANN_MIN_ROWS,
+    ) -> None:  # fmt: skip
         self.path = path
         self.dim = dim
+        self.ann_min_rows = ann_min_rows
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -267,7 +271,7 @@ class SQLiteStore:
             epoch = self._q("SELECT value FROM meta WHERE key = 'purge_epoch'")[0][0]
             part = self._parts.get(key)
             if part is None or part.epoch != epoch:
-                part = self._parts[key] = Partition(self.dim)
+                part = self._parts[key] = Partition(self.dim, self.ann_min_rows)
                 part.epoch = epoch
             rows = self._q(
                 "SELECT id, status, type, project, session, agent, valid_from, valid_to, "
