@@ -18,7 +18,6 @@ from memquill.store.base import Store
 from memquill.write.pipeline import SESSION_END_TRIGGERS
 from memquill.write.vectors import CandidateVectors, embedding_text
 
-
 ALL = RecordFilter(Scope(user="u"), statuses=None, owner=True)
 
 

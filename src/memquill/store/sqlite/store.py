@@ -34,6 +34,7 @@ from memquill.model.query import Access, Job, JobStatus, RecordFilter
 from memquill.store import codec
 from memquill.store.migrations import pending
 from memquill.store.sqlite import jobs as queue
+from memquill.store.sqlite import lexical as fts
 from memquill.store.sqlite import writes
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import ANN_MIN_ROWS, Partition
@@ -247,16 +248,18 @@ class SQLiteStore:
         filters; only when filters reject too many does it rank every match."""
         if not terms or limit <= 0:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match, floor = fts.bounded(self._q, terms, limit)  # at most RANK_CAP rows ranked
         where, args = filter_sql(f)
         inner = limit * 8
         rows = self._q(
             f"SELECT m.id, t.rank AS s, t.n FROM (SELECT rowid, rank, COUNT(*) OVER () AS n FROM "
-            f"(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank "
-            f"LIMIT ?)) t JOIN memories m ON m.rowid = t.rowid WHERE {where} ORDER BY s LIMIT ?",
-            [match, inner, *args, limit],
+            f"(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? AND rowid > ? "
+            f"ORDER BY rank LIMIT ?)) t JOIN memories m ON m.rowid = t.rowid WHERE {where} "
+            f"ORDER BY s LIMIT ?",
+            [match, floor, inner, *args, limit],
         )
-        if len(rows) < limit and (not rows or rows[0]["n"] >= inner):
+        if len(rows) < limit and (not rows or rows[0]["n"] >= inner or floor > 0):
+            match = fts.match_expr(terms)  # filters rejected too many: rank every match
             rows = self._q(
                 f"SELECT m.id, bm25(memories_fts) AS s FROM memories_fts "
                 f"JOIN memories m ON m.rowid = memories_fts.rowid "
