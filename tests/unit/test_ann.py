@@ -76,6 +76,8 @@ def test_index_follows_updates_and_removals() -> None:
     part.upsert({**ROW, "id": "r7"}, None)  # forgotten: out of the ranking and out of memory
     assert "r7" not in {i for i, _ in part.search(reader(), target, 50)}
     assert not part.mat[part.pos["r7"]].any()
+    assert part.ann is not None
+    assert not (part.ann.sorted @ mat[7] > 0.9999).any()  # the index's copy of the old vector is gone
 
 
 def test_index_is_rebuilt_when_the_rows_double() -> None:

@@ -47,6 +47,7 @@ ANN_MIN_ROWS = 20_000  # below this an exact scan is cheap (≈2 ms at 10k) and 
 # (bench/bench_ann.py: 0.90 at 8 %, 0.97 at 16 %).
 PROBE_FRACTION = 0.25
 MIN_PROBE = 8
+REBUILD_MIN = 1000  # rows changed since the build before a rebuild is considered
 
 
 def _grown(a: npt.NDArray[Any], cap: int) -> npt.NDArray[Any]:
@@ -103,7 +104,7 @@ class Partition:
             self.has_vec[i] = False
         self.n_vec += int(self.has_vec[i]) - int(had)
         if self.ann is not None:
-            self.ann.place(i, self.mat[i] if self.has_vec[i] else None)
+            self.ann.place(i, bool(self.has_vec[i]))
         for c in _COLS:
             self.cols[c][i] = self.codes.code(row[c])
         self.times["vf"][i] = -math.inf if row["valid_from"] is None else row["valid_from"]
@@ -139,9 +140,9 @@ class Partition:
         q = q / norm if norm else q
         index = self.index()
         if index is not None:
-            rows = np.flatnonzero(mask & index.probe(q, self.n, self.nprobe(index)))
+            rows, scores = index.candidates(q, self.nprobe(index), mask, self.mat)
             if len(rows) >= min(limit, allowed):
-                return self._ranked(rows, self.mat[rows] @ q, limit)
+                return self._ranked(rows, scores, limit)
         # One contiguous matmul beats gathering the allowed rows (a 150 MB copy at 100k).
         scores = self.mat[: self.n] @ q
         scores[~mask] = -np.inf
@@ -154,11 +155,13 @@ class Partition:
         return [(self.ids[rows[j]], float(scores[j])) for j in top]
 
     def index(self) -> ClusterIndex | None:
-        """The cluster index once the partition is large enough; rebuilt when the rows have
-        doubled since it was built, so the centroids keep fitting the data."""
+        """The cluster index once the partition is large enough; rebuilt when a tenth of its
+        rows changed since it was built (they are scored one by one meanwhile) or the rows
+        doubled, so the centroids keep fitting the data."""
         if self.n_vec < self.ann_min_rows:
             self.ann = None
-        elif self.ann is None or self.n_vec > 2 * self.ann.built_rows:
+        elif (self.ann is None or self.n_vec > 2 * self.ann.built_rows
+              or self.ann.changed > max(REBUILD_MIN, self.ann.built_rows // 10)):  # fmt: skip
             self.ann = ClusterIndex.build(self.mat, self.has_vec, self.n, len(self.has_vec))
         return self.ann
 
