@@ -122,3 +122,32 @@ def test_store_index_sees_other_processes_writes_and_forget(tmp_path: Path) -> N
     assert a.vector(f, mat[3], 10) == []
     a.close()
     b.close()
+
+
+def test_threads_searching_while_another_writes_see_consistent_results(tmp_path: Path) -> None:
+    import threading
+
+    store = SQLiteStore(str(tmp_path / "threads.db"), dim=DIM, ann_min_rows=100)
+    sc = Scope(user="u")
+    mat = clustered(900)
+    store.apply(_creates(mat[:300], 0, sc))
+    f = RecordFilter(sc, statuses=None)
+    errors: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            for i in range(60):
+                hits = store.vector(f, mat[i % 300], 5)
+                assert hits and hits[0][0] == f"m{i % 300}"
+        except BaseException as exc:
+            errors.append(exc)
+
+    readers = [threading.Thread(target=search) for _ in range(3)]
+    for t in readers:
+        t.start()
+    for lo in range(300, 900, 20):  # the writer grows the partition past rebuilds meanwhile
+        store.apply(_creates(mat[lo : lo + 20], lo, sc))
+    for t in readers:
+        t.join()
+    store.close()
+    assert errors == []

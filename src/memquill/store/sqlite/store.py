@@ -291,8 +291,9 @@ class SQLiteStore:
     def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
         if np.asarray(query).shape != (self.dim,):
             raise ValidationError(f"query vector has shape {np.asarray(query).shape}; expected ({self.dim},)")
-        part = self._partition(f.reader.tenant, f.reader.user)
-        hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
+        with self._lock:  # the mirror and its index change under another thread's refresh
+            part = self._partition(f.reader.tenant, f.reader.user)
+            hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
         if f.subject is not None or f.key is not None:
             allowed = {r.id for r in self.find(f)}
             hits = [h for h in hits if h[0] in allowed][:limit]
