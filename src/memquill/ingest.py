@@ -7,13 +7,30 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from memquill.clock import Clock, parse_instant, zone
 from memquill.errors import ContentError, ValidationError
 from memquill.model import DEFAULT_TRUST, Event, Role, Scope, Trust
+from memquill.store.base import Store
 
 MAX_ID_LEN = 256
+
+
+class EventFields(TypedDict, total=False):
+    """The keywords of ``Memory.add()`` that describe one event (besides ``content`` and the
+    scope keywords): declared once, checked by ``add_messages``, the CLI's ``ingest`` and a test
+    pinning ``add()``'s signature."""
+
+    role: str
+    source: str | None
+    id: str | None
+    at: datetime | str | None
+    timezone: str | None
+    metadata: dict[str, Any] | None
+
+
+EVENT_KEYS: tuple[str, ...] = ("content", *EventFields.__annotations__)
 
 
 def _enum(kind: type[Role] | type[Trust], value: Any, what: str) -> Any:
@@ -54,7 +71,8 @@ def build_event(
     trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
     tz = timezone or default_timezone
     zone(tz)
-    occurred = clock.now() if at is None else parse_instant(at, timezone)
+    received = clock.now()
+    occurred = received if at is None else parse_instant(at, timezone)
     if id is not None and (not isinstance(id, str) or not id.strip() or len(id) > MAX_ID_LEN):
         raise ValidationError(f"event id must be a non-empty string of at most {MAX_ID_LEN} chars")
     if metadata is not None and not isinstance(metadata, dict):
@@ -68,4 +86,15 @@ def build_event(
         occurred_at=occurred,
         timezone=tz,
         metadata=metadata or {},
+        received_at=received,
     )
+
+
+def log(store: Store, event: Event, now: datetime, max_attempts: int = 5) -> tuple[Event, bool]:
+    """Log an event durably together with its extract job (one transaction), so a crash can
+    never leave an event the worker will not process. Returns (stored, created)."""
+    from memquill.maintain.jobs import extract_job
+
+    job = extract_job(event.id, event.scope, None, now)
+    job.max_attempts = max_attempts
+    return store.append_event(event, [job])

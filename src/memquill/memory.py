@@ -6,19 +6,22 @@ retrieval → context; then maintenance and audit.
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import tempfile
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from memquill import audit, working
-from memquill.clock import Clock, SystemClock, parse_instant
-from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memquill import audit, ingest, working
+from memquill.clock import Clock, FixedClock, SystemClock, parse_instant
+from memquill.context import render, sections
+from memquill.errors import NotFoundError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import health, jobs, lifecycle
+from memquill.maintain import adaptive, health, jobs, lifecycle, replay, shadow
 from memquill.maintain.worker import DrainReport, Worker
 from memquill.model import (
     Audit,
@@ -30,14 +33,14 @@ from memquill.model import (
     RevisionOp,
     Scope,
     Status,
-    Update,
 )
 from memquill.model.block import CoreBlock
+from memquill.model.log import PolicyRevision
 from memquill.model.query import RecordFilter
-from memquill.model.result import AddResult, Context, ContextItem, Hit
+from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve.pending import pending_hits
+from memquill.retrieve import recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -46,7 +49,7 @@ from memquill.text import detect_language
 from memquill.write.extract.base import Extractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
-from memquill.write.resolve import Policy, Reconciler
+from memquill.write.policy import WritePolicy
 
 
 def open_store(target: str, dim: int) -> Store:
@@ -73,6 +76,7 @@ class Memory:
         tokenizer: Tokenizer | None = None,
         llm_extractor: Extractor | None = None,
         store: Store | None = None,
+        policy: WritePolicy | None = None,
     ) -> None:
         self.settings = settings or Settings.from_env()
         self.clock = clock or SystemClock()
@@ -82,22 +86,26 @@ class Memory:
         self._tokenizer = tokenizer
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
-        s = self.settings
-        self.reconciler = Reconciler(
-            self.store,
-            Policy(
-                confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
-            ),
-        )
-        self.pipeline = WritePipeline(
-            self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
-            s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
-        )  # fmt: skip
-        self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
-                                   s.dedup_similarity)  # fmt: skip
-        self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
+        self._llm_extractor = llm_extractor or make_llm_extractor(self.settings)
+        self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
+
+    def warm_up(self) -> Memory:
+        """Load the segmenter and the time parser now, not inside the first ``add()``.
+
+        Explicit, so constructing a Memory (tests, CLI one-shots) stays cheap; long-lived
+        processes (worker, servers, benchmarks) call it once at start."""
         warm_up()
+        return self
+
+    def _use_policy(self, policy: WritePolicy) -> None:
+        """Wire the stages that read the write policy (the composition root's one knob)."""
+        self.policy = policy
+        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(), self.embedder,
+                                      self._llm_extractor)  # fmt: skip
+        self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
+                                   policy.dedup_similarity)  # fmt: skip
+        self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -135,8 +143,7 @@ class Memory:
         sc = Scope.of(**scope)
         event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
                             metadata=metadata)  # fmt: skip
-        job = jobs.extract_job(event.id, sc, None, self.clock.now())
-        stored, created = self.store.append_event(event, [job])
+        stored, created = ingest.log(self.store, event, self.clock.now(), self.settings.job_max_attempts)
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
         report = self.pipeline.run([stored], HOT_TRIGGERS)
@@ -150,9 +157,8 @@ class Memory:
         Every message is validated before the first is written, so a bad one writes nothing.
         """
         batch = [dict(m) for m in messages]
-        allowed = {"content", "role", "source", "id", "at", "timezone", "metadata"}
         for i, m in enumerate(batch):
-            extra = set(m) - allowed
+            extra = set(m) - set(ingest.EVENT_KEYS)
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
             self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})
@@ -173,8 +179,12 @@ class Memory:
             return 0
         last = events[-1].seq or 0
         now = self.clock.now()
-        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, now),
-                                   jobs.lifecycle_job(sc, now)])  # fmt: skip
+        queued = [jobs.session_end_job(sc, sc.session, last, now), jobs.lifecycle_job(sc, now)]
+        for job in queued:
+            job.max_attempts = self.settings.job_max_attempts
+        n = self.store.enqueue(queued)
+        self._log("session end", "session_end", **_scope_kw(sc))  # replay re-ends the session here
+        return n
 
     def maintain(self, **scope: Any) -> lifecycle.LifecycleReport:
         """Run the lifecycle pass (TTL, decay → archive, consolidation) for one user now."""
@@ -189,13 +199,6 @@ class Memory:
     def flush(self) -> DrainReport:
         """Run queued background work to completion, in-process."""
         return self.worker().drain()
-
-    def _reactivate(self, records: list[MemoryRecord]) -> None:
-        """An archived memory that is used again comes back to default retrieval."""
-        now = self.clock.now()
-        for rec in records:
-            with contextlib.suppress(ConflictError):  # changed meanwhile: that version stands
-                self.store.apply([lifecycle.reactivation(rec, now, "accessed again")])
 
     # --- ④ retrieval and ⑤ context -------------------------------------------------------
     def search(
@@ -219,16 +222,17 @@ class Memory:
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
-            include_archived=include_archived, recipe=recipe,
+            include_archived=include_archived, recipe=self._recipe(recipe),
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
-        hits = self.retriever.search(q)
-        self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
-        if q.reader.session and at is None and not include_history:
-            pending = self.store.pending_events(q.reader, q.reader.session)
-            if pending:
-                hits = sorted([*hits, *pending_hits(query, pending, k)], key=lambda h: -h.score)[:k]
-        return hits
+        return session.search(self.retriever, self.store, q, self.clock.now())
+
+    def _recipe(self, name: str | Recipe) -> Recipe:
+        """A named recipe with the configured recall depth and fusion constant; a Recipe
+        object passed in is used as it is."""
+        if isinstance(name, Recipe):
+            return name
+        return replace(recipes.recipe(name), depth=self.settings.recall_depth, rrf_k=self.settings.rrf_k)
 
     def context(
         self,
@@ -251,27 +255,10 @@ class Memory:
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
-        return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)
-
-    def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
-        """Core blocks, the session's checkpoint and its not-yet-processed turns."""
-
-        def item(section: str, text: str, mid: str | None = None) -> ContextItem:
-            return ContextItem(section=section, text=text, memory_id=mid,
-                               tokens=self.tokenizer.count(text) + 1)  # fmt: skip
-
-        core = [item("core", f"[{b.name}] {b.content}") for b in self.store.blocks(reader)]
-        sections = [Section("core", core)]
-        if reader.session:
-            cp = self.resume(**_scope_kw(reader))
-            if cp is not None:
-                sections.append(
-                    Section("checkpoint", [item("checkpoint", cp.summary(), cp.memory_id)])
-                )
-            pending = self.store.pending_events(reader, reader.session, limit=10)
-            sections.append(Section("session", [item("session", f"- {e.role.value}: {e.content}")
-                                                for e in pending if e.id not in covered]))  # fmt: skip
-        return sections
+        reader = Scope.of(**scope)
+        checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
+        parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
+        return render(parts, hits, self.tokenizer, budget, lang)
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -288,8 +275,9 @@ class Memory:
         """Erase one memory's content everywhere; a tombstone says who, when and why."""
         rec = self.get(memory_id)
         now = self.clock.now()
-        audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision)])
+        why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
+        self.store.apply([Purge(memory_id, why, now, expected_revision=rec.revision)])
+        self._mark("forget", rec, actor=actor)
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
@@ -297,7 +285,12 @@ class Memory:
         if "user" not in scope or not scope["user"]:
             raise ValidationError("forget_scope needs user=")
         sc = Scope.of(**scope)
-        return self.store.forget_scope(sc.tenant, sc.user)
+        copies = self.store.scratch_stores(sc.tenant, sc.user)
+        counts = self.store.forget_scope(sc.tenant, sc.user)
+        opener = functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
+        counts["scratch_stores"] = sum(replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener)
+                                       for t in copies)  # fmt: skip
+        return counts
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
         """Active records visible to this reader."""
@@ -323,22 +316,16 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
-        now = self.clock.now()
-        self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
-        return self.get(memory_id)
+        item = audit.load_review(self.store, memory_id)
+        self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
+        rec = self.get(memory_id)
+        self._mark("resolve", rec, actor=actor, action=action)
+        return rec
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
         rec = self.get(memory_id)
-        updated = rec.model_copy(update={
-            "revision": rec.revision + 1, "updated_at": self.clock.now(),
-            "useful_count": rec.useful_count + (1 if useful else 0),
-            "attributes": {**rec.attributes,
-                           "not_useful": int(rec.attributes.get("not_useful", 0)) + (0 if useful else 1)},
-        })  # fmt: skip
-        why = "marked useful" if useful else "marked not useful"
-        self.store.apply(
-            [Update(updated, rec.revision, Audit(RevisionOp.FEEDBACK, actor, why), reindex=False)]
-        )
+        self.store.apply([lifecycle.feedback(rec, useful, actor, self.clock.now())])
+        self._mark("feedback", rec, actor=actor, useful=useful)
         return self.get(memory_id)
 
     # --- core memory blocks ----------------------------------------------------------------
@@ -352,26 +339,29 @@ class Memory:
             raise ValidationError(
                 f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
             )
-        existing = next(
-            (b for b in self.store.blocks(sc) if b.name == name and b.agent == sc.agent), None
-        )
-        if existing is not None and existing.read_only and not force:
-            raise PermissionDeniedError(f"block {name!r} is read-only")
         block = CoreBlock(
             tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
             char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
         )  # fmt: skip
-        self.store.put_block(block)
+        self.store.put_block(block, force=force)
         return block
 
     def blocks(self, **scope: Any) -> list[CoreBlock]:
         return self.store.blocks(Scope.of(**scope))
 
     # --- working memory: checkpoints and outcomes --------------------------------------------
-    def _log(self, content: str, kind: str, **scope: Any) -> Event:
-        meta = {"kind": kind}
+    def _log(self, content: str, kind: str, args: dict[str, Any] | None = None, **scope: Any) -> Event:
+        """Append a system event: an operation recorded in the log so a replay can redo it."""
+        meta = {"kind": kind, **(args or {})}
         event = self._event(content, Scope.of(**scope), role="system", source="agent", metadata=meta)
         return self.store.append_event(event)[0]
+
+    def _mark(self, kind: str, rec: MemoryRecord, **args: Any) -> None:
+        """Log an operation on a record by its slot and evidence ids (never its content), so
+        a replay finds the record it derived from the same evidence."""
+        sc = rec.scope
+        self._log(f"{kind} {rec.id}", kind, {"memory_id": rec.id, "subject": rec.subject, "key": rec.key,
+                  "evidence": list(rec.evidence), **args}, tenant=sc.tenant, user=sc.user)  # fmt: skip
 
     def checkpoint(
         self, *, task: str, done: Iterable[str] = (), pending: Iterable[str] = (),
@@ -383,25 +373,17 @@ class Memory:
             raise ValidationError("checkpoint needs session=")
         cp = working.Checkpoint(task=task, done=list(done), pending=list(pending),
                                 params=params or {}, results=results or {})  # fmt: skip
-        event = self._log(cp.summary(), "checkpoint", **scope)
-        decision = self.pipeline.write([working.checkpoint_candidate(cp, event)], [event], "agent")[
-            0
-        ]
-        return working.Checkpoint.from_record(self.get(decision.memory_id))
+        args = {"task": task, "done": cp.done, "pending": cp.pending, "params": cp.params,
+                "results": cp.results}  # fmt: skip
+        event = self._log(cp.summary(), "checkpoint", args, **scope)
+        return working.Checkpoint.from_record(self.get(self._write_logged(event)))
 
     def resume(self, task: str | None = None, **scope: Any) -> working.Checkpoint | None:
         """The latest checkpoint of the session (of ``task`` if given)."""
         sc = Scope.of(**scope)
         if sc.session is None:
             raise ValidationError("resume needs session=")
-        recs = self.store.find(RecordFilter(sc, types=frozenset({MemoryType.TASK_STATE}),
-                                            key="checkpoint"), limit=20)  # fmt: skip
-        recs = [
-            r
-            for r in recs
-            if r.scope.session == sc.session and (task is None or r.subject == f"task:{task}")
-        ]
-        return working.Checkpoint.from_record(recs[0]) if recs else None
+        return working.latest_checkpoint(self.store, sc, task)
 
     def complete_task(
         self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
@@ -412,15 +394,94 @@ class Memory:
         ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
         successful steps seen three times become a procedure awaiting confirmation.
         """
-        event = self._log(f"Task {task}: {outcome}", "task_outcome", **scope)
-        cand = working.outcome_candidate(task, outcome, success, list(steps), event, when)
-        decision = self.pipeline.write([cand], [event], "agent")[0]
-        return self.get(decision.memory_id)
+        args = {"task": task, "outcome": outcome, "success": success, "steps": list(steps), "when": when}
+        event = self._log(f"Task {task}: {outcome}", "task_outcome", args, **scope)
+        return self.get(self._write_logged(event))
+
+    def _write_logged(self, event: Event) -> str:
+        """Write the record a logged checkpoint/completion stands for; returns its id."""
+        cand = working.candidate_from_log(event)
+        if cand is None:
+            raise ValidationError(f"event {event.id!r} is not a checkpoint or a task completion")
+        return self.pipeline.write([cand], [event], "agent")[0].memory_id
+
+    # --- the write policy -------------------------------------------------------------------
+    def set_policy(
+        self, policy: WritePolicy, *, reason: str, actor: str = "operator", reextract: bool = True
+    ) -> int:
+        """Switch the live write policy, as an audited change; returns the re-extraction jobs
+        queued (one per user: the log is re-read under the new policy, every version kept)."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValidationError("a policy switch needs a reason")
+        now = self.clock.now()
+        self.store.record_policy(PolicyRevision(policy.id, policy.to_json(), actor, reason, now))
+        self._use_policy(policy)
+        if not reextract:
+            return 0
+        owners = replay.owners(self.store)
+        return self.store.enqueue([jobs.reextract_job(owner, policy, now) for owner in owners])
+
+    def policy_history(self) -> list[PolicyRevision]:
+        """Every switch of the live policy, oldest first (who, when, why)."""
+        return self.store.policy_log()
+
+    def replay(
+        self, policy: WritePolicy | None = None, *, into: str, tenant: str | None = None,
+        user: str | None = None, since: datetime | str | None = None,
+    ) -> replay.ReplayReport:  # fmt: skip
+        """Re-run the write path over this store's log into the scratch store ``into`` (never
+        this one), under ``policy`` (default: the live one). The copy is registered here so
+        that erasing a user erases it too."""
+        scratch, clock = self._scratch(into, policy)
+        try:
+            report = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
+                                   since=_instant(since), target=into)  # fmt: skip
+        finally:
+            scratch.close()
+        for t, u in report.owners:
+            self.store.register_scratch(into, t, u, self.clock.now())
+        return report
+
+    def shadow(
+        self, policy: WritePolicy, *, tenant: str | None = None, user: str | None = None,
+        since: datetime | str | None = None, queries: int = 200,
+    ) -> shadow.ShadowReport:  # fmt: skip
+        """Replay ``policy`` into a temporary store and compare it with the live memory.
+        Changes nothing here: the live store is only read (searches are not logged)."""
+        with tempfile.TemporaryDirectory(prefix="memquill-shadow-") as tmp:
+            scratch, clock = self._scratch(str(Path(tmp) / "shadow.db"), policy)
+            try:
+                replayed = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
+                                         since=_instant(since))  # fmt: skip
+                asked = shadow.recorded_queries(self, tenant, user, queries)
+                return shadow.compare(self, scratch, replayed, asked)
+            finally:
+                scratch.close()
+
+    def _scratch(self, target: str, policy: WritePolicy | None) -> tuple[Memory, FixedClock]:
+        if replay.same_target(target, self.store):
+            raise ValidationError("a replay never writes into the live store: choose another target")
+        clock = FixedClock("1970-01-01T00:00:00Z")  # moved to each event's recorded time
+        mem = Memory(target, settings=self.settings, clock=clock, embedder=self.embedder,
+                     tokenizer=self._tokenizer, llm_extractor=self._llm_extractor,
+                     policy=policy or self.policy)  # fmt: skip
+        return mem, clock
+
+    def adapt(self) -> adaptive.Proposal:
+        """One adaptive step (if the policy enables it): thresholds follow use, recorded as a
+        policy revision with its reason. Returns what was (or, when off, would be) changed."""
+        proposal = adaptive.propose(self.store, self.policy, self.clock.now())
+        if self.policy.adaptive.enabled and proposal.changes:
+            self.set_policy(proposal.policy, reason=proposal.reason, actor="adaptive", reextract=False)
+        return proposal
 
     # --- health ----------------------------------------------------------------------------
     def stats(self, **scope: Any) -> dict[str, Any]:
         sc = Scope.of(**scope)
-        return health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+        out = health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+        out["policy"] = self.policy.id
+        out["adaptive"] = adaptive.propose(self.store, self.policy, self.clock.now()).summary()
+        return out
 
 
 def warm_up() -> None:
@@ -435,6 +496,10 @@ def warm_up() -> None:
 
 def _scope_kw(s: Scope) -> dict[str, Any]:
     return {k: v for k, v in s.model_dump().items() if v is not None}
+
+
+def _instant(at: datetime | str | None) -> datetime | None:
+    return None if at is None else parse_instant(at)
 
 
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:

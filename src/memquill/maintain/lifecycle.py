@@ -85,6 +85,21 @@ def _all_active(store: Store, owner: Scope) -> list[MemoryRecord]:
     return store.find(RecordFilter(owner, statuses=frozenset({Status.ACTIVE}), owner=True))
 
 
+def feedback(rec: MemoryRecord, useful: bool, actor: str, now: datetime) -> Update:
+    """A reader's verdict on a memory: counts feed utilisation and ranking, no content change."""
+    not_useful = int(rec.attributes.get("not_useful", 0)) + (0 if useful else 1)
+    updated = rec.model_copy(
+        update={
+            "revision": rec.revision + 1,
+            "updated_at": now,
+            "useful_count": rec.useful_count + (1 if useful else 0),
+            "attributes": {**rec.attributes, "not_useful": not_useful},
+        }
+    )
+    why = "marked useful" if useful else "marked not useful"
+    return Update(updated, rec.revision, Audit(RevisionOp.FEEDBACK, actor, why), reindex=False)
+
+
 def reactivation(rec: MemoryRecord, now: datetime, why: str) -> Update:
     return _mark(rec, Status.ACTIVE, RevisionOp.REACTIVATE, why, now)
 

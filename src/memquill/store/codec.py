@@ -7,13 +7,18 @@ so the schema of a record can grow without a migration per field.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pydantic
 
 from memquill.clock import to_epoch
-from memquill.model import Event, MemoryRecord, Revision, RevisionOp
+from memquill.errors import StoreError
+from memquill.model import Event, MemoryRecord, Revision, RevisionOp, Scope
 from memquill.model.query import Job
 from memquill.text import index_text
 
@@ -58,9 +63,10 @@ def search_terms(r: MemoryRecord) -> str:
 
 
 def record_from_body(body: str | bytes | dict[str, Any]) -> MemoryRecord:
-    if isinstance(body, dict):
-        return MemoryRecord.model_validate(body)
-    return MemoryRecord.model_validate_json(body)
+    with malformed("memory record"):
+        if isinstance(body, dict):
+            return MemoryRecord.model_validate(body)
+        return MemoryRecord.model_validate_json(body)
 
 
 def record_dict(r: MemoryRecord | None) -> dict[str, Any] | None:
@@ -72,9 +78,19 @@ def event_body(e: Event) -> str:
 
 
 def event_from_body(body: str | bytes | dict[str, Any], seq: int) -> Event:
-    if isinstance(body, dict):
-        return Event.model_validate({**body, "seq": seq})
-    return Event.model_validate({**json.loads(body), "seq": seq})
+    with malformed("event"):
+        if isinstance(body, dict):
+            return Event.model_validate({**body, "seq": seq})
+        return Event.model_validate({**json.loads(body), "seq": seq})
+
+
+@contextmanager
+def malformed(what: str) -> Iterator[None]:
+    """A stored row that no longer decodes is the store's failure, not the caller's input."""
+    try:
+        yield
+    except (pydantic.ValidationError, ValueError, TypeError) as exc:
+        raise StoreError(f"a stored {what} is malformed: {exc}") from exc
 
 
 def revision_from_row(
@@ -93,6 +109,26 @@ def revision_from_row(
 
 def job_payload(job: Job) -> str:
     return json.dumps(job.payload, ensure_ascii=False, sort_keys=True)
+
+
+def job_with_seq(job: Job, seq: int | None) -> Job:
+    """Jobs built before the event had a sequence number learn it here."""
+    if "seq" in job.payload and job.payload["seq"] is None:
+        job.payload = {**job.payload, "seq": seq}
+    return job
+
+
+def job_from_row(r: Any, instant: Callable[[Any], datetime | None]) -> Job:
+    """A ``jobs`` row (columns by name) as a Job; ``instant`` decodes the backend's instants."""
+    scope = Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"], project=r["project"],
+                  session=r["session"])  # fmt: skip
+    return Job(
+        id=r["id"], key=r["key"], kind=r["kind"], ref=r["ref"], scope=scope,
+        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
+        max_attempts=r["max_attempts"], run_after=instant(r["run_after"]),
+        lease_until=instant(r["lease_until"]), last_error=r["last_error"],
+        created_at=instant(r["created_at"]), updated_at=instant(r["updated_at"]),
+    )  # fmt: skip
 
 
 def vec_bytes(v: npt.ArrayLike) -> bytes:

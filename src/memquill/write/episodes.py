@@ -86,27 +86,32 @@ def _words(text: str) -> int:
 
 
 def episodes(
-    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26
-) -> list[Candidate]:
-    """``window`` consecutive turns at a time: compressed content, full wording for search."""
+    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26,
+    min_score: float = MIN_CONTENT_TERMS,
+) -> list[Candidate]:  # fmt: skip
+    """``window`` consecutive turns at a time: compressed content, full wording for search.
+    A group whose sentences all score below ``MIN_CONTENT_TERMS`` yields an episode only if
+    some reach ``min_score`` (the write policy's floor; by default the same bar)."""
     out = []
     for i in range(0, len(events), window):
         group = list(events[i : i + window])
-        cand = _episode(group, [normalised.get(e.id, e.content) for e in group], content_words)
+        cand = _episode(group, [normalised.get(e.id, e.content) for e in group], content_words, min_score)
         if cand is not None:
             out.append(cand)
     return out
 
 
-def _episode(group: list[Event], texts: list[str], budget: int) -> Candidate | None:
+def _episode(group: list[Event], texts: list[str], budget: int, floor: float) -> Candidate | None:
     """The group's most informative sentences within ``budget`` words, in spoken order."""
     scored = []
     for pos, text in enumerate(texts):
         speaker, body = _split_speaker(text)
         for j, sent in enumerate(x.strip() for x in _SENTENCE.split(body.strip()) if x.strip()):
             score = sentence_score(sent)
-            if score >= MIN_CONTENT_TERMS:
+            if score >= min(floor, MIN_CONTENT_TERMS):
                 scored.append((score, pos, j, speaker, sent))
+    strong = [x for x in scored if x[0] >= MIN_CONTENT_TERMS]
+    scored = strong or scored
     if not scored:
         return None
     kept: list[tuple[float, int, int, str | None, str]] = []

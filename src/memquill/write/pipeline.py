@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -24,7 +24,9 @@ from memquill.store.base import Store
 from memquill.write import coref, noise, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
-from memquill.write.resolve import Decision, Reconciler
+from memquill.write.policy import LOG_MARKERS, WritePolicy
+from memquill.write.reconcile import Decision, Policy, Proposal, decide
+from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
 from memquill.write.vectors import CandidateVectors
 
@@ -73,19 +75,26 @@ class WritePipeline:
         self,
         store: Store,
         clock: Clock,
-        reconciler: Reconciler,
+        policy: WritePolicy,
         extractor: Extractor,
         embedder: Embedder | None,
-        worthiness_threshold: float = 0.5,
         llm_extractor: Extractor | None = None,
+        rules: Policy | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
-        self.reconciler = reconciler
+        self.policy = policy
+        # the reconcile rules, with the thresholds the write policy sets
+        self.rules = replace(rules or Policy(), confidence_floor=policy.confidence_floor,
+                             duplicate_similarity=policy.duplicate_similarity)  # fmt: skip
         self.extractor = extractor
         self.embedder = embedder
-        self.threshold = worthiness_threshold
         self.llm_extractor = llm_extractor
+
+    def under(self, policy: WritePolicy) -> WritePipeline:
+        """The same stages under another write policy (re-extraction, replay)."""
+        return WritePipeline(self.store, self.clock, policy, self.extractor, self.embedder,
+                             self.llm_extractor, self.rules)  # fmt: skip
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -96,14 +105,17 @@ class WritePipeline:
         times: dict[str, list[timenorm.TimeMention]] = {}
         outcomes = []
         for e in events:
+            if e.role is Role.SYSTEM and e.metadata.get("kind") in LOG_MARKERS:
+                outcomes.append(EventOutcome(e.id, False, "log marker"))
+                continue
             verdict = noise.gate(e.content, e.role)
-            if not verdict.keep:
+            if not verdict.keep and self.policy.drops(verdict.reason):
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
             language = timenorm.detect_language(e.content)
             mentions = timenorm.find_times(e.content, e.occurred_at, e.timezone, language)
             text = timenorm.rewrite(e.content, mentions, language) if mentions else e.content
-            resolved = coref.resolve(text, e.scope.project, [*context, *kept])
+            resolved = coref.rewrite(text, e.scope.project, [*context, *kept])
             kept.append(e)
             normalised[e.id] = resolved.text
             times[e.id] = mentions
@@ -132,8 +144,9 @@ class WritePipeline:
             return report
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.SESSION_END in allowed:
-            found += episodes(batch.events, batch.normalised)
-        kept, report.dropped = score(found, self.threshold)
+            found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
+        found = [self.policy.shape(c) for c in found]
+        kept, report.dropped = score(found, self.policy.threshold_for)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
@@ -147,20 +160,22 @@ class WritePipeline:
 
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
-        vectors = CandidateVectors(self.embedder, candidates)  # batched, once per text
+        stamped = [self.policy.stamp(c) for c in candidates]
+        vectors = CandidateVectors(self.embedder, stamped)  # batched, once per text
         return [
             self._reconcile(cand, event, actor or event.scope.agent or event.source.value,
                             partial(vectors.get, i))
-            for i, (cand, event) in enumerate(zip(candidates, events, strict=True))
+            for i, (cand, event) in enumerate(zip(stamped, events, strict=True))
         ]  # fmt: skip
 
     def _reconcile(
         self, cand: Candidate, event: Event, actor: str, embed: Callable[[], np.ndarray | None]
     ) -> Decision:
-        """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
+        """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
         for attempt in range(MAX_RETRIES):
-            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, embed=embed)
+            proposal = Proposal(cand, scope, self.clock.now(), actor)
+            decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)
             if not decision.changes:
                 return decision
             try:

@@ -18,7 +18,7 @@ from psycopg import sql
 from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
-from memquill.store.migrations import Migration, pending
+from memquill.store.migrations import JOB_REF, Migration, pending
 from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
@@ -111,6 +111,25 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     name text NOT NULL, content text NOT NULL, char_limit integer NOT NULL,
                     read_only boolean NOT NULL, updated_at timestamptz NOT NULL,
                     PRIMARY KEY (tenant, user_id, agent, name))""",
+            ),
+        ),
+        JOB_REF,
+        Migration(
+            15,
+            "policy log, query log, scratch-store register",
+            (
+                """CREATE TABLE policy_log (
+                    seq bigserial PRIMARY KEY, policy_id text NOT NULL, body text NOT NULL,
+                    actor text NOT NULL, reason text NOT NULL, at timestamptz NOT NULL)""",
+                """CREATE TABLE query_log (
+                    id bigserial PRIMARY KEY, tenant text NOT NULL, user_id text NOT NULL,
+                    agent text, project text, session text, query text NOT NULL, k integer NOT NULL,
+                    types text, hits text NOT NULL, at timestamptz NOT NULL)""",
+                "CREATE INDEX query_log_user ON query_log (tenant, user_id, at)",
+                "CREATE INDEX query_log_at ON query_log (at)",
+                """CREATE TABLE scratch_stores (
+                    target text NOT NULL, tenant text NOT NULL, user_id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (target, tenant, user_id))""",
             ),
         ),
     )

@@ -1,6 +1,6 @@
 """SQLite schema, as numbered migrations."""
 
-from memquill.store.migrations import Migration
+from memquill.store.migrations import JOB_REF, Migration
 
 MIGRATIONS = (
     Migration(
@@ -56,6 +56,25 @@ MIGRATIONS = (
                 name TEXT NOT NULL, content TEXT NOT NULL, char_limit INTEGER NOT NULL,
                 read_only INTEGER NOT NULL, updated_at REAL NOT NULL,
                 PRIMARY KEY (tenant, user_id, agent, name))""",
+        ),
+    ),
+    JOB_REF,
+    Migration(
+        15,
+        "policy log, query log, scratch-store register",
+        (
+            """CREATE TABLE policy_log (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, policy_id TEXT NOT NULL, body TEXT NOT NULL,
+                actor TEXT NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE TABLE query_log (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                agent TEXT, project TEXT, session TEXT, query TEXT NOT NULL, k INTEGER NOT NULL,
+                types TEXT, hits TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE INDEX query_log_user ON query_log (tenant, user_id, at)""",
+            """CREATE INDEX query_log_at ON query_log (at)""",
+            """CREATE TABLE scratch_stores (
+                target TEXT NOT NULL, tenant TEXT NOT NULL, user_id TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (target, tenant, user_id))""",
         ),
     ),
 )
