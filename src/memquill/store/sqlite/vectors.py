@@ -167,4 +167,4 @@ class Partition:
 
     @staticmethod
     def nprobe(index: ClusterIndex) -> int:
-        return max(MIN_PROBE, math.ceil(index.nlist * PROBE_FRACTION))
+        return int(max(MIN_PROBE, math.ceil(index.nlist * PROBE_FRACTION)))
