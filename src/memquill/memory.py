@@ -37,6 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
+from memquill.retrieve import profile
 from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
@@ -95,6 +96,7 @@ class Memory:
         )  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
                                    s.dedup_similarity)  # fmt: skip
+        self.profile_policy = profile.ProfilePolicy.from_settings(s)
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
         warm_up()
@@ -251,7 +253,13 @@ class Memory:
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
-        return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)
+        reader = Scope.of(**scope)
+        when = self.clock.now() if at is None else parse_instant(at, timezone)
+        entries = profile.select(self.store, reader, when, self.profile_policy,
+                                 relevant={h.memory.id for h in hits}, types=_types(types))  # fmt: skip
+        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang,
+                      entries, self.profile_policy.share,
+                      profile.evidence_texts(self.store, reader, hits, entries))  # fmt: skip
 
     def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
         """Core blocks, the session's checkpoint and its not-yet-processed turns."""

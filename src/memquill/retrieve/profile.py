@@ -1,0 +1,116 @@
+"""The always-present profile: who the user is and what always holds for them.
+
+Core memory is the small state every run must see; hand-set blocks cover part of it, and
+the rest is already in the store as active user-level records (name, role, city, allergies,
+standing preferences). This module picks those records — by the catalogue's ``profile`` group,
+never by keywords — and ranks them: safety-critical first (they are the last thing the
+packer drops), then importance × confidence × recency, with the ones the request touches
+ahead of the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memquill.errors import ConfigError
+from memquill.model import MemoryRecord, MemoryType, Scope
+from memquill.model.query import RecordFilter
+from memquill.model.result import Hit
+from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
+from memquill.retrieve.rerank import recency
+from memquill.settings import Settings
+from memquill.store.base import Store
+
+PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
+
+
+@dataclass(frozen=True)
+class ProfilePolicy:
+    """Per-deployment knobs (``Settings.profile_*``)."""
+
+    share: float = 0.2  # largest share of the budget the non-critical profile may take
+    groups: tuple[str, ...] = ("identity", "constraint", "preference")
+    max_items: int = 12
+    half_life_days: float = 365.0  # standing facts fade slowly
+    importance: dict[str, float] = field(
+        default_factory=lambda: {"constraint": 1.0, "identity": 0.9, "preference": 0.7,
+                                 "context": 0.5}  # fmt: skip
+    )
+
+    @classmethod
+    def from_settings(cls, s: Settings) -> ProfilePolicy:
+        groups = tuple(g.strip() for g in s.profile_groups.split(",") if g.strip())
+        unknown = set(groups) - set(PROFILE_GROUPS)
+        if unknown or not 0.0 <= s.profile_share <= 1.0:
+            raise ConfigError(
+                f"profile_groups must be among {', '.join(PROFILE_GROUPS)} and profile_share "
+                f"within 0..1 (got {s.profile_groups!r}, {s.profile_share})"
+            )
+        return cls(share=s.profile_share, groups=groups, max_items=s.profile_max_items)
+
+    @property
+    def enabled(self) -> bool:
+        return self.share > 0 and bool(self.groups)
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    record: MemoryRecord
+    attribute: Attribute
+    score: float
+    relevant: bool = False
+
+    @property
+    def safety_critical(self) -> bool:
+        return self.attribute.safety_critical
+
+
+def user_level(reader: Scope) -> Scope:
+    """The scope of records that apply to the user everywhere (not one project/session)."""
+    return Scope(tenant=reader.tenant, user=reader.user)
+
+
+def select(
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    policy: ProfilePolicy,
+    catalogue: Catalogue | None = None,
+    relevant: Collection[str] = (),
+    types: frozenset[MemoryType] | None = None,
+) -> list[ProfileEntry]:
+    """Active user-level records of the policy's profile groups, best first.
+
+    ``relevant`` holds ids the request's search found: among equally critical entries those
+    come first, so a tight budget keeps what the task needs.
+    """
+    if not policy.enabled:
+        return []
+    kinds = PROFILE_TYPES if types is None else PROFILE_TYPES & types
+    if not kinds:
+        return []
+    f = RecordFilter(user_level(reader), types=frozenset(kinds), at=at, exact_scope=True)
+    entries = []
+    for rec in store.find(f, limit=500):
+        attr = attribute_of(rec, catalogue)
+        if attr.profile not in policy.groups and not attr.safety_critical:
+            continue
+        weight = policy.importance.get(attr.profile, 0.5)
+        score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
+        entries.append(ProfileEntry(rec, attr, round(score, 6), rec.id in relevant))
+    entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
+    critical = [e for e in entries if e.safety_critical]
+    return critical + [e for e in entries if not e.safety_critical][: policy.max_items]
+
+
+def evidence_texts(
+    store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry]
+) -> dict[str, str]:
+    """Wording of the turns an episode shares with a record of the block: what trimming needs."""
+    records = [h.memory for h in hits] + [e.record for e in entries]
+    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence}
+    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence}
+                    & carried)  # fmt: skip
+    return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}
