@@ -24,6 +24,8 @@ from memquill.settings import Settings
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
+# How much a line of each group is worth when the profile share is tight.
+IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5}
 
 
 @dataclass(frozen=True)
@@ -34,10 +36,7 @@ class ProfilePolicy:
     groups: tuple[str, ...] = ("identity", "constraint", "preference")
     max_items: int = 12
     half_life_days: float = 365.0  # standing facts fade slowly
-    importance: dict[str, float] = field(
-        default_factory=lambda: {"constraint": 1.0, "identity": 0.9, "preference": 0.7,
-                                 "context": 0.5}  # fmt: skip
-    )
+    importance: dict[str, float] = field(default_factory=lambda: dict(IMPORTANCE))
 
     @classmethod
     def from_settings(cls, s: Settings) -> ProfilePolicy:

@@ -62,8 +62,5 @@ def redundant_record(rec: MemoryRecord, shown: Collection[MemoryRecord]) -> bool
     if rec.type is MemoryType.EPISODE:
         return False
     mine = _terms(rec.content)
-    for other in shown:
-        if other.id != rec.id and set(other.evidence) == set(rec.evidence):
-            if mine <= _terms(other.content):
-                return True
-    return False
+    same = [o for o in shown if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
+    return any(mine <= _terms(o.content) for o in same)
