@@ -34,11 +34,11 @@ from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from common import table  # noqa: E402
+from common import table
 
-from memquill import FixedClock, Memory, Settings  # noqa: E402
-from memquill.context import memory_line  # noqa: E402
-from memquill.text import detect_language, query_terms  # noqa: E402
+from memquill import FixedClock, Memory, Settings
+from memquill.context import memory_line
+from memquill.text import detect_language, query_terms
 
 DATA = Path(__file__).resolve().parent / "data"
 START = datetime(2026, 9, 1, 1, 0, tzinfo=UTC)

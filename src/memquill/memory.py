@@ -37,7 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve import profile
+from memquill.retrieve import intents, profile
 from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
@@ -211,8 +211,10 @@ class Memory:
         include_archived: bool = False,
         recipe: str | Recipe = "hybrid",
         timezone: str | None = None,
+        expand: bool = False,
         **scope: Any,
     ) -> list[Hit]:
+        """``expand=True`` also searches the terms of the situations the query implies."""
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
         if k < 1:
@@ -222,7 +224,7 @@ class Memory:
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
             include_archived=include_archived, recipe=recipe,
-            timezone=timezone or self.settings.default_timezone,
+            timezone=timezone or self.settings.default_timezone, expand=expand,
         )  # fmt: skip
         hits = self.retriever.search(q)
         self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
@@ -248,7 +250,8 @@ class Memory:
         budget = budget_tokens or self.settings.context_window_tokens // 3
         if budget < 1:
             raise ValidationError("budget_tokens must be positive")
-        hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
+        hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone,
+                                       expand=True, **scope)
                 if not h.memory.attributes.get("pending")]  # fmt: skip
         hits = focus(hits)
         lang = language or detect_language(query)
@@ -256,7 +259,8 @@ class Memory:
         reader = Scope.of(**scope)
         when = self.clock.now() if at is None else parse_instant(at, timezone)
         entries = profile.select(self.store, reader, when, self.profile_policy,
-                                 relevant={h.memory.id for h in hits}, types=_types(types))  # fmt: skip
+                                 relevant={h.memory.id for h in hits}, types=_types(types),
+                                 bears_on=intents.bears_on(query))  # fmt: skip
         return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang,
                       entries, self.profile_policy.share,
                       profile.evidence_texts(self.store, reader, hits, entries))  # fmt: skip

@@ -79,11 +79,14 @@ def select(
     catalogue: Catalogue | None = None,
     relevant: Collection[str] = (),
     types: frozenset[MemoryType] | None = None,
+    bears_on: Collection[str] = (),
 ) -> list[ProfileEntry]:
     """Active user-level records of the policy's profile groups, best first.
 
-    ``relevant`` holds ids the request's search found: among equally critical entries those
-    come first, so a tight budget keeps what the task needs.
+    ``relevant`` holds ids the request's search found and ``bears_on`` the attributes its
+    situations bear on (retrieve/intents.py); such entries come first. A safety-critical
+    entry is shown only when the request bears on it — an allergy belongs in "what to pack
+    for the train", not in a code review — and then ahead of everything else.
     """
     if not policy.enabled:
         return []
@@ -96,9 +99,12 @@ def select(
         attr = attribute_of(rec, catalogue)
         if attr.profile not in policy.groups and not attr.safety_critical:
             continue
+        hit = rec.id in relevant or attr.key in bears_on
+        if attr.safety_critical and not hit:
+            continue
         weight = policy.importance.get(attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
-        entries.append(ProfileEntry(rec, attr, round(score, 6), rec.id in relevant))
+        entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
     entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][: policy.max_items]
