@@ -19,6 +19,7 @@ LABELS = {
         "says now):",
         "core": "Core memory",
         "profile": "User profile",
+        "project": "Project",
         "memory": "Relevant memories",
         "session": "This session",
         "checkpoint": "Task checkpoint",
@@ -31,6 +32,7 @@ LABELS = {
         "preamble": "以下是关于用户的背景记忆（可能已过时；以用户当前所说为准）：",
         "core": "核心记忆",
         "profile": "用户画像",
+        "project": "项目",
         "memory": "相关记忆",
         "session": "本次会话",
         "checkpoint": "任务检查点",
@@ -65,29 +67,51 @@ def memory_line(rec: MemoryRecord, language: str, critical: bool = False) -> str
     return f"- {' '.join(parts)} [{', '.join(meta)}]"
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A standing section (the user profile, the reader's project): its entries, ranked, and
+    the share of the budget its non-critical lines may take before task memories are packed."""
+
+    name: str
+    entries: Sequence[ProfileEntry]
+    share: float
+    title: str = ""  # appended to the header ("Project shop")
+
+
 @dataclass
 class _Block:
-    """The block being packed: pieces in order and the tokens they take."""
+    """The block being packed: sections in order, each with its header and chosen items."""
 
     tokenizer: Tokenizer
     room: int
     labels: dict[str, str]
     used: int = 0
-    items: list[ContextItem] = field(default_factory=list)
-    blocks: list[str] = field(default_factory=list)
+    parts: dict[str, tuple[str, list[ContextItem]]] = field(default_factory=dict)
 
-    def header(self, name: str) -> str:
-        return f"## {self.labels.get(name, name)}"
+    def header(self, name: str, title: str = "") -> str:
+        return f"## {self.labels.get(name, name)}{' ' + title if title else ''}"
 
-    def left(self, header: str) -> int:
-        return max(self.room - self.used - self.tokenizer.count(header) - 1, 0)
+    def left(self, name: str, header: str) -> int:
+        opening = 0 if name in self.parts else self.tokenizer.count(header) + 1
+        return max(self.room - self.used - opening, 0)
 
-    def put(self, header: str, picked: Sequence[ContextItem]) -> None:
+    def put(self, name: str, header: str, picked: Sequence[ContextItem]) -> None:
         if not picked:
             return
-        self.used += self.tokenizer.count(header) + 1 + sum(i.tokens for i in picked)
-        self.items.extend(picked)
-        self.blocks.append("\n".join([header, *(i.text for i in picked)]))
+        if name not in self.parts:
+            self.used += self.tokenizer.count(header) + 1
+            self.parts[name] = (header, [])
+        self.used += sum(i.tokens for i in picked)
+        self.parts[name][1].extend(picked)
+
+    def items(self) -> list[ContextItem]:
+        return [i for _, items in self.parts.values() for i in items]
+
+    def text(self, preamble: str) -> str:
+        if not self.parts:
+            return ""
+        blocks = ["\n".join([h, *(i.text for i in items)]) for h, items in self.parts.values()]
+        return "\n\n".join([preamble, *blocks])
 
 
 def render(
@@ -96,45 +120,63 @@ def render(
     tokenizer: Tokenizer,
     budget: int,
     language: str,
-    profile: Sequence[ProfileEntry] = (),
-    profile_share: float = 0.2,
+    standing: Sequence[Standing] = (),
     texts: Mapping[str, str] | None = None,
     _room: int | None = None,
 ) -> Context:
-    """Core blocks, the profile, checkpoint and session, then memories by rank, all budgeted.
+    """Core blocks, standing sections, checkpoint and session, then memories by rank.
 
-    Safety-critical profile lines may use the whole budget (they are the last thing dropped);
-    the rest of the profile stays within ``profile_share`` of it. Memories already shown in
-    the profile, and episodes whose turns a shown record carries, are not spent twice.
-    Pieces are counted one by one; if the joined text still counts more (tokenizers are not
-    additive), the packing room shrinks by the excess and the block is packed again.
+    Safety-critical standing lines may use the whole budget (they are the last thing
+    dropped); the other standing lines stay within their share until the task memories are
+    packed, then take what room is left. Memories already shown in a standing section, and
+    episodes whose turns a shown record carries, are not spent twice. Pieces are counted one
+    by one; if the joined text still counts more (tokenizers are not additive), the packing
+    room shrinks by the excess and the block is packed again.
     """
     lab = LABELS.get(language, LABELS["en"])
     block = _Block(tokenizer, budget if _room is None else _room, lab)
     block.used = tokenizer.count(lab["preamble"]) + 1
     if block.used > block.room:
         return Context(text="", items=[], tokens=0, budget_tokens=budget, language=language)
-    fixed = list(sections)
-    for sec in [s for s in fixed if s.name == "core"]:
+    for sec in [s for s in sections if s.name == "core"]:
         _put_section(block, sec)
-    shown = _put_profile(block, profile, int(profile_share * budget), language)
-    for sec in [s for s in fixed if s.name != "core"]:
+    later = {st.name: _put_standing(block, st, int(st.share * budget), language) for st in standing}
+    for sec in [s for s in sections if s.name != "core"]:
         _put_section(block, sec)
-    _put_memories(block, [h for h in hits if h.memory.id not in {r.id for r in shown}], shown,
-                  texts or {}, language)  # fmt: skip
-    text = "\n\n".join([lab["preamble"], *block.blocks]) if block.blocks else ""
+    shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
+    ids = {r.id for r in shown}
+    _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language)
+    said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
+    for st in standing:  # what room the task left goes to the rest of the standing lines
+        by_id = {e.record.id: e.record for e in st.entries}
+        rest = [i for i in later[st.name] if not set(by_id[i.memory_id or ""].evidence) <= said]
+        _put_items(block, st.name, block.header(st.name, st.title), rest)
+    text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
     if tokens > budget:
-        return render(sections, hits, tokenizer, budget, language, profile, profile_share, texts,
+        return render(sections, hits, tokenizer, budget, language, standing, texts,
                       block.room - (tokens - budget))  # fmt: skip
-    return Context(text=text, items=block.items, tokens=tokens, budget_tokens=budget,
+    return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget,
                    language=language)  # fmt: skip
 
 
+def _evidence(hits: Sequence[Hit], memory_id: str | None) -> list[str]:
+    return next((h.memory.evidence for h in hits if h.memory.id == memory_id), [])
+
+
+def _chosen(block: _Block, name: str, memory_id: str | None) -> bool:
+    return name in block.parts and any(i.memory_id == memory_id for i in block.parts[name][1])
+
+
+def _put_items(block: _Block, name: str, header: str, items: Sequence[ContextItem]) -> list[ContextItem]:
+    """Pack ``items`` in order into the room left; the ones that did not fit."""
+    chosen = pack(items, lambda i: i.tokens, lambda i: None, block.left(name, header))
+    block.put(name, header, [items[i] for i in chosen.chosen])
+    return [it for i, it in enumerate(items) if i not in set(chosen.chosen)]
+
+
 def _put_section(block: _Block, sec: Section) -> None:
-    header = block.header(sec.name)
-    chosen = pack(sec.items, lambda i: i.tokens, lambda i: None, block.left(header))
-    block.put(header, [sec.items[i] for i in chosen.chosen])
+    _put_items(block, sec.name, block.header(sec.name), sec.items)
 
 
 def _item(section: str, rec: MemoryRecord, language: str, tokenizer: Tokenizer,
@@ -144,27 +186,24 @@ def _item(section: str, rec: MemoryRecord, language: str, tokenizer: Tokenizer,
                        tokens=tokenizer.count(text) + 1, why=why)  # fmt: skip
 
 
-def _put_profile(
-    block: _Block, entries: Sequence[ProfileEntry], cap: int, language: str
-) -> list[MemoryRecord]:
-    """Safety-critical lines within the whole room, the others within ``cap``; the shown records."""
-    header = block.header("profile")
+def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[ContextItem]:
+    """Safety-critical lines within the whole room, the others within ``cap``; the rest."""
+    header = block.header(st.name, st.title)
     items = [
-        _item("profile", e.record, language, block.tokenizer,
+        _item(st.name, e.record, language, block.tokenizer,
               {"profile": e.attribute.profile, "attribute": e.attribute.key,
                "score": e.score, **({"safety_critical": True} if e.safety_critical else {})})
-        for e in entries
+        for e in st.entries
     ]  # fmt: skip
-    critical = [i for i, e in zip(items, entries, strict=True) if e.safety_critical]
-    other = [i for i, e in zip(items, entries, strict=True) if not e.safety_critical]
-    first = pack(critical, lambda i: i.tokens, lambda i: None, block.left(header))
-    taken = first.tokens + (block.tokenizer.count(header) + 1)
-    room = min(block.left(header) - first.tokens, cap - taken)
-    rest = pack(other, lambda i: i.tokens, lambda i: None, max(room, 0))
-    picked = [critical[i] for i in first.chosen] + [other[i] for i in rest.chosen]
-    block.put(header, picked)
-    ids = {i.memory_id for i in picked}
-    return [e.record for e in entries if e.record.id in ids]
+    critical = [i for i, e in zip(items, st.entries, strict=True) if e.safety_critical]
+    other = [i for i, e in zip(items, st.entries, strict=True) if not e.safety_critical]
+    _put_items(block, st.name, header, critical)
+    shown = [i for i in critical if _chosen(block, st.name, i.memory_id)]
+    spent = block.tokenizer.count(header) + 1 + sum(i.tokens for i in shown)
+    room = min(block.left(st.name, header), cap - spent)
+    first = pack(other, lambda i: i.tokens, lambda i: None, max(room, 0))
+    block.put(st.name, header, [other[i] for i in first.chosen])
+    return [it for i, it in enumerate(other) if i not in set(first.chosen)]
 
 
 def _put_memories(
@@ -177,7 +216,7 @@ def _put_memories(
     in the next: the loop converges, and no record an episode gave way to is lost.
     """
     header = block.header("memory")
-    room = block.left(header)
+    room = block.left("memory", header)
     records = [h.memory for h in hits]
     why = {h.memory.id: {"score": round(h.score, 4), **h.why} for h in hits}
     kinds = {r.id: r.type for r in records}
@@ -188,7 +227,7 @@ def _put_memories(
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
             break
         records = spent
-    block.put(header, [items[i] for i in packed.chosen])
+    block.put("memory", header, [items[i] for i in packed.chosen])
 
 
 def _spend_once(

@@ -15,7 +15,7 @@ from typing import Any
 
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
-from memquill.context import Section, render
+from memquill.context import Section, Standing, render
 from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
@@ -257,13 +257,23 @@ class Memory:
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
+        standing = self._standing(query, reader, hits, at, timezone, _types(types))
+        texts = profile.evidence_texts(self.store, reader, hits, [e for s in standing for e in s.entries])
+        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts)
+
+    def _standing(
+        self, query: str, reader: Scope, hits: list[Hit], at: datetime | str | None,
+        timezone: str | None, types: frozenset[MemoryType] | None,
+    ) -> list[Standing]:  # fmt: skip
+        """The user's profile and the reader's project memory (retrieve/profile.py)."""
         when = self.clock.now() if at is None else parse_instant(at, timezone)
-        entries = profile.select(self.store, reader, when, self.profile_policy,
-                                 relevant={h.memory.id for h in hits}, types=_types(types),
-                                 bears_on=intents.bears_on(query))  # fmt: skip
-        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang,
-                      entries, self.profile_policy.share,
-                      profile.evidence_texts(self.store, reader, hits, entries))  # fmt: skip
+        found = {h.memory.id for h in hits}
+        pol = self.profile_policy
+        user = profile.select(self.store, reader, when, pol, relevant=found, types=types,
+                              bears_on=intents.bears_on(query))  # fmt: skip
+        project = profile.select_project(self.store, reader, when, pol, relevant=found, types=types)
+        return [Standing("profile", user, pol.share),
+                Standing("project", project, pol.project_share, reader.project or "")]  # fmt: skip
 
     def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
         """Core blocks, the session's checkpoint and its not-yet-processed turns."""

@@ -42,6 +42,7 @@ class Settings:
     profile_share: float = 0.2
     profile_groups: str = "identity,constraint,preference"
     profile_max_items: int = 12
+    project_share: float = 0.2
     # optional LLM extractor (any OpenAI-compatible endpoint)
     llm_base_url: str = ""
     llm_model: str = ""

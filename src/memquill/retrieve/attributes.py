@@ -20,6 +20,14 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
 
 PROFILE_GROUPS = ("identity", "constraint", "preference", "context")
+# Keys written before the catalogue, and the catalogue attribute each one names.
+LEGACY = {"location": "city", "role": "occupation", "contact": "contact_channel",
+          "dislikes": "dislike", "indentation": "convention:indentation",
+          "package_manager": "stack:package_manager", "database": "stack:database",
+          "frontend": "stack:frontend", "language": "stack:language", "cache": "stack:cache",
+          "message_queue": "stack:queue", "cloud": "stack:cloud", "runtime": "stack:runtime",
+          "api_style": "stack:api_style", "state_management": "stack:state_management",
+          "styling": "stack:styling"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -40,9 +48,11 @@ class Catalogue:
     attributes: Mapping[str, Attribute] = field(default_factory=dict)
 
     def lookup(self, subject: str, key: str) -> Attribute | None:
-        """The attribute a record slot refers to: the full key first, then its head word."""
-        for candidate in (key, key.split(":", 1)[0], key.split("/", 1)[0]):
-            attr = self.attributes.get(candidate)
+        """The attribute a record slot refers to: the full key, then its head word
+        (``allergy:peanut`` → ``allergy``), each also through the legacy names."""
+        head = key.split(":", 1)[0]
+        for candidate in (key, LEGACY.get(key), head, LEGACY.get(head)):
+            attr = self.attributes.get(candidate) if candidate else None
             if attr is not None and _subject_fits(subject, attr.subjects):
                 return attr
         return None

@@ -24,8 +24,13 @@ from memquill.settings import Settings
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
-# How much a line of each group is worth when the profile share is tight.
-IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5}
+PROJECT_TYPES = frozenset({MemoryType.FACT, MemoryType.DECISION, MemoryType.PROCEDURE,
+                           MemoryType.PREFERENCE, MemoryType.EPISODE})  # fmt: skip
+# How much a line of each group is worth when the share is tight.
+IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5,
+              "episode": 0.4}  # fmt: skip
+EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode",
+                    profile="context")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,8 @@ class ProfilePolicy:
     share: float = 0.2  # largest share of the budget the non-critical profile may take
     groups: tuple[str, ...] = ("identity", "constraint", "preference")
     max_items: int = 12
+    project_share: float = 0.2  # the same for the reader's project section
+    project_max_items: int = 8
     half_life_days: float = 365.0  # standing facts fade slowly
     importance: dict[str, float] = field(default_factory=lambda: dict(IMPORTANCE))
 
@@ -42,12 +49,13 @@ class ProfilePolicy:
     def from_settings(cls, s: Settings) -> ProfilePolicy:
         groups = tuple(g.strip() for g in s.profile_groups.split(",") if g.strip())
         unknown = set(groups) - set(PROFILE_GROUPS)
-        if unknown or not 0.0 <= s.profile_share <= 1.0:
+        if unknown or not (0.0 <= s.profile_share <= 1.0 and 0.0 <= s.project_share <= 1.0):
             raise ConfigError(
                 f"profile_groups must be among {', '.join(PROFILE_GROUPS)} and profile_share "
                 f"within 0..1 (got {s.profile_groups!r}, {s.profile_share})"
             )
-        return cls(share=s.profile_share, groups=groups, max_items=s.profile_max_items)
+        return cls(share=s.profile_share, groups=groups, max_items=s.profile_max_items,
+                   project_share=s.project_share)
 
     @property
     def enabled(self) -> bool:
@@ -90,24 +98,55 @@ def select(
     """
     if not policy.enabled:
         return []
-    kinds = PROFILE_TYPES if types is None else PROFILE_TYPES & types
-    if not kinds:
+    recs = _find(store, user_level(reader), at, PROFILE_TYPES, types)
+    return _rank(recs, at, policy, policy.groups, policy.max_items, catalogue, relevant, bears_on)
+
+
+def select_project(
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    policy: ProfilePolicy,
+    catalogue: Catalogue | None = None,
+    relevant: Collection[str] = (),
+    types: frozenset[MemoryType] | None = None,
+) -> list[ProfileEntry]:
+    """The standing memory of the reader's project: its stack, conventions, deadlines —
+    what every task in that project needs, whatever words the task uses. Episodes of the
+    project stand in for what extraction has not distilled into records."""
+    if reader.project is None or policy.project_share <= 0:
         return []
-    f = RecordFilter(user_level(reader), types=frozenset(kinds), at=at, exact_scope=True)
+    scope = Scope(tenant=reader.tenant, user=reader.user, project=reader.project)
+    recs = _find(store, scope, at, PROJECT_TYPES, types)
+    return _rank(recs, at, policy, PROFILE_GROUPS, policy.project_max_items, catalogue, relevant, ())
+
+
+def _find(store: Store, scope: Scope, at: datetime, kinds: frozenset[MemoryType],
+          types: frozenset[MemoryType] | None) -> list[MemoryRecord]:  # fmt: skip
+    wanted = kinds if types is None else kinds & types
+    if not wanted:
+        return []
+    return store.find(RecordFilter(scope, types=wanted, at=at, exact_scope=True), limit=500)
+
+
+def _rank(
+    records: Sequence[MemoryRecord], at: datetime, policy: ProfilePolicy, groups: Collection[str],
+    limit: int, catalogue: Catalogue | None, relevant: Collection[str], bears_on: Collection[str],
+) -> list[ProfileEntry]:  # fmt: skip
     entries = []
-    for rec in store.find(f, limit=500):
-        attr = attribute_of(rec, catalogue)
-        if attr.profile not in policy.groups and not attr.safety_critical:
+    for rec in records:
+        attr = EPISODE if rec.type is MemoryType.EPISODE else attribute_of(rec, catalogue)
+        if attr.profile not in groups and not attr.safety_critical:
             continue
         hit = rec.id in relevant or attr.key in bears_on
         if attr.safety_critical and not hit:
             continue
-        weight = policy.importance.get(attr.profile, 0.5)
+        weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
     entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
     critical = [e for e in entries if e.safety_critical]
-    return critical + [e for e in entries if not e.safety_critical][: policy.max_items]
+    return critical + [e for e in entries if not e.safety_critical][:limit]
 
 
 def evidence_texts(
