@@ -257,6 +257,7 @@ class Memory:
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
+        hits = profile.gate(hits, intents.bears_on(query))
         standing = self._standing(query, reader, hits, at, timezone, _types(types))
         texts = profile.evidence_texts(self.store, reader, hits, [e for s in standing for e in s.entries])
         return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts)

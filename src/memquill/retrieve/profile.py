@@ -149,6 +149,23 @@ def _rank(
     return critical + [e for e in entries if not e.safety_critical][:limit]
 
 
+def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | None = None) -> list[Hit]:
+    """Hits without safety-critical memories the request does not bear on.
+
+    A diagnosis or an allergy is private: it enters the block when the request's situation
+    bears on it, or when the request names it (a lexical or slot match), never merely
+    because its vector sits near an unrelated request.
+    """
+    out = []
+    for h in hits:
+        attr = attribute_of(h.memory, catalogue)
+        legs = set(h.why.get("legs", {}))
+        if attr.safety_critical and attr.key not in bears_on and not legs & {"lexical", "slot"}:
+            continue
+        out.append(h)
+    return out
+
+
 def evidence_texts(
     store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry]
 ) -> dict[str, str]:

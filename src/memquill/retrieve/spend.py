@@ -16,7 +16,8 @@ from collections.abc import Collection, Mapping
 from memquill.model import MemoryRecord, MemoryType
 from memquill.text import query_terms
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])\s*|(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])")
+# Sentence ends only: a space beside Chinese text is as often a mixed "用 Go 写的" as a break.
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])\s*")
 # share of a sentence's content terms found in a covered turn for the sentence to count as said
 COVERED_SHARE = 0.7
 
@@ -42,18 +43,25 @@ def trim_episode(
 ) -> str | None:
     """The episode's content without what shown records carry; ``None`` when nothing is left.
 
-    ``texts`` maps event ids to their wording; a covered event without wording counts as
-    covering nothing in particular, so the episode is kept whole rather than guessed at.
+    ``texts`` maps event ids to their wording. A covered turn's sentences are cut where the
+    episode quotes them verbatim; what remains is split into sentences, and those whose
+    words a covered turn mostly holds (a time-normalised quote) go too. A covered event
+    without wording counts as covering nothing in particular: the episode is kept whole.
     """
     overlap = [e for e in rec.evidence if e in shown_evidence]
     if not overlap:
         return rec.content
     if len(overlap) == len(rec.evidence):
         return None
-    said = [_terms(texts[e]) for e in overlap if e in texts]
+    said = [texts[e] for e in overlap if e in texts]
     if not said:
         return rec.content
-    kept = [s for s in sentences(rec.content) if not covered(s, said)]
+    rest = rec.content
+    for quote in sorted((q for t in said for q in sentences(t)), key=len, reverse=True):
+        if len(quote) > 3:
+            rest = rest.replace(quote, " ")
+    said_terms = [_terms(t) for t in said]
+    kept = [x for x in sentences(rest) if _terms(x) and not covered(x, said_terms)]
     return " ".join(kept) if kept else None
 
 
