@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memquill.clock import zone
@@ -122,6 +122,7 @@ def render(
     language: str,
     standing: Sequence[Standing] = (),
     texts: Mapping[str, str] | None = None,
+    withheld: Collection[str] = (),
     _room: int | None = None,
 ) -> Context:
     """Core blocks, standing sections, checkpoint and session, then memories by rank.
@@ -129,7 +130,8 @@ def render(
     Safety-critical standing lines may use the whole budget (they are the last thing
     dropped); the other standing lines stay within their share until the task memories are
     packed, then take what room is left. Memories already shown in a standing section, and
-    episodes whose turns a shown record carries, are not spent twice. Pieces are counted one
+    episodes whose turns a shown record carries, are not spent twice; turns in ``withheld``
+    (private memories the request does not bear on) are cut from episodes too. Pieces are counted one
     by one; if the joined text still counts more (tokenizers are not additive), the packing
     room shrinks by the excess and the block is packed again.
     """
@@ -145,7 +147,8 @@ def render(
         _put_section(block, sec)
     shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
     ids = {r.id for r in shown}
-    _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language)
+    _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language,
+                  set(withheld))  # fmt: skip
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
     for st in standing:  # what room the task left goes to the rest of the standing lines
         by_id = {e.record.id: e.record for e in st.entries}
@@ -154,7 +157,7 @@ def render(
     text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
     if tokens > budget:
-        return render(sections, hits, tokenizer, budget, language, standing, texts,
+        return render(sections, hits, tokenizer, budget, language, standing, texts, withheld,
                       block.room - (tokens - budget))  # fmt: skip
     return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget,
                    language=language)  # fmt: skip
@@ -208,7 +211,7 @@ def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[
 
 def _put_memories(
     block: _Block, hits: Sequence[Hit], profile: Sequence[MemoryRecord], texts: Mapping[str, str],
-    language: str,
+    language: str, withheld: set[str],
 ) -> None:  # fmt: skip
     """Rank order, per-type quotas, and evidence spent once (re-packed until nothing changes).
 
@@ -223,7 +226,7 @@ def _put_memories(
     for _ in range(4):
         items = [_item("memory", r, language, block.tokenizer, why[r.id]) for r in records]
         packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
-        spent = _spend_once(records, profile, [records[i] for i in packed.chosen], texts)
+        spent = _spend_once(records, profile, [records[i] for i in packed.chosen], texts, withheld)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
             break
         records = spent
@@ -232,10 +235,11 @@ def _put_memories(
 
 def _spend_once(
     records: Sequence[MemoryRecord], profile: Sequence[MemoryRecord],
-    chosen: Sequence[MemoryRecord], texts: Mapping[str, str],
+    chosen: Sequence[MemoryRecord], texts: Mapping[str, str], withheld: set[str],
 ) -> list[MemoryRecord]:  # fmt: skip
     """Candidates without what shown records already carry (see ``retrieve/spend.py``)."""
-    carried = {e for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE for e in r.evidence}
+    records_shown = [r for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE]
+    carried = withheld | {e for r in records_shown for e in r.evidence}
     out: list[MemoryRecord] = []
     for rec in records:
         if rec.type is MemoryType.EPISODE:

@@ -257,17 +257,25 @@ class Memory:
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
-        hits = profile.gate(hits, intents.bears_on(query))
+        bears_on = intents.bears_on(query)
+        hits = profile.gate(hits, bears_on)
         standing = self._standing(query, reader, hits, at, timezone, _types(types))
-        texts = profile.evidence_texts(self.store, reader, hits, [e for s in standing for e in s.entries])
-        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts)
+        entries = [e for s in standing for e in s.entries]
+        hidden = profile.withheld(self.store, reader, self._at(at, timezone), bears_on,
+                                  {e.record.id for e in entries})  # fmt: skip
+        texts = profile.evidence_texts(self.store, reader, hits, entries, hidden)
+        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts,
+                      withheld=hidden)  # fmt: skip
+
+    def _at(self, at: datetime | str | None, timezone: str | None) -> datetime:
+        return self.clock.now() if at is None else parse_instant(at, timezone)
 
     def _standing(
         self, query: str, reader: Scope, hits: list[Hit], at: datetime | str | None,
         timezone: str | None, types: frozenset[MemoryType] | None,
     ) -> list[Standing]:  # fmt: skip
         """The user's profile and the reader's project memory (retrieve/profile.py)."""
-        when = self.clock.now() if at is None else parse_instant(at, timezone)
+        when = self._at(at, timezone)
         found = {h.memory.id for h in hits}
         pol = self.profile_policy
         user = profile.select(self.store, reader, when, pol, relevant=found, types=types,

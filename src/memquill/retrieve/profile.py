@@ -160,18 +160,35 @@ def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | 
     for h in hits:
         attr = attribute_of(h.memory, catalogue)
         legs = set(h.why.get("legs", {}))
-        if attr.safety_critical and attr.key not in bears_on and not legs & {"lexical", "slot"}:
+        if _private(attr, bears_on) and not legs & {"lexical", "slot"}:
             continue
         out.append(h)
     return out
 
 
+def withheld(
+    store: Store, reader: Scope, at: datetime, bears_on: Collection[str], shown: Collection[str],
+    catalogue: Catalogue | None = None,
+) -> set[str]:
+    """Turns behind safety-critical memories this request does not bear on (and that are not
+    shown): an episode quoting such a turn is trimmed of it like a turn already said."""
+    recs = _find(store, user_level(reader), at, PROFILE_TYPES, None)
+    return {ev for r in recs if r.id not in shown
+            for ev in r.evidence if _private(attribute_of(r, catalogue), bears_on)}  # fmt: skip
+
+
+def _private(attr: Attribute, bears_on: Collection[str]) -> bool:
+    return attr.safety_critical and attr.key not in bears_on
+
+
 def evidence_texts(
-    store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry]
+    store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry],
+    hidden: Collection[str] = (),
 ) -> dict[str, str]:
-    """Wording of the turns an episode shares with a record of the block: what trimming needs."""
+    """Wording of the turns an episode shares with a record of the block, or with a withheld
+    one: what trimming needs."""
     records = [h.memory for h in hits] + [e.record for e in entries]
-    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence}
+    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence} | set(hidden)
     wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence}
                     & carried)  # fmt: skip
     return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}
