@@ -123,6 +123,7 @@ def render(
     standing: Sequence[Standing] = (),
     texts: Mapping[str, str] | None = None,
     withheld: Collection[str] = (),
+    spend_once: bool = True,
     _room: int | None = None,
 ) -> Context:
     """Core blocks, standing sections, checkpoint and session, then memories by rank.
@@ -148,16 +149,17 @@ def render(
     shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
     ids = {r.id for r in shown}
     _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language,
-                  set(withheld))  # fmt: skip
+                  set(withheld), spend_once)  # fmt: skip
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
     for st in standing:  # what room the task left goes to the rest of the standing lines
         by_id = {e.record.id: e.record for e in st.entries}
-        rest = [i for i in later[st.name] if not set(by_id[i.memory_id or ""].evidence) <= said]
+        rest = [i for i in later[st.name]
+                if not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)]  # fmt: skip
         _put_items(block, st.name, block.header(st.name, st.title), rest)
     text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
     if tokens > budget:
-        return render(sections, hits, tokenizer, budget, language, standing, texts, withheld,
+        return render(sections, hits, tokenizer, budget, language, standing, texts, withheld, spend_once,
                       block.room - (tokens - budget))  # fmt: skip
     return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget,
                    language=language)  # fmt: skip
@@ -211,7 +213,7 @@ def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[
 
 def _put_memories(
     block: _Block, hits: Sequence[Hit], profile: Sequence[MemoryRecord], texts: Mapping[str, str],
-    language: str, withheld: set[str],
+    language: str, withheld: set[str], spend_once: bool = True,
 ) -> None:  # fmt: skip
     """Rank order, per-type quotas, and evidence spent once (re-packed until nothing changes).
 
@@ -223,9 +225,15 @@ def _put_memories(
     records = [h.memory for h in hits]
     why = {h.memory.id: {"score": round(h.score, 4), **h.why} for h in hits}
     kinds = {r.id: r.type for r in records}
+    made: dict[tuple[str, str], ContextItem] = {}  # counting tokens is the costly part
     for _ in range(4):
-        items = [_item("memory", r, language, block.tokenizer, why[r.id]) for r in records]
+        for r in records:
+            if (r.id, r.content) not in made:
+                made[(r.id, r.content)] = _item("memory", r, language, block.tokenizer, why[r.id])
+        items = [made[(r.id, r.content)] for r in records]
         packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
+        if not spend_once:
+            break
         spent = _spend_once(records, profile, [records[i] for i in packed.chosen], texts, withheld)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
             break

@@ -265,7 +265,7 @@ class Memory:
                                   {e.record.id for e in entries})  # fmt: skip
         texts = profile.evidence_texts(self.store, reader, hits, entries, hidden)
         return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts,
-                      withheld=hidden)  # fmt: skip
+                      withheld=hidden, spend_once=self.settings.context_spend_once)  # fmt: skip
 
     def _at(self, at: datetime | str | None, timezone: str | None) -> datetime:
         return self.clock.now() if at is None else parse_instant(at, timezone)

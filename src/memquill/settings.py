@@ -43,6 +43,7 @@ class Settings:
     profile_groups: str = "identity,constraint,preference"
     profile_max_items: int = 12
     project_share: float = 0.2
+    context_spend_once: bool = True  # episodes give way to records carrying the same turns
     # optional LLM extractor (any OpenAI-compatible endpoint)
     llm_base_url: str = ""
     llm_model: str = ""
