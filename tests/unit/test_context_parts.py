@@ -77,7 +77,7 @@ def test_every_situation_names_catalogue_attributes() -> None:
     known = set(attributes.bundled().attributes)
     for s in intents.bundled():
         assert s.attributes <= known, s.name
-        assert s.cues and s.terms
+        assert s.cues.pattern and s.terms
 
 
 @pytest.mark.parametrize(("query", "situation", "term"), [

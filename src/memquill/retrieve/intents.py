@@ -23,15 +23,17 @@ from memquill.text import query_terms
 @dataclass(frozen=True)
 class Situation:
     name: str
-    cues: tuple[re.Pattern[str], ...]
+    cues: re.Pattern[str]  # every cue word of the situation, in one alternation
     attributes: frozenset[str]
-    terms: tuple[str, ...]
+    terms: tuple[str, ...]  # search terms, already normalised (text.query_terms)
 
 
-def _cue(word: str) -> re.Pattern[str]:
-    if word.isascii():
-        return re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", re.IGNORECASE)
-    return re.compile(re.escape(word))
+def _cues(words: list[str]) -> re.Pattern[str]:
+    """English cues match as words, Chinese ones anywhere (there are no spaces)."""
+    if not words:
+        raise ConfigError("intents: a situation without cues")
+    parts = [rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])" if w.isascii() else re.escape(w) for w in words]
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def _words(value: Any) -> list[str]:
@@ -45,9 +47,9 @@ def _words(value: Any) -> list[str]:
 def parse(data: Any) -> tuple[Situation, ...]:
     try:
         return tuple(
-            Situation(name=s["name"], cues=tuple(_cue(w) for w in _words(s.get("cues"))),
+            Situation(name=s["name"], cues=_cues(_words(s.get("cues"))),
                       attributes=frozenset(s.get("attributes", [])),
-                      terms=tuple(_words(s.get("terms"))))
+                      terms=tuple(query_terms(" ".join(_words(s.get("terms"))))))
             for s in data["situations"]
         )
     except (KeyError, TypeError) as exc:
@@ -61,7 +63,7 @@ def bundled() -> tuple[Situation, ...]:
 
 
 def situations(query: str, table: Sequence[Situation] | None = None) -> list[Situation]:
-    return [s for s in (bundled() if table is None else table) if any(c.search(query) for c in s.cues)]
+    return [s for s in (bundled() if table is None else table) if s.cues.search(query)]
 
 
 def bears_on(query: str, table: Sequence[Situation] | None = None) -> frozenset[str]:
@@ -74,7 +76,7 @@ def expansion(query: str, table: Sequence[Situation] | None = None) -> list[str]
     own = set(query_terms(query))
     out: dict[str, None] = {}
     for s in situations(query, table):
-        for t in query_terms(" ".join(s.terms)):
+        for t in s.terms:
             if t not in own:
                 out.setdefault(t, None)
     return list(out)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from functools import lru_cache
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.text import query_terms
@@ -26,11 +27,12 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
-def _terms(text: str) -> set[str]:
-    return set(query_terms(text))
+@lru_cache(maxsize=8192)
+def _terms(text: str) -> frozenset[str]:
+    return frozenset(query_terms(text))
 
 
-def covered(sentence: str, said: Collection[set[str]]) -> bool:
+def covered(sentence: str, said: Collection[frozenset[str]]) -> bool:
     """True when one covered turn holds most of the sentence's content terms."""
     terms = _terms(sentence)
     if not terms:
