@@ -47,7 +47,7 @@ from memquill.text import detect_language
 from memquill.write.extract.base import Extractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
-from memquill.write.resolve import Policy, Reconciler
+from memquill.write.reconcile import Policy
 
 
 def open_store(target: str, dim: int) -> Store:
@@ -84,14 +84,11 @@ class Memory:
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
         s = self.settings
-        self.reconciler = Reconciler(
-            self.store,
-            Policy(
-                confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
-            ),
+        self.policy = Policy(
+            confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
         )
         self.pipeline = WritePipeline(
-            self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
+            self.store, self.clock, self.policy, RuleExtractor(), self.embedder,
             s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
         )  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
@@ -354,8 +351,8 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
-        now = self.clock.now()
-        self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
+        item = audit.load_review(self.store, memory_id)
+        self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
         return self.get(memory_id)
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
