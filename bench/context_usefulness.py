@@ -14,8 +14,9 @@ request is asked in a fresh session (with its project, if any), and two systems 
 at each budget: ``context()`` and plain ``search()`` top-k rendered line by line into the
 same budget. A fact counts as shown when a shown item's record has the fact's turn as
 evidence (for an episode, when its text also still holds most of that turn's words).
-Metrics: must-include recall (micro), requests fully served, leaks (must-not facts shown),
-safety-critical recall, mean tokens.
+Metrics: must-include recall (micro); the same over the must-include facts the write path
+kept in some memory ("of stored": what the read path could reach); requests fully served;
+leaks (must-not facts shown); safety-critical recall; mean tokens of the block.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ FILLER = {
 class Score:
     must: int = 0
     found: int = 0
+    stored: int = 0  # must-include facts that the write path kept in some memory at all
+    found_stored: int = 0
     full: int = 0
     requests: int = 0
     leaks: int = 0
@@ -61,7 +64,8 @@ class Score:
     misses: list[dict[str, Any]] = field(default_factory=list)
 
     def row(self, name: str, budget: int) -> list[object]:
-        return [name, budget, self.found / max(self.must, 1), self.full / max(self.requests, 1),
+        return [name, budget, self.found / max(self.must, 1), self.found_stored / max(self.stored, 1),
+                self.full / max(self.requests, 1),
                 self.leaks, self.safety_found / max(self.safety_must, 1),
                 statistics.fmean(self.tokens) if self.tokens else 0.0]  # fmt: skip
 
@@ -117,6 +121,13 @@ def shown_facts(mem: Memory, items: Sequence[tuple[str | None, str]], said: dict
     return out
 
 
+def stored_facts(mem: Memory, user: dict[str, Any], said: dict[str, str]) -> set[str]:
+    """Facts some visible memory holds after ingest: what any read path could show at best."""
+    readers = [None, *(user.get("projects") or [])]
+    recs = {r.id: r for p in readers for r in mem.records(user=user["id"], project=p)}
+    return shown_facts(mem, [(r.id, r.content) for r in recs.values()], said)
+
+
 def search_block(mem: Memory, req: dict[str, Any], user: str, budget: int) -> tuple[list[tuple[str | None, str]], int]:
     """Plain search top-10, rendered one line per hit in rank order while the budget lasts."""
     hits = mem.search(req["text"], k=10, user=user, project=req["project"], session=f"q-{req['id']}")
@@ -134,9 +145,11 @@ def search_block(mem: Memory, req: dict[str, Any], user: str, budget: int) -> tu
 
 
 def score(sc: Score, req: dict[str, Any], facts: dict[str, dict[str, Any]], shown: set[str],
-          tokens: int) -> None:  # fmt: skip
+          tokens: int, stored: set[str]) -> None:  # fmt: skip
     must = set(req["must_include"])
     got = must & shown
+    sc.stored += len(must & stored)
+    sc.found_stored += len(got & stored)
     sc.requests += 1
     sc.must += len(must)
     sc.found += len(got)
@@ -166,14 +179,15 @@ def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
         converse(mem, user, said, clock)
         clock.advance(days=7)
         facts = {f["id"]: f for f in user["facts"]}
+        stored = stored_facts(mem, user, said)
         for req in user["requests"]:
             for b in budgets:
                 ctx = mem.context(req["text"], budget_tokens=b, user=user["id"], project=req["project"],
                                   session=f"q-{req['id']}")  # fmt: skip
                 shown = shown_facts(mem, [(i.memory_id, i.text) for i in ctx.items], said)
-                score(scores["context"][b], req, facts, shown, ctx.tokens)
+                score(scores["context"][b], req, facts, shown, ctx.tokens, stored)
                 lines, used = search_block(mem, req, user["id"], b)
-                score(scores["search"][b], req, facts, shown_facts(mem, lines, said), used)
+                score(scores["search"][b], req, facts, shown_facts(mem, lines, said), used, stored)
         mem.close()
     return scores
 
@@ -190,15 +204,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     scores = run(args)
     rows = [sc.row(name, b) for name, per in scores.items() for b, sc in per.items()]
     print(table(f"Context usefulness ({args.embedder}; {time.perf_counter() - started:.0f} s)",
-                ["system", "budget", "must recall", "requests full", "leaks", "safety recall",
-                 "tokens"], rows))  # fmt: skip
+                ["system", "budget", "must recall", "of stored", "requests full", "leaks",
+                 "safety recall", "tokens"], rows))  # fmt: skip
     if args.show:
         per = scores["context"]
         b = 300 if 300 in per else next(iter(per))
         for miss in per[b].misses[: args.show]:
             print(json.dumps(miss, ensure_ascii=False))
     if args.json:
-        out = {n: {b: {**dict(zip(["system", "budget", "must_recall", "requests_full", "leaks",
+        out = {n: {b: {**dict(zip(["system", "budget", "must_recall", "of_stored", "requests_full", "leaks",
                                      "safety_recall", "tokens"], s.row(n, b), strict=True)),
                        "misses": s.misses} for b, s in per.items()} for n, per in scores.items()}  # fmt: skip
         Path(args.json).write_text(json.dumps(out, ensure_ascii=False, indent=1), "utf-8")
