@@ -11,7 +11,7 @@ from memquill.model.result import Context, ContextItem, Hit
 from memquill.providers.base import Tokenizer
 from memquill.retrieve import spend
 from memquill.retrieve.budget import pack
-from memquill.retrieve.profile import ProfileEntry
+from memquill.retrieve.profile import Standing
 
 LABELS = {
     "en": {
@@ -65,17 +65,6 @@ def memory_line(rec: MemoryRecord, language: str, critical: bool = False) -> str
     if critical:
         meta.insert(0, lab["critical"])
     return f"- {' '.join(parts)} [{', '.join(meta)}]"
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A standing section (the user profile, the reader's project): its entries, ranked, and
-    the share of the budget its non-critical lines may take before task memories are packed."""
-
-    name: str
-    entries: Sequence[ProfileEntry]
-    share: float
-    title: str = ""  # appended to the header ("Project shop")
 
 
 @dataclass

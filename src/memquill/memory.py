@@ -15,7 +15,7 @@ from typing import Any
 
 from memquill import audit, working
 from memquill.clock import Clock, SystemClock, parse_instant
-from memquill.context import Section, Standing, render
+from memquill.context import Section, render
 from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import health, jobs, lifecycle
@@ -37,7 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, ContextItem, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve import intents, profile
+from memquill.retrieve import profile
 from memquill.retrieve.pending import pending_hits
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
@@ -254,32 +254,10 @@ class Memory:
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
-        bears_on = intents.bears_on(query)
-        hits = profile.gate(hits, bears_on)
-        standing = self._standing(query, reader, hits, at, timezone, _types(types))
-        entries = [e for s in standing for e in s.entries]
-        hidden = profile.withheld(self.store, reader, self._at(at, timezone), bears_on,
-                                  {e.record.id for e in entries})  # fmt: skip
-        texts = profile.evidence_texts(self.store, reader, hits, entries, hidden)
-        return render(self._sections(reader, covered), hits, self.tokenizer, budget, lang, standing, texts,
-                      withheld=hidden, spend_once=self.settings.context_spend_once)  # fmt: skip
-
-    def _at(self, at: datetime | str | None, timezone: str | None) -> datetime:
-        return self.clock.now() if at is None else parse_instant(at, timezone)
-
-    def _standing(
-        self, query: str, reader: Scope, hits: list[Hit], at: datetime | str | None,
-        timezone: str | None, types: frozenset[MemoryType] | None,
-    ) -> list[Standing]:  # fmt: skip
-        """The user's profile and the reader's project memory (retrieve/profile.py)."""
-        when = self._at(at, timezone)
-        found = {h.memory.id for h in hits}
-        pol = self.profile_policy
-        user = profile.select(self.store, reader, when, pol, relevant=found, types=types,
-                              bears_on=intents.bears_on(query))  # fmt: skip
-        project = profile.select_project(self.store, reader, when, pol, relevant=found, types=types)
-        return [Standing("profile", user, pol.share),
-                Standing("project", project, pol.project_share, reader.project or "")]  # fmt: skip
+        when = self.clock.now() if at is None else parse_instant(at, timezone)
+        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, _types(types))
+        return render(self._sections(reader, covered), a.hits, self.tokenizer, budget, lang, a.standing,
+                      a.texts, a.withheld, self.settings.context_spend_once)  # fmt: skip
 
     def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
         """Core blocks, the session's checkpoint and its not-yet-processed turns."""

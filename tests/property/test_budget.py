@@ -70,7 +70,7 @@ def test_standing_sections_never_exceed_the_budget_and_critical_lines_lead(
 ) -> None:
     from datetime import UTC, datetime
 
-    from memquill.context import Standing
+    from memquill.retrieve.profile import Standing
     from memquill.model import MemoryRecord, Scope, Source
     from memquill.model.result import Hit
     from memquill.retrieve.attributes import Attribute

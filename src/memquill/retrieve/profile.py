@@ -18,6 +18,7 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
+from memquill.retrieve import intents
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.rerank import recency
 from memquill.settings import Settings
@@ -72,6 +73,44 @@ class ProfileEntry:
     @property
     def safety_critical(self) -> bool:
         return self.attribute.safety_critical
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A standing section (the user profile, the reader's project): its entries, ranked, and
+    the share of the budget its non-critical lines may take before task memories are packed."""
+
+    name: str  # "profile" | "project"
+    entries: Sequence[ProfileEntry]
+    share: float
+    title: str = ""  # appended to the header ("Project shop")
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """What ``context()`` hands the renderer besides the fixed sections."""
+
+    hits: list[Hit]  # task memories, private ones the request does not bear on removed
+    standing: list[Standing]
+    withheld: set[str]  # turns of private memories the request does not bear on
+    texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
+
+
+def assemble(
+    store: Store, reader: Scope, query: str, hits: Sequence[Hit], at: datetime, policy: ProfilePolicy,
+    types: frozenset[MemoryType] | None = None, catalogue: Catalogue | None = None,
+) -> Assembly:  # fmt: skip
+    """The request's situations decide what is private here; then profile, project, withheld."""
+    bears_on = intents.bears_on(query)
+    kept = gate(hits, bears_on, catalogue)
+    found = {h.memory.id for h in kept}
+    user = select(store, reader, at, policy, catalogue, found, types, bears_on)
+    project = select_project(store, reader, at, policy, catalogue, found, types)
+    entries = user + project
+    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
+    return Assembly(kept, [Standing("profile", user, policy.share),
+                           Standing("project", project, policy.project_share, reader.project or "")],
+                    hidden, evidence_texts(store, reader, kept, entries, hidden))  # fmt: skip
 
 
 def user_level(reader: Scope) -> Scope:
