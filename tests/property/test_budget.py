@@ -70,11 +70,10 @@ def test_standing_sections_never_exceed_the_budget_and_critical_lines_lead(
 ) -> None:
     from datetime import UTC, datetime
 
-    from memquill.retrieve.profile import Standing
     from memquill.model import MemoryRecord, Scope, Source
     from memquill.model.result import Hit
     from memquill.retrieve.attributes import Attribute
-    from memquill.retrieve.profile import ProfileEntry
+    from memquill.retrieve.profile import ProfileEntry, Standing
 
     now = datetime(2026, 11, 29, tzinfo=UTC)
 

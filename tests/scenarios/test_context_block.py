@@ -125,3 +125,18 @@ def test_project_section_holds_the_projects_standing_memory_and_nothing_of_anoth
     assert "Thursday" in ctx.text
     assert "Vue" not in ctx.text
     assert "## Project shop" in ctx.text
+
+
+@pytest.mark.parametrize(("turns", "unrelated", "word"), [
+    (["我对花生过敏", "周末我去了西湖边的一家书店，买了三本旧书"], "帮我写一段书店活动的宣传文案", "花生"),
+    (["I am allergic to peanuts", "At the weekend I visited an old bookshop by the canal and bought three books"],
+     "Write a short blurb for the bookshop's reading event", "peanut"),
+])  # fmt: skip
+def test_a_private_fact_stays_out_of_episodes_where_the_request_does_not_bear_on_it(
+    mem: Memory, clock: FixedClock, turns: list[str], unrelated: str, word: str
+) -> None:
+    _said_in_sessions(mem, clock, "u", [turns])
+    assert any(r.key.startswith("allergy") for r in mem.records(user="u"))
+    ctx = mem.context(unrelated, user="u", budget_tokens=800)
+    assert word not in ctx.text.lower(), ctx.text
+    assert any(("书店" in i.text or "bookshop" in i.text) for i in ctx.items), ctx.text
