@@ -95,6 +95,7 @@ def test_fusion_does_not_halve_a_memory_the_lexical_leg_cannot_reach() -> None:
     r = recipe("hybrid")
     assert not shares_script("what can I eat", "我对花生过敏")
     assert shares_script("我喜欢 Go", "Go is great") and shares_script("喝茶", "用户喜欢喝茶")
+    assert shares_script("what time?", "10:30")  # no script to tell: the lexical leg may match
     assert max_fused(r, lexical_possible=False) == pytest.approx(max_fused(r) / 2)
 
 

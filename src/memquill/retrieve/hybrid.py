@@ -64,8 +64,10 @@ def max_fused(r: Recipe, lexical_possible: bool = True) -> float:
 
 
 def shares_script(a: str, b: str) -> bool:
-    """True when both texts hold CJK, or both hold Latin letters or digits."""
-    return bool(_scripts(a) & _scripts(b))
+    """False only when both texts have a script and they share none (``"what can I eat"`` and
+    ``"我对花生过敏"``): then the lexical leg cannot match and fusion must not count it."""
+    sa, sb = _scripts(a), _scripts(b)
+    return not (sa and sb) or bool(sa & sb)
 
 
 def _scripts(text: str) -> set[str]:
