@@ -1,11 +1,13 @@
-"""The always-present profile: who the user is and what always holds for them.
+"""Standing sections: who the user is, what always holds for them, what the project is.
 
 Core memory is the small state every run must see; hand-set blocks cover part of it, and
 the rest is already in the store as active user-level records (name, role, city, allergies,
-standing preferences). This module picks those records — by the catalogue's ``profile`` group,
-never by keywords — and ranks them: safety-critical first (they are the last thing the
-packer drops), then importance × confidence × recency, with the ones the request touches
-ahead of the rest.
+standing preferences) and as the records of the reader's project (stack, conventions). This
+module picks those records — by the catalogue's ``profile`` group, never by keywords — and
+ranks them: safety-critical first (the last thing the packer drops), then importance ×
+confidence × recency, with the ones the request touches ahead of the rest. Safety-critical
+memories are private: shown only where the request's situation bears on them, and their
+turns are withheld from episodes elsewhere (``assemble``).
 """
 
 from __future__ import annotations
