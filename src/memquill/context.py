@@ -142,8 +142,8 @@ def render(
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
     for st in standing:  # what room the task left goes to the rest of the standing lines
         by_id = {e.record.id: e.record for e in st.entries}
-        rest = [i for i in later[st.name]
-                if not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)]  # fmt: skip
+        rest = [i for i in later[st.name] if not _chosen(block, "memory", i.memory_id)
+                and not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)]  # fmt: skip
         _put_items(block, st.name, block.header(st.name, st.title), rest)
     text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
@@ -221,9 +221,8 @@ def _put_memories(
                 made[(r.id, r.content)] = _item("memory", r, language, block.tokenizer, why[r.id])
         items = [made[(r.id, r.content)] for r in records]
         packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
-        if not spend_once:
-            break
-        spent = _spend_once(records, profile, [records[i] for i in packed.chosen], texts, withheld)
+        chosen = [records[i] for i in packed.chosen] if spend_once else []
+        spent = _spend_once(records, profile if spend_once else [], chosen, texts, withheld, spend_once)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
             break
         records = spent
@@ -232,9 +231,10 @@ def _put_memories(
 
 def _spend_once(
     records: Sequence[MemoryRecord], profile: Sequence[MemoryRecord],
-    chosen: Sequence[MemoryRecord], texts: Mapping[str, str], withheld: set[str],
+    chosen: Sequence[MemoryRecord], texts: Mapping[str, str], withheld: set[str], once: bool = True,
 ) -> list[MemoryRecord]:  # fmt: skip
-    """Candidates without what shown records already carry (see ``retrieve/spend.py``)."""
+    """Candidates without what shown records already carry (see ``retrieve/spend.py``) and
+    without withheld turns; with ``once`` off only the withheld turns go (privacy stays)."""
     records_shown = [r for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE]
     carried = withheld | {e for r in records_shown for e in r.evidence}
     out: list[MemoryRecord] = []
@@ -243,6 +243,6 @@ def _spend_once(
             content = spend.trim_episode(rec, carried, texts)
             if content is not None:
                 out.append(rec if content == rec.content else rec.model_copy(update={"content": content}))
-        elif not spend.redundant_record(rec, [*profile, *out]):
+        elif not (once and spend.redundant_record(rec, [*profile, *out])):
             out.append(rec)
     return out
