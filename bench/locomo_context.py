@@ -5,8 +5,9 @@ Usage: .venv/bin/python bench/locomo_context.py [--budgets 300,800] [--limit-con
 
 Same ingest protocol as ``bench/locomo.py`` (one store per conversation, turns added in order
 with their ``dia_id`` as event id, ``end_session`` per session, ``flush()``). Each QA item of
-categories 1-4 then asks ``context(question, budget_tokens=B)`` at the last session time twice:
-with episodes giving way to records that carry the same turns (the default) and without.
+categories 1-4 then asks ``context(question, budget_tokens=B)`` at the last session time, on two
+copies of the store (search records accesses, which feed recency, so one mode must not warm the
+other): with episodes giving way to records that carry the same turns (the default) and without.
 recall_any = a gold turn among the evidence of the block's items; tokens = the block's size
 (the memory's own tokenizer). Equal recall at fewer tokens is the goal.
 """
@@ -16,8 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,8 +34,8 @@ from locomo import DEFAULT_DATA, Conversation, load_conversation
 from memquill import Memory, Settings
 
 
-def ingest(conv: Conversation, embedder: str) -> tuple[Memory, str]:
-    mem = Memory(":memory:", settings=Settings(embedder=embedder))
+def ingest(conv: Conversation, embedder: str, path: str = ":memory:") -> tuple[Memory, str]:
+    mem = Memory(path, settings=Settings(embedder=embedder))
     for s in conv.sessions:
         at = s.at.isoformat()
         for t in s.turns:
@@ -64,14 +67,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     tokens: dict[tuple[int, bool], list[int]] = {(b, o): [] for b in budgets for o in (True, False)}
     for sample in samples:
         conv = load_conversation(sample)
-        mem, at = ingest(conv, args.embedder)
-        for qa in [q for q in conv.qa if q.category in (1, 2, 3, 4)]:
-            for b in budgets:
-                for once in (True, False):
-                    ev, n = ask(mem, conv, at, qa.question, b, once)
-                    found[(b, once)].append(float(bool(ev & set(qa.gold))))
-                    tokens[(b, once)].append(n)
-        mem.close()
+        with tempfile.TemporaryDirectory() as tmp:
+            mem, at = ingest(conv, args.embedder, f"{tmp}/on.db")
+            mem.close()
+            # each mode reads its own copy: search() records accesses, which feed recency
+            shutil.copy(f"{tmp}/on.db", f"{tmp}/off.db")
+            mems = {once: Memory(f"{tmp}/{'on' if once else 'off'}.db",
+                                 settings=Settings(embedder=args.embedder)) for once in (True, False)}  # fmt: skip
+            for qa in [q for q in conv.qa if q.category in (1, 2, 3, 4)]:
+                for b in budgets:
+                    for once, m in mems.items():
+                        ev, n = ask(m, conv, at, qa.question, b, once)
+                        found[(b, once)].append(float(bool(ev & set(qa.gold))))
+                        tokens[(b, once)].append(n)
+            for m in mems.values():
+                m.close()
         print(f"  {conv.sample_id} done ({len(conv.qa)} questions)", file=sys.stderr)
     rows = [[b, "on" if once else "off", statistics.fmean(found[(b, once)]), statistics.fmean(tokens[(b, once)])]
             for b in budgets for once in (True, False)]  # fmt: skip
