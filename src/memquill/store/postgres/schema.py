@@ -18,6 +18,7 @@ from psycopg import sql
 from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
+from memquill.keymap import migration_statements
 from memquill.store.migrations import Migration, pending
 from memquill.store.postgres.sql import lock_key
 
@@ -113,6 +114,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        Migration(11, "keys name attributes, not values", migration_statements("postgres")),
     )
 
 

@@ -1,5 +1,6 @@
 """SQLite schema, as numbered migrations."""
 
+from memquill.keymap import migration_statements
 from memquill.store.migrations import Migration
 
 MIGRATIONS = (
@@ -58,4 +59,5 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
+    Migration(11, "keys name attributes, not values", migration_statements("sqlite")),
 )
