@@ -44,6 +44,8 @@ from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
 from memquill.write.extract.base import Extractor
+from memquill.write.extract import classifier
+from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
 from memquill.write.resolve import Policy, Reconciler
@@ -92,6 +94,7 @@ class Memory:
         self.pipeline = WritePipeline(
             self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
             s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
+            make_model_extractor(self.embedder),
         )  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
                                    s.dedup_similarity)  # fmt: skip
@@ -421,6 +424,14 @@ class Memory:
     def stats(self, **scope: Any) -> dict[str, Any]:
         sc = Scope.of(**scope)
         return health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+
+
+def make_model_extractor(embedder: Embedder | None) -> ModelExtractor | None:
+    """The attribute classifier, when its weights ship and match the embedder in use."""
+    model = classifier.bundled()
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return ModelExtractor(model, embedder)
 
 
 def warm_up() -> None:

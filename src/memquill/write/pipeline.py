@@ -76,6 +76,7 @@ class WritePipeline:
         embedder: Embedder | None,
         worthiness_threshold: float = 0.5,
         llm_extractor: Extractor | None = None,
+        model_extractor: Extractor | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -84,6 +85,7 @@ class WritePipeline:
         self.embedder = embedder
         self.threshold = worthiness_threshold
         self.llm_extractor = llm_extractor
+        self.model_extractor = model_extractor
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -109,8 +111,11 @@ class WritePipeline:
         return ExtractionInput(kept, normalised, context, times), outcomes
 
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
-        """Rules always; the LLM (if configured) only off the hot path, merged after them."""
+        """Rules always; off the hot path also the attribute model (clauses no rule took)
+        and the LLM (if configured), merged after them."""
         candidates = self.extractor.extract(batch)
+        if use_llm and self.model_extractor is not None and batch.events:
+            candidates += self.model_extractor.extract(batch)
         if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 

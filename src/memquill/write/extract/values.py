@@ -96,7 +96,7 @@ def zh_tagged(text: str, flags: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     run = ""
     for word, flag in _posseg()(text):
-        if flag.startswith(flags) and len(word) > 1 or (run and flag.startswith(flags)):
+        if flag.startswith(flags) and (len(word) > 1 or run):
             run += word
         elif run:
             out.append(run)
@@ -156,9 +156,13 @@ def _persons(text: str, zh: bool) -> list[str]:
 
 def _orgs(text: str, zh: bool) -> list[str]:
     if zh:
-        cue = re.findall(r"(?:在|去|进了?|加入了?|入职|跳槽到|换到)([^，,。在去]{2,14}?)(?:工作|上班|报到|实习|任职|当|做|了|$)", text)
-        return cue + zh_tagged(text, ("nt", "nz"))
+        return _ORG_CUE.findall(text) + zh_tagged(text, ("nt", "nz"))
     return en_names(text)
+
+
+_ORG_CUE = re.compile(
+    r"(?:在|去|进了?|加入了?|入职|跳槽到|换到)([^，,。在去]{2,14}?)(?:工作|上班|报到|实习|任职|当|做|了|$)"
+)
 
 
 def spans(value_type: str, text: str, zh: bool) -> list[str]:

@@ -1,0 +1,140 @@
+"""The long tail: catalogue attributes for clauses no rule understood (DESIGN §4 rule 8).
+
+Off the hot path (the worker and session end), each clause of a user turn that no rule
+pattern matched, that is no question, hedge or order, is embedded (one batch per call) and
+classified (``classifier.py``). For the top attributes the model believes in, the subject
+comes from the clause's words or the model's subject kind (``subjects.py``) and the value
+from the typed extractor of the attribute's value type (``values.py``); without a value of
+the right type nothing is proposed. The candidate records the model id and its score
+(``rule="model:<id>"``, ``attributes.model``), which ``explain()`` shows; a score below the
+confidence floor makes it a ``candidate`` record that a recurrence must promote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memquill.catalogue import Attribute, load
+from memquill.model import Candidate, Event, MemoryType, Role, Trust
+from memquill.model.candidate import Trigger
+from memquill.model.scope import Level
+from memquill.providers.base import Embedder
+from memquill.write.extract import subjects, values
+from memquill.write.extract.base import ExtractionInput
+from memquill.write.extract.classifier import AttributeClassifier, Prediction
+from memquill.write.extract.patterns_common import blocked, imperative, say
+from memquill.write.extract.rules import Clause, RuleExtractor
+
+_TYPES = {"preference": MemoryType.PREFERENCE, "fact": MemoryType.FACT,
+          "decision": MemoryType.DECISION, "temporary": MemoryType.TEMPORARY,
+          "procedure": MemoryType.PROCEDURE}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    memory: float = 0.5  # P(clause holds a memory) needed to propose anything
+    second: float = 0.25  # a further attribute of the same clause needs this probability…
+    ratio: float = 0.35  # …and at least this share of the top attribute's
+
+
+class ModelExtractor:
+    """Candidates from the attribute classifier for clauses the rules left alone."""
+
+    name = "model"
+
+    def __init__(
+        self,
+        classifier: AttributeClassifier,
+        embedder: Embedder,
+        rules: RuleExtractor | None = None,
+        thresholds: Thresholds | None = None,
+    ) -> None:
+        self.classifier = classifier
+        self.embedder = embedder
+        self.rules = rules or RuleExtractor()
+        self.thresholds = thresholds or Thresholds()
+        self.catalogue = load()
+
+    def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
+        if not clauses:
+            return []
+        found = self.classifier.predict(self.embedder.embed_passages([c.text for c in clauses]))
+        out = []
+        for c, p in zip(clauses, found, strict=True):
+            out.extend(self.propose(c, p, batch.times.get(c.event.id, [])))
+        return out
+
+    def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Clause]:
+        """Clauses of a user's own turn that no rule pattern claimed."""
+        if event.role is not Role.USER or event.source is not Trust.USER:
+            return []
+        text = batch.text(event)
+        out = []
+        for c in self.rules.clauses(event, text, batch.times.get(event.id, [])):
+            if blocked(c) or imperative(c.text, c.language):
+                continue
+            if not any(p(c) for p in self.rules.patterns):
+                out.append(c)
+        return out
+
+    def propose(self, c: Clause, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
+        """Zero or more candidates for one clause from one prediction."""
+        if p.memory < self.thresholds.memory:
+            return []
+        out: list[Candidate] = []
+        top = p.attributes[0][1]
+        for rank, (key, prob) in enumerate(p.attributes):
+            if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
+                break
+            attr = self.catalogue.get(key)
+            cand = self._candidate(c, p, attr, p.memory * prob, times) if attr else None
+            if cand is not None and all(o.key != cand.key for o in out):
+                out.append(cand)
+        return out
+
+    def _candidate(
+        self, c: Clause, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]
+    ) -> Candidate | None:
+        kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
+        subject = subjects.subject_for(c.text, kind, c.project)
+        if subject is None or not self.catalogue.allows(attr.key, subject):
+            return None
+        value = self._value(c, attr, subject, times)
+        if not value:
+            return None
+        level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        return c.make(
+            _TYPES[attr.memory_type], subject, attr.key, say(c), value=value, level=level,
+            trigger=Trigger.BACKGROUND, confidence=max(0.3, score),
+            rule=f"model:{self.classifier.id} (p={score:.2f})",
+            model={"id": self.classifier.id, "score": round(score, 3), "memory": round(p.memory, 3),
+                   "kind": p.kind},
+        )  # fmt: skip
+
+    def _value(self, c: Clause, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
+        if attr.value_type in ("date", "datetime") and (said := _time_said(c, times)):
+            return said
+        own = {w.casefold() for w in _subject_words(c.text, subject)}
+        for span in values.spans(attr.value_type, c.text, c.language == "zh"):
+            if span and span.casefold() not in own:
+                return span
+        return None
+
+
+def _time_said(c: Clause, times: Sequence[Any]) -> str | None:
+    """The original wording of the clause's time ("周六下午", "the 11th"), not its label."""
+    for t in times:
+        if t.label(c.language) in c.text or t.text in c.text:
+            return str(t.text)
+    return None
+
+
+def _subject_words(text: str, subject: str) -> Sequence[str]:
+    rel = subjects.relation(text)
+    words = [rel[1]] if rel else []
+    if ":" in subject:
+        words.append(subject.split(":", 1)[1])
+    return words
