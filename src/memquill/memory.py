@@ -43,8 +43,8 @@ from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
-from memquill.write.extract.base import Extractor
 from memquill.write.extract import classifier
+from memquill.write.extract.base import Extractor
 from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
@@ -96,8 +96,10 @@ class Memory:
             s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
             make_model_extractor(self.embedder),
         )  # fmt: skip
+        model = self.pipeline.model_extractor
+        router = model.classifier if isinstance(model, ModelExtractor) else None
         self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
-                                   s.dedup_similarity)  # fmt: skip
+                                   s.dedup_similarity, router=router)  # fmt: skip
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
         warm_up()

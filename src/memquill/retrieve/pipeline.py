@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from memquill.clock import Clock
 from memquill.model import MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
@@ -23,6 +25,7 @@ from memquill.retrieve.hybrid import Recall, max_fused, recall
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, WeightedReranker
 from memquill.store.base import Store
+from memquill.write.extract.classifier import AttributeClassifier
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Retriever:
         half_life_days: float = 30.0,
         dedup_similarity: float = 0.95,
         reranker: Reranker | None = None,
+        router: AttributeClassifier | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -54,6 +58,7 @@ class Retriever:
         self.half_life = half_life_days
         self.dedup_similarity = dedup_similarity
         self.reranker = reranker
+        self.router = router  # the attribute classifier, when it matches the embedder
 
     def filter_for(self, q: Query, at: datetime) -> RecordFilter:
         if q.include_history:
@@ -68,7 +73,7 @@ class Retriever:
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         pool = recall(self.store, f, q.text, qvec, r)
         if r.slot_lookup:
-            self._slot_lookup(q.text, f, pool)
+            self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
@@ -95,12 +100,16 @@ class Retriever:
             )  # fmt: skip
         return hits
 
-    def _slot_lookup(self, text: str, f: RecordFilter, pool: dict[str, Recall]) -> None:
-        for key in routing.slot_keys(text):
-            slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject="user", key=key)
+    def _slot_lookup(
+        self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
+    ) -> None:
+        """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
+        the pool with full relevance and says which route found it."""
+        for s in routing.route(q.text, q.reader.project, self.router, qvec):
+            slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             for rec in self.store.find(slot, limit=3):
                 item = pool.setdefault(rec.id, Recall(rec.id))
-                item.legs["slot"] = {"key": key}  # type: ignore[dict-item]
+                item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
 
 
 def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
@@ -129,6 +138,7 @@ def _why(
     window: tuple[datetime, datetime] | None,
 ) -> dict[str, object]:  # fmt: skip
     why: dict[str, object] = {
+        "path": "slot" if "slot" in item.legs else "hybrid",
         "legs": item.legs,
         "scores": parts,
         "filters": _filters(f),
