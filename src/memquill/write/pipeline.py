@@ -20,7 +20,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, timenorm
+from memquill.write import coref, entities, noise, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.resolve import Decision, Reconciler
@@ -165,6 +165,7 @@ class WritePipeline:
     def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
         """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
+        cand = entities.link(cand, self.store, scope)  # "周琴" → the person:manager it names
         cache: list[np.ndarray | None] = []
 
         def embed() -> np.ndarray | None:

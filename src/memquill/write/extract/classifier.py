@@ -153,10 +153,14 @@ def bundled() -> AttributeClassifier | None:
 
 def fit_head(
     x: Array, y: Sequence[int], labels: Sequence[str], l2: float = 1e-3, epochs: int = 300,
-    lr: float = 0.5, weights: Array | None = None,
+    lr: float = 2.0, weights: Array | None = None,
 ) -> Head:
-    """Multinomial logistic regression by full-batch gradient descent (small data, convex)."""
+    """Multinomial logistic regression by full-batch gradient descent (small data, convex),
+    on centred, rescaled embeddings; the centring is folded back into the bias."""
     x = _normalised(x)
+    mu = x.mean(axis=0)
+    scale = float(np.linalg.norm(x - mu, axis=1).mean()) or 1.0
+    x = ((x - mu) / scale).astype(np.float32)
     n, d = x.shape
     k = len(labels)
     onehot = np.zeros((n, k), dtype=np.float32)
@@ -177,7 +181,32 @@ def fit_head(
             v *= 0.999
             v += 0.001 * grad * grad
             param -= lr * 0.1 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    return Head(tuple(labels), w, b)
+    w = (w / scale).astype(np.float32)
+    return Head(tuple(labels), w, (b - mu @ w).astype(np.float32))
+
+
+def fit_centroids(
+    x: Array, y: Sequence[int], labels: Sequence[str], weights: Array | None = None
+) -> Head:
+    """Nearest centroid on centred embeddings, written as a linear head: with a handful of
+    phrasings per attribute it generalises better than a fitted boundary. e5 vectors share
+    a large common component (unrelated texts score ≈ 0.8), so the corpus mean is removed
+    first; the mean and a scale are folded into the bias and weights."""
+    x = _normalised(x)
+    mu = x.mean(axis=0)
+    z = x - mu
+    scale = float(np.linalg.norm(z, axis=1).mean()) or 1.0
+    z = z / np.maximum(np.linalg.norm(z, axis=1, keepdims=True), 1e-9)
+    sw = np.ones(len(z), dtype=np.float32) if weights is None else weights.astype(np.float32)
+    c = np.zeros((len(labels), x.shape[1]), dtype=np.float32)
+    np.add.at(c, np.asarray(y), z * sw[:, None])
+    c /= np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-9)
+    w = (c.T / scale).astype(np.float32)
+    return Head(tuple(labels), w, (-(mu @ w)).astype(np.float32))
+
+
+def accuracy(head: Head, x: Array, y: Sequence[int]) -> float:
+    return float((head.probabilities(_normalised(x)).argmax(axis=1) == np.asarray(y)).mean())
 
 
 def calibrate(head: Head, x: Array, y: Sequence[int]) -> Head:
@@ -185,7 +214,7 @@ def calibrate(head: Head, x: Array, y: Sequence[int]) -> Head:
     x = _normalised(x)
     idx = np.asarray(y)
     best_t, best_nll = 1.0, float("inf")
-    for t in np.exp(np.linspace(np.log(0.25), np.log(8.0), 49)):
+    for t in np.exp(np.linspace(np.log(0.005), np.log(8.0), 97)):
         p = Head(head.labels, head.weights, head.bias, float(t)).probabilities(x)
         nll = float(-np.log(p[np.arange(len(idx)), idx] + 1e-9).mean())
         if nll < best_nll:
