@@ -27,9 +27,7 @@ class Explanation(BaseModel):
     def as_text(self) -> str:
         lines = [f"{self.memory.id} [{self.memory.status.value}] {self.memory.content}"]
         lines += [f"  because: {w}" for w in self.why]
-        lines += [
-            f"  from event {e.id} ({e.occurred_at.isoformat()}): {e.content}" for e in self.events
-        ]
+        lines += [f"  from event {e.id} ({e.occurred_at.isoformat()}): {e.content}" for e in self.events]
         lines += [f"  r{r.revision} {r.op.value} by {r.actor}: {r.reason}" for r in self.history]
         return "\n".join(lines)
 
@@ -92,19 +90,23 @@ def review_queue(store: Store, reader: Scope, include_candidates: bool = False) 
 Action = Literal["accept", "reject", "keep_both"]
 
 
-def resolution(
-    store: Store, memory_id: str, action: Action, actor: str, reason: str, now: datetime
-) -> list[Change]:
-    """The changes a human decision on a flagged (or candidate) record makes, atomically."""
+def load_review(store: Store, memory_id: str) -> ReviewItem:
+    """The I/O half of a review decision: the record and the records it conflicts with."""
     rec = store.get(memory_id)
     if rec is None:
         raise NotFoundError(f"no memory {memory_id!r}")
+    return ReviewItem(memory=rec, conflicts_with=store.get_many(rec.conflicts_with))
+
+
+def decide_review(item: ReviewItem, action: Action, actor: str, reason: str, now: datetime) -> list[Change]:
+    """The changes a human decision on a flagged (or candidate) record makes, applied
+    atomically. Pure: reads only ``item``, so it is tested without a database."""
+    rec = item.memory
     if rec.status not in REVIEWABLE:
-        raise ValidationError(f"memory {memory_id} is {rec.status.value}, not awaiting review")
+        raise ValidationError(f"memory {rec.id} is {rec.status.value}, not awaiting review")
     if action not in ("accept", "reject", "keep_both"):
         raise ValidationError("action must be accept, reject or keep_both")
     audit = Audit(RevisionOp.RESOLVE, actor, f"{action}: {reason}".rstrip(": "), ())
-    others = store.get_many(rec.conflicts_with)
     changes: list[Change] = []
     update: dict[str, Any] = {"revision": rec.revision + 1, "updated_at": now}
     if action == "reject":
@@ -112,9 +114,12 @@ def resolution(
     else:
         attrs = {k: v for k, v in rec.attributes.items() if k != "needs_confirmation"}
         update |= {"status": Status.ACTIVE, "valid_from": rec.valid_from or now, "attributes": attrs}
-    for other in others:
-        o: dict[str, Any] = {"revision": other.revision + 1, "updated_at": now,
-                             "conflicts_with": [c for c in other.conflicts_with if c != rec.id]}  # fmt: skip
+    for other in item.conflicts_with:
+        o: dict[str, Any] = {
+            "revision": other.revision + 1,
+            "updated_at": now,
+            "conflicts_with": [c for c in other.conflicts_with if c != rec.id],
+        }
         if action == "accept" and other.status is Status.ACTIVE:
             o |= {"status": Status.SUPERSEDED, "valid_to": now, "superseded_by": rec.id}
             update["supersedes"] = other.id

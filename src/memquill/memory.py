@@ -48,7 +48,7 @@ from memquill.write.extract.base import Extractor
 from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
-from memquill.write.resolve import Policy, Reconciler
+from memquill.write.reconcile import Policy
 
 
 def open_store(target: str, dim: int) -> Store:
@@ -85,14 +85,11 @@ class Memory:
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
         s = self.settings
-        self.reconciler = Reconciler(
-            self.store,
-            Policy(
-                confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
-            ),
+        self.policy = Policy(
+            confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
         )
         self.pipeline = WritePipeline(
-            self.store, self.clock, self.reconciler, RuleExtractor(), self.embedder,
+            self.store, self.clock, self.policy, RuleExtractor(), self.embedder,
             s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
             make_model_extractor(self.embedder),
         )  # fmt: skip
@@ -328,8 +325,8 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
-        now = self.clock.now()
-        self.store.apply(audit.resolution(self.store, memory_id, action, actor, reason, now))
+        item = audit.load_review(self.store, memory_id)
+        self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
         return self.get(memory_id)
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:

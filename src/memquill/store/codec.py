@@ -7,12 +7,16 @@ so the schema of a record can grow without a migration per field.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pydantic
 
 from memquill.clock import to_epoch
+from memquill.errors import StoreError
 from memquill.model import Event, MemoryRecord, Revision, RevisionOp
 from memquill.model.query import Job
 from memquill.text import index_text
@@ -58,9 +62,10 @@ def search_terms(r: MemoryRecord) -> str:
 
 
 def record_from_body(body: str | bytes | dict[str, Any]) -> MemoryRecord:
-    if isinstance(body, dict):
-        return MemoryRecord.model_validate(body)
-    return MemoryRecord.model_validate_json(body)
+    with malformed("memory record"):
+        if isinstance(body, dict):
+            return MemoryRecord.model_validate(body)
+        return MemoryRecord.model_validate_json(body)
 
 
 def record_dict(r: MemoryRecord | None) -> dict[str, Any] | None:
@@ -72,9 +77,19 @@ def event_body(e: Event) -> str:
 
 
 def event_from_body(body: str | bytes | dict[str, Any], seq: int) -> Event:
-    if isinstance(body, dict):
-        return Event.model_validate({**body, "seq": seq})
-    return Event.model_validate({**json.loads(body), "seq": seq})
+    with malformed("event"):
+        if isinstance(body, dict):
+            return Event.model_validate({**body, "seq": seq})
+        return Event.model_validate({**json.loads(body), "seq": seq})
+
+
+@contextmanager
+def malformed(what: str) -> Iterator[None]:
+    """A stored row that no longer decodes is the store's failure, not the caller's input."""
+    try:
+        yield
+    except (pydantic.ValidationError, ValueError, TypeError) as exc:
+        raise StoreError(f"a stored {what} is malformed: {exc}") from exc
 
 
 def revision_from_row(

@@ -23,7 +23,8 @@ from memquill.store.base import Store
 from memquill.write import coref, entities, noise, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
-from memquill.write.resolve import Decision, Reconciler
+from memquill.write.reconcile import Decision, Policy, Proposal, decide
+from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
 
 log = logging.getLogger("memquill.write")
@@ -71,7 +72,7 @@ class WritePipeline:
         self,
         store: Store,
         clock: Clock,
-        reconciler: Reconciler,
+        policy: Policy,
         extractor: Extractor,
         embedder: Embedder | None,
         worthiness_threshold: float = 0.5,
@@ -80,7 +81,7 @@ class WritePipeline:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.reconciler = reconciler
+        self.policy = policy
         self.extractor = extractor
         self.embedder = embedder
         self.threshold = worthiness_threshold
@@ -163,7 +164,7 @@ class WritePipeline:
         return np.asarray(self.embedder.embed_passages([text])[0])
 
     def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
-        """Decide and apply; a concurrent writer moving the slot makes us re-decide."""
+        """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
         cand = entities.link(cand, self.store, scope)  # "周琴" → the person:manager it names
         cache: list[np.ndarray | None] = []
@@ -174,7 +175,8 @@ class WritePipeline:
             return cache[0]
 
         for attempt in range(MAX_RETRIES):
-            decision = self.reconciler.decide(cand, scope, self.clock.now(), actor, embed=embed)
+            proposal = Proposal(cand, scope, self.clock.now(), actor)
+            decision = decide(proposal, load_view(self.store, proposal), self.policy, embed)
             if not decision.changes:
                 return decision
             try:

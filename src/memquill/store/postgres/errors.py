@@ -1,4 +1,4 @@
-"""psycopg errors → ``memquill.errors``, at the store boundary (callers never see ``psycopg.*``)."""
+"""psycopg errors classified for ``store.errors`` (callers never see ``psycopg.*``)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,23 @@ from contextlib import contextmanager
 import psycopg
 from psycopg import errors as pg
 
-from memquill.errors import ConflictError, StoreError, ValidationError
+from memquill.store import errors
+from memquill.store.errors import Fault
+
+CONFLICTS = (pg.SerializationFailure, pg.DeadlockDetected, pg.LockNotAvailable, pg.UniqueViolation)
+
+
+def classify(exc: BaseException) -> Fault:
+    if isinstance(exc, CONFLICTS):
+        return Fault.CONFLICT
+    if isinstance(exc, psycopg.DataError):
+        return Fault.INVALID
+    if isinstance(exc, psycopg.OperationalError):
+        return Fault.UNAVAILABLE
+    return Fault.OTHER
 
 
 @contextmanager
-def translate(context: str = "PostgreSQL error") -> Iterator[None]:
-    try:
+def translate(context: str = "PostgreSQL") -> Iterator[None]:
+    with errors.translate(context, psycopg.Error, classify):
         yield
-    except (pg.SerializationFailure, pg.DeadlockDetected, pg.LockNotAvailable) as exc:
-        raise ConflictError(f"a concurrent transaction got in the way; retry ({exc})") from exc
-    except pg.UniqueViolation as exc:
-        raise ConflictError(f"already exists: {exc}") from exc
-    except psycopg.DataError as exc:
-        raise ValidationError(f"PostgreSQL rejected a value: {exc}") from exc
-    except psycopg.OperationalError as exc:
-        raise StoreError(f"{context}: PostgreSQL is unavailable: {exc}") from exc
-    except psycopg.Error as exc:
-        raise StoreError(f"{context}: {type(exc).__name__}: {exc}") from exc

@@ -14,6 +14,8 @@ from typing import Any
 
 from memquill.model import Scope
 from memquill.model.query import RecordFilter
+from memquill.store import shared
+from memquill.store.dialect import POSTGRES
 
 # FTS5's unicode61 tokenizer keeps runs of letters and digits and splits on everything else
 # ("node.js" -> node, js). PostgreSQL's own parser would keep "node.js" and "a@b.com" whole,
@@ -25,35 +27,8 @@ MAX_POSITIONS = 255  # per lexeme
 
 
 def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
-    """The WHERE clause of a RecordFilter; mirrors ``model.query.matches``."""
-    a = alias + "."
-    r = f.reader
-    sql = [f"{a}tenant = %s", f"{a}user_id = %s"]
-    args: list[Any] = [r.tenant, r.user]
-    for dim in ("agent", "project", "session") if not f.owner else ():
-        value = getattr(r, dim)
-        if f.exact_scope:
-            sql.append(f"{a}{dim} IS NOT DISTINCT FROM %s")
-        else:
-            sql.append(f"({a}{dim} IS NULL OR {a}{dim} = %s)")
-        args.append(value)
-    if f.statuses is not None:
-        sql.append(f"{a}status = ANY(%s::text[])")
-        args.append(sorted(s.value for s in f.statuses))
-    if f.types is not None:
-        sql.append(f"{a}type = ANY(%s::text[])")
-        args.append(sorted(t.value for t in f.types))
-    for col in ("subject", "key"):
-        if getattr(f, col) is not None:
-            sql.append(f"{a}{col} = %s")
-            args.append(getattr(f, col))
-    if f.at is not None:
-        sql.append(
-            f"({a}valid_from IS NULL OR {a}valid_from <= %s) AND ({a}valid_to IS NULL OR "
-            f"{a}valid_to > %s) AND ({a}expires_at IS NULL OR {a}expires_at > %s)"
-        )
-        args.extend([f.at, f.at, f.at])
-    return " AND ".join(sql), args
+    """The WHERE clause of a RecordFilter in PostgreSQL's style (see ``store.shared``)."""
+    return shared.filter_sql(POSTGRES, f, alias)
 
 
 # --- full text -----------------------------------------------------------------------------

@@ -23,16 +23,16 @@ from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
 from memquill.errors import ConflictError, DuplicateEventError
-from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
-from memquill.model.block import CoreBlock, Tally
-from memquill.model.query import Access, Job, JobStatus, RecordFilter
+from memquill.model import ApplyResult, Change, Event
+from memquill.model.query import Access, Job, RecordFilter
 from memquill.store import codec
+from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
 from memquill.store.postgres.search import Search
-from memquill.store.postgres.sql import filter_sql
 from memquill.store.postgres.writes import Conn, Writer
+from memquill.store.shared import SharedQueries
 
 Scored = list[tuple[str, float]]
 # Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
@@ -40,8 +40,12 @@ Scored = list[tuple[str, float]]
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore:
+class PostgresStore(SharedQueries):
     backend = "postgres"
+    dialect = POSTGRES
+    capabilities = Capabilities(
+        durable_file=False, advisory_locks=True, concurrent_writers=True, ann_index=True
+    )
 
     def __init__(
         self, url: str, dim: int = 384, schema: str = "memquill", pool_min: int = 1,
@@ -96,6 +100,9 @@ class PostgresStore:
     def _exec(self, query: str, args: Sequence[Any] = ()) -> int:
         with self._conn() as conn:
             return conn.execute(query, args).rowcount
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        return self._exec(sql, args)
 
     def schema_version(self) -> int:
         return int(self._q("SELECT MAX(version) AS v FROM schema_version")[0]["v"])
@@ -160,25 +167,6 @@ class PostgresStore:
             queue.enqueue(conn, [queue.with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
-    def get_events(self, scope: Scope, ids: Sequence[str]) -> list[Event]:
-        if not ids:
-            return []
-        rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant = %s AND user_id = %s AND id = ANY(%s) "
-            "ORDER BY seq", (scope.tenant, scope.user, list(ids)),
-        )  # fmt: skip
-        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
-
-    def session_events(
-        self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
-    ) -> list[Event]:
-        rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant = %s AND user_id = %s AND session = %s "
-            "AND seq > %s ORDER BY seq LIMIT %s",
-            (scope.tenant, scope.user, session, after_seq, limit),
-        )
-        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
-
     # --- records ----------------------------------------------------------------------
     def apply(self, changes: Sequence[Change]) -> ApplyResult:
         if not changes:
@@ -192,36 +180,6 @@ class PostgresStore:
                 "WHERE key = 'seq'", (seq,),
             )  # fmt: skip
         return result
-
-    def get(self, memory_id: str) -> MemoryRecord | None:
-        rows = self._q("SELECT body FROM memories WHERE id = %s", (memory_id,))
-        return codec.record_from_body(rows[0]["body"]) if rows else None
-
-    def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
-        if not ids:
-            return []
-        rows = self._q("SELECT id, body FROM memories WHERE id = ANY(%s)", (list(ids),))
-        by_id = {r["id"]: codec.record_from_body(r["body"]) for r in rows}
-        return [by_id[i] for i in ids if i in by_id]
-
-    def history(self, memory_id: str) -> list[Revision]:
-        rows = self._q(
-            "SELECT memory_id, revision, op, actor, reason, event_ids, before, after, at "
-            "FROM revisions WHERE memory_id = %s ORDER BY revision", (memory_id,),
-        )  # fmt: skip
-        return [codec.revision_from_row(**r) for r in rows]
-
-    def find(self, f: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
-        where, args = filter_sql(f)
-        rows = self._q(
-            f"SELECT body FROM memories m WHERE {where} ORDER BY m.updated_at DESC, m.rowid DESC "
-            "LIMIT %s", [*args, limit],
-        )  # fmt: skip
-        return [codec.record_from_body(r["body"]) for r in rows]
-
-    def count(self, f: RecordFilter) -> int:
-        where, args = filter_sql(f)
-        return int(self._q(f"SELECT COUNT(*) AS n FROM memories m WHERE {where}", args)[0]["n"])
 
     # --- search legs ------------------------------------------------------------------
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
@@ -250,60 +208,6 @@ class PostgresStore:
         params = queue.claim_params(worker, now, timedelta(seconds=lease_s), limit, kinds)
         rows = self._q(queue.claim_sql(kinds), params)
         return sorted((queue.from_row(r) for r in rows), key=lambda j: j.id or 0)
-
-    def finish(self, job_id: int, worker: str, at: datetime) -> None:
-        self._exec(
-            "UPDATE jobs SET status = 'done', lease_until = NULL, updated_at = %s "
-            "WHERE id = %s AND worker = %s AND status = 'running'",
-            (at, job_id, worker),
-        )
-
-    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime) -> None:
-        status = JobStatus.QUEUED if retry_at is not None else JobStatus.DEAD
-        self._exec(
-            "UPDATE jobs SET status = %s, last_error = %s, run_after = COALESCE(%s, run_after), "
-            "lease_until = NULL, updated_at = %s WHERE id = %s AND worker = %s AND status = 'running'",
-            (status, error[:2000], retry_at, at, job_id, worker),
-        )
-
-    def job_counts(self, scope: Scope | None = None) -> dict[str, int]:
-        where, args = ("", []) if scope is None else (
-            "WHERE tenant = %s AND user_id = %s", [scope.tenant, scope.user])  # fmt: skip
-        rows = self._q(f"SELECT status, COUNT(*) AS n FROM jobs {where} GROUP BY status", args)
-        return {r["status"]: r["n"] for r in rows}
-
-    def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
-        rows = self._q(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = %s AND e.user_id = %s AND "
-            "e.session = %s AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT %s",
-            (scope.tenant, scope.user, session, limit),
-        )
-        return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
-
-    # --- core blocks --------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None:
-        self._exec(
-            "INSERT INTO core_blocks VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT "
-            "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
-            "char_limit = excluded.char_limit, read_only = excluded.read_only, "
-            "updated_at = excluded.updated_at",
-            (block.tenant, block.user, block.agent or "", block.name, block.content,
-             block.char_limit, block.read_only, block.updated_at),
-        )  # fmt: skip
-
-    def blocks(self, scope: Scope) -> list[CoreBlock]:
-        rows = self._q(
-            "SELECT * FROM core_blocks WHERE tenant = %s AND user_id = %s AND agent IN ('', %s) "
-            "ORDER BY name, agent",
-            (scope.tenant, scope.user, scope.agent or ""),
-        )
-        return [
-            CoreBlock(tenant=r["tenant"], user=r["user_id"], agent=r["agent"] or None,
-                      name=r["name"], content=r["content"], char_limit=r["char_limit"],
-                      read_only=r["read_only"], updated_at=r["updated_at"])
-            for r in rows
-        ]  # fmt: skip
 
     # --- audit, erasure, lifecycle -------------------------------------------------------
     def log_access(self, entries: Sequence[Access]) -> None:
@@ -356,33 +260,6 @@ class PostgresStore:
             with conn.cursor() as cur:
                 cur.executemany("UPDATE memories SET body = %s::json WHERE id = %s", bumped)
 
-    def tally(self, tenant: str, user: str) -> Tally:
-        t = Tally()
-        key = (tenant, user)
-        for r in self._q("SELECT status, type, COUNT(*) AS n FROM memories WHERE tenant = %s AND "
-                         "user_id = %s GROUP BY status, type", key):  # fmt: skip
-            t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
-        for r in self._q("SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, "
-                         "COUNT(*) AS n FROM events WHERE tenant = %s AND user_id = %s "
-                         "GROUP BY d ORDER BY d", key):  # fmt: skip
-            t.events_by_day[r["d"]] = r["n"]
-        t.events = sum(t.events_by_day.values())
-        t.accesses = self._q("SELECT COUNT(*) AS n FROM access_log WHERE tenant = %s AND "
-                             "user_id = %s", key)[0]["n"]  # fmt: skip
-        t.useful = int(self._q("SELECT COALESCE(SUM((body->>'useful_count')::bigint), 0) AS n "
-                               "FROM memories WHERE tenant = %s AND user_id = %s", key)[0]["n"])  # fmt: skip
-        for r in self._q("SELECT status, COUNT(*) AS n, SUM(GREATEST(attempts - 1, 0)) AS retries "
-                         "FROM jobs WHERE tenant = %s AND user_id = %s GROUP BY status", key):  # fmt: skip
-            t.jobs[r["status"]] = r["n"]
-            t.retries += int(r["retries"] or 0)
-        t.job_latency_s = [r["s"] for r in self._q(
-            "SELECT EXTRACT(EPOCH FROM updated_at - created_at)::float8 AS s FROM jobs WHERE "
-            "tenant = %s AND user_id = %s AND status = 'done' ORDER BY id DESC LIMIT 1000", key)]  # fmt: skip
-        for r in self._q("SELECT op, COUNT(*) AS n FROM revisions WHERE tenant = %s AND user_id = %s "
-                         "GROUP BY op", key):  # fmt: skip
-            t.ops[r["op"]] = r["n"]
-        return t
-
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as conn:
@@ -393,7 +270,3 @@ class PostgresStore:
                         sql.Identifier(table)), (tenant, user))  # fmt: skip
                 counts[table] = cur.rowcount
         return counts
-
-    def meta(self, key: str) -> Any:
-        rows = self._q("SELECT value FROM meta WHERE key = %s", (key,))
-        return rows[0]["value"] if rows else None

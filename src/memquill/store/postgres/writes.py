@@ -12,13 +12,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from psycopg import Connection
 
-from memquill.errors import ConflictError, MemquillError, NotFoundError, ValidationError
+from memquill.errors import ConflictError, MemquillError
 from memquill.model import ApplyResult, Audit, Change, Create, MemoryRecord, Purge, SlotGuard, Update
 from memquill.model.change import SLOT_OPEN
-from memquill.store import codec
+from memquill.store import checks, codec
 from memquill.store.postgres.sql import placeholders, slot_lock_key, tsvector_literal
 from memquill.store.tombstone import tombstone
 
@@ -78,16 +77,6 @@ class Writer:
         return result
 
     # --- rows ------------------------------------------------------------------------------
-    def vector(self, emb: Any) -> np.ndarray | None:
-        if emb is None:
-            return None
-        v = np.asarray(emb, dtype=np.float32)
-        if v.shape != (self.dim,):
-            raise ValidationError(f"embedding has shape {v.shape}, this store holds {self.dim}-d vectors")
-        if not np.isfinite(v).all():
-            raise ValidationError("embedding contains NaN or infinity")
-        return v
-
     def row(self, r: MemoryRecord, tsv: str | None) -> dict[str, Any]:
         row = codec.record_row(r)
         for col in ("valid_from", "valid_to", "expires_at", "created_at", "updated_at"):
@@ -115,15 +104,14 @@ class Writer:
             "subject = %s AND key = %s AND status = ANY(%s::text[]) ORDER BY id FOR UPDATE",
             (s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key, OPEN),
         ).fetchall()
-        if {r["id"] for r in rows} != g.open_ids:
-            raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
+        checks.slot_unchanged(g, (r["id"] for r in rows))
 
     def create(self, creates: Sequence[Create]) -> None:
         ids = [c.record.id for c in creates]
         if len(set(ids)) != len(ids):
             dup = next(i for i, n in Counter(ids).items() if n > 1)
             raise ConflictError(f"memory {dup!r} is created twice in one batch")
-        vectors = [self.vector(c.embedding) for c in creates]
+        vectors = [checks.embedding(c.embedding, self.dim, c.record.id) for c in creates]
         full = [self.row(c.record, tsvector_literal(codec.search_terms(c.record))) for c in creates]
         rows = [[r[col] for col in ROW] for r in full]
         with self.conn.cursor() as cur:
@@ -133,9 +121,8 @@ class Writer:
                 rowids.update((r["id"], r["rowid"]) for r in cur.fetchall())
                 if not cur.nextset():
                     break
-            missing = [i for i in ids if i not in rowids]
-            if missing:
-                raise ConflictError(f"memory {missing[0]!r} already exists")
+            for i in ids:
+                checks.new_id(i, i not in rowids)
             cur.executemany(PUT_VECTOR, [(rowids[i], v) for i, v in zip(ids, vectors, strict=True)
                                          if v is not None])  # fmt: skip
             cur.executemany(
@@ -148,10 +135,8 @@ class Writer:
             "WHERE id = %s FOR UPDATE",
             (memory_id,),
         ).fetchone()
-        if row is None:
-            raise NotFoundError(f"no memory {memory_id!r}")
-        if expected is not None and row["revision"] != expected:
-            raise ConflictError(f"memory {memory_id!r} is at revision {row['revision']}, not {expected}")
+        checks.current(memory_id, None if row is None else row["revision"], expected)
+        assert row is not None
         return row
 
     def write(self, r: MemoryRecord, expected: int, tsv: str | None, *, reindex: bool) -> None:
@@ -167,12 +152,10 @@ class Writer:
 
     def update(self, ch: Update) -> None:
         r = ch.record
-        if r.revision != ch.expected_revision + 1:
-            raise ConflictError("an update must carry revision = expected_revision + 1")
-        emb = self.vector(ch.embedding)
+        checks.next_revision(ch)
+        emb = checks.embedding(ch.embedding, self.dim, r.id)
         old = self.current(r.id, ch.expected_revision)
-        if (old["tenant"], old["user_id"]) != (r.scope.tenant, r.scope.user):
-            raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
+        checks.same_owner((old["tenant"], old["user_id"]), r)
         self.write(r, ch.expected_revision, tsvector_literal(codec.search_terms(r)) if ch.reindex else None,
                    reindex=ch.reindex)  # fmt: skip
         if emb is not None:  # else the old vector stays: a status change is not a new meaning

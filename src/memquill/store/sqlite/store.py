@@ -15,26 +15,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memquill.clock import from_epoch, to_epoch
 from memquill.errors import (
     DuplicateEventError,
-    StoreError,
     ValidationError,
 )
 from memquill.model import (
     ApplyResult,
     Change,
     Event,
-    MemoryRecord,
-    Revision,
-    Scope,
 )
-from memquill.model.block import CoreBlock, Tally
-from memquill.model.query import Access, Job, JobStatus, RecordFilter
-from memquill.store import codec
+from memquill.model.query import Access, Job, RecordFilter
+from memquill.store import codec, shared
+from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
+from memquill.store.shared import SharedQueries
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
+from memquill.store.sqlite.errors import translate
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
 
@@ -42,49 +39,23 @@ Scored = list[tuple[str, float]]
 
 
 def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
-    """The WHERE clause of a RecordFilter; mirrors ``model.query.matches``."""
-    a = alias + "."
-    r = f.reader
-    sql = [f"{a}tenant = ?", f"{a}user_id = ?"]
-    args: list[Any] = [r.tenant, r.user]
-    for dim in ("agent", "project", "session") if not f.owner else ():
-        value = getattr(r, dim)
-        if f.exact_scope:
-            sql.append(f"{a}{dim} IS ?")
-        else:
-            sql.append(f"({a}{dim} IS NULL OR {a}{dim} = ?)")
-        args.append(value)
-    if f.statuses is not None:
-        sql.append(f"{a}status IN ({','.join('?' * len(f.statuses))})")
-        args.extend(sorted(s.value for s in f.statuses))
-    if f.types is not None:
-        sql.append(f"{a}type IN ({','.join('?' * len(f.types))})")
-        args.extend(sorted(t.value for t in f.types))
-    for col in ("subject", "key"):
-        if getattr(f, col) is not None:
-            sql.append(f"{a}{col} = ?")
-            args.append(getattr(f, col))
-    if f.at is not None:
-        t = f.at.timestamp()
-        sql.append(
-            f"({a}valid_from IS NULL OR {a}valid_from <= ?) AND ({a}valid_to IS NULL OR "
-            f"{a}valid_to > ?) AND ({a}expires_at IS NULL OR {a}expires_at > ?)"
-        )
-        args.extend([t, t, t])
-    if not sql:
-        return "1", args
-    return " AND ".join(sql), args
+    """The WHERE clause of a RecordFilter in SQLite's style (see ``store.shared``)."""
+    return shared.filter_sql(SQLITE, f, alias)
 
 
-class SQLiteStore:
+class SQLiteStore(SharedQueries):
     backend = "sqlite"
+    dialect = SQLITE
+    capabilities = Capabilities(
+        durable_file=True, advisory_locks=False, concurrent_writers=False, ann_index=False
+    )
 
     def __init__(self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0) -> None:
         self.path = path
         self.dim = dim
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
+        with translate(f"cannot open SQLite database {path!r}"):
             self._db = sqlite3.connect(
                 path, timeout=timeout_s, isolation_level=None, check_same_thread=False
             )
@@ -93,8 +64,6 @@ class SQLiteStore:
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             self._db.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
         self._lock = threading.RLock()
         self._parts: dict[tuple[str, str], Partition] = {}
         self._migrate()
@@ -102,27 +71,23 @@ class SQLiteStore:
     # --- plumbing ---------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; driver errors become StoreError, ours pass through."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot start a write transaction: {exc}") from exc
+        """One write transaction; driver errors become memquill errors, ours pass through."""
+        with self._lock, translate():
+            self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
                 self._db.execute("COMMIT")
-            except BaseException as exc:
+            except BaseException:
                 self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise StoreError(f"SQLite error: {exc}") from exc
                 raise
 
     def _q(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"SQLite error: {exc}") from exc
+        with self._lock, translate():
+            return self._db.execute(sql, args).fetchall()
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        with self._tx() as db:
+            return int(db.execute(sql, args).rowcount)
 
     def _migrate(self) -> None:
         with self._tx() as db:
@@ -170,72 +135,12 @@ class SQLiteStore:
             queue.enqueue(db, [queue.with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
-    def get_events(self, scope: Scope, ids: Sequence[str]) -> list[Event]:
-        if not ids:
-            return []
-        rows = self._q(
-            f"SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND id IN "
-            f"({','.join('?' * len(ids))}) ORDER BY seq",
-            [scope.tenant, scope.user, *ids],
-        )
-        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
-
-    def session_events(
-        self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
-    ) -> list[Event]:
-        rows = self._q(
-            "SELECT seq, body FROM events WHERE tenant=? AND user_id=? AND session=? AND seq>? "
-            "ORDER BY seq LIMIT ?",
-            [scope.tenant, scope.user, session, after_seq, -1 if limit is None else limit],
-        )
-        return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
-
     # --- records ----------------------------------------------------------------------
     def apply(self, changes: Sequence[Change]) -> ApplyResult:
         if not changes:
             return ApplyResult()
         with self._tx() as db:
             return writes.apply_changes(db, changes, self.dim)
-
-    def get(self, memory_id: str) -> MemoryRecord | None:
-        rows = self._q("SELECT body FROM memories WHERE id = ?", (memory_id,))
-        return codec.record_from_body(rows[0]["body"]) if rows else None
-
-    def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
-        if not ids:
-            return []
-        rows = self._q(
-            f"SELECT id, body FROM memories WHERE id IN ({','.join('?' * len(ids))})", list(ids)
-        )
-        by_id = {r["id"]: codec.record_from_body(r["body"]) for r in rows}
-        return [by_id[i] for i in ids if i in by_id]
-
-    def history(self, memory_id: str) -> list[Revision]:
-        rows = self._q(
-            "SELECT memory_id, revision, op, actor, reason, event_ids, before, after, at "
-            "FROM revisions WHERE memory_id = ? ORDER BY revision",
-            (memory_id,),
-        )
-        return [
-            codec.revision_from_row(
-                r["memory_id"], r["revision"], r["op"], r["actor"], r["reason"], r["event_ids"],
-                r["before"], r["after"], at=from_epoch(r["at"]),
-            )
-            for r in rows
-        ]  # fmt: skip
-
-    def find(self, f: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
-        where, args = filter_sql(f)
-        rows = self._q(
-            f"SELECT body FROM memories m WHERE {where} ORDER BY m.updated_at DESC, m.rowid DESC "
-            f"LIMIT ?",
-            [*args, -1 if limit is None else limit],
-        )
-        return [codec.record_from_body(r["body"]) for r in rows]
-
-    def count(self, f: RecordFilter) -> int:
-        where, args = filter_sql(f)
-        return int(self._q(f"SELECT COUNT(*) FROM memories m WHERE {where}", args)[0][0])
 
     # --- search legs ------------------------------------------------------------------
     def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
@@ -312,65 +217,6 @@ class SQLiteStore:
         with self._tx() as db:
             return queue.claim(db, worker, now.timestamp(), lease_s, limit, kinds)
 
-    def finish(self, job_id: int, worker: str, at: datetime) -> None:
-        with self._tx() as db:
-            db.execute(
-                "UPDATE jobs SET status = 'done', lease_until = NULL, updated_at = ? "
-                "WHERE id = ? AND worker = ? AND status = 'running'",
-                (at.timestamp(), job_id, worker),
-            )
-
-    def fail(
-        self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime
-    ) -> None:
-        status = JobStatus.QUEUED if retry_at is not None else JobStatus.DEAD
-        with self._tx() as db:
-            db.execute(
-                "UPDATE jobs SET status = ?, last_error = ?, run_after = COALESCE(?, run_after), "
-                "lease_until = NULL, updated_at = ? WHERE id = ? AND worker = ? AND status = 'running'",
-                (status, error[:2000], to_epoch(retry_at), at.timestamp(), job_id, worker),
-            )
-
-    def job_counts(self, scope: Scope | None = None) -> dict[str, int]:
-        where, args = ("", []) if scope is None else (
-            "WHERE tenant = ? AND user_id = ?", [scope.tenant, scope.user])  # fmt: skip
-        rows = self._q(f"SELECT status, COUNT(*) AS n FROM jobs {where} GROUP BY status", args)
-        return {r["status"]: r["n"] for r in rows}
-
-    def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
-        rows = self._q(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
-            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
-            (scope.tenant, scope.user, session, limit),
-        )
-        return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
-
-    # --- core blocks --------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO core_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
-                "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
-                "char_limit = excluded.char_limit, read_only = excluded.read_only, "
-                "updated_at = excluded.updated_at",
-                (block.tenant, block.user, block.agent or "", block.name, block.content,
-                 block.char_limit, int(block.read_only), block.updated_at.timestamp()),
-            )  # fmt: skip
-
-    def blocks(self, scope: Scope) -> list[CoreBlock]:
-        rows = self._q(
-            "SELECT * FROM core_blocks WHERE tenant = ? AND user_id = ? AND agent IN ('', ?) "
-            "ORDER BY name, agent",
-            (scope.tenant, scope.user, scope.agent or ""),
-        )
-        return [
-            CoreBlock(tenant=r["tenant"], user=r["user_id"], agent=r["agent"] or None,
-                      name=r["name"], content=r["content"], char_limit=r["char_limit"],
-                      read_only=bool(r["read_only"]), updated_at=_utc(r["updated_at"]))
-            for r in rows
-        ]  # fmt: skip
-
     # --- audit, erasure ---------------------------------------------------------------
     def log_access(self, entries: Sequence[Access]) -> None:
         if not entries:
@@ -394,32 +240,6 @@ class SQLiteStore:
                 [at.isoformat().replace("+00:00", "Z"), *ids],
             )
 
-    def tally(self, tenant: str, user: str) -> Tally:
-        t = Tally()
-        key = (tenant, user)
-        for r in self._q("SELECT status, type, COUNT(*) AS n FROM memories WHERE tenant = ? AND "
-                         "user_id = ? GROUP BY status, type", key):  # fmt: skip
-            t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
-        for r in self._q("SELECT date(occurred_at, 'unixepoch') AS d, COUNT(*) AS n FROM events "
-                         "WHERE tenant = ? AND user_id = ? GROUP BY d ORDER BY d", key):  # fmt: skip
-            t.events_by_day[r["d"]] = r["n"]
-        t.events = sum(t.events_by_day.values())
-        t.accesses = self._q("SELECT COUNT(*) FROM access_log WHERE tenant = ? AND user_id = ?",
-                             key)[0][0]  # fmt: skip
-        t.useful = self._q("SELECT COALESCE(SUM(json_extract(body, '$.useful_count')), 0) FROM "
-                           "memories WHERE tenant = ? AND user_id = ?", key)[0][0]  # fmt: skip
-        for r in self._q("SELECT status, COUNT(*) AS n, SUM(MAX(attempts - 1, 0)) AS retries "
-                         "FROM jobs WHERE tenant = ? AND user_id = ? GROUP BY status", key):  # fmt: skip
-            t.jobs[r["status"]] = r["n"]
-            t.retries += r["retries"] or 0
-        t.job_latency_s = [r[0] for r in self._q(
-            "SELECT updated_at - created_at FROM jobs WHERE tenant = ? AND user_id = ? AND "
-            "status = 'done' ORDER BY id DESC LIMIT 1000", key)]  # fmt: skip
-        for r in self._q("SELECT op, COUNT(*) AS n FROM revisions WHERE tenant = ? AND user_id = ? "
-                         "GROUP BY op", key):  # fmt: skip
-            t.ops[r["op"]] = r["n"]
-        return t
-
     def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as db:
@@ -435,15 +255,3 @@ class SQLiteStore:
         with self._lock:
             self._parts.pop((tenant, user), None)
         return counts
-
-    def meta(self, key: str) -> Any:
-        rows = self._q("SELECT value FROM meta WHERE key = ?", (key,))
-        return rows[0][0] if rows else None
-
-
-def _utc(ts: float) -> datetime:
-    dt = from_epoch(ts)
-    assert dt is not None
-    return dt
-
-

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.errors import ConflictError, MemquillError, NotFoundError, ValidationError
+from memquill.errors import MemquillError
 from memquill.model import ApplyResult, Change, Create, MemoryRecord, Purge, SlotGuard, Update
 from memquill.model.change import SLOT_OPEN
-from memquill.store import codec
+from memquill.store import checks, codec
 from memquill.store.tombstone import tombstone
 
 
@@ -46,15 +46,13 @@ def guard(db: sqlite3.Connection, g: SlotGuard) -> None:
         [s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key,
          *sorted(x.value for x in SLOT_OPEN)],
     ).fetchall()  # fmt: skip
-    if {r["id"] for r in rows} != g.open_ids:
-        raise ConflictError(f"slot {g.subject}/{g.key} changed since it was read")
+    checks.slot_unchanged(g, (r["id"] for r in rows))
 
 def write_row(db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any, dim: int) -> int:
-    if emb is not None and len(emb) != dim:
-        raise ValidationError(f"embedding of {r.id!r} has {len(emb)} dimensions, not {dim}")
+    vec = checks.embedding(emb, dim, r.id)
     row = codec.record_row(r)
     row["seq"] = seq
-    row["embedding"] = None if emb is None else codec.vec_bytes(emb)
+    row["embedding"] = None if vec is None else codec.vec_bytes(vec)
     cols = ", ".join(row)
     cur = db.execute(
         f"INSERT INTO memories ({cols}) VALUES ({', '.join('?' * len(row))}) "
@@ -79,8 +77,7 @@ def _revision(
 
 def create(db: sqlite3.Connection, ch: Create, seq: int, dim: int) -> None:
     r = ch.record
-    if db.execute("SELECT 1 FROM memories WHERE id = ?", (r.id,)).fetchone():
-        raise ConflictError(f"memory {r.id!r} already exists")
+    checks.new_id(r.id, db.execute("SELECT 1 FROM memories WHERE id = ?", (r.id,)).fetchone() is not None)
     rowid = write_row(db, r, seq, ch.embedding, dim)
     db.execute(
         "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, codec.search_terms(r))
@@ -91,22 +88,15 @@ def _current(db: sqlite3.Connection, memory_id: str, expected: int | None) -> An
     row = db.execute(
         "SELECT rowid, revision, body FROM memories WHERE id = ?", (memory_id,)
     ).fetchone()
-    if row is None:
-        raise NotFoundError(f"no memory {memory_id!r}")
-    if expected is not None and row["revision"] != expected:
-        raise ConflictError(
-            f"memory {memory_id!r} is at revision {row['revision']}, not {expected}"
-        )
+    checks.current(memory_id, None if row is None else row["revision"], expected)
     return row
 
 def update(db: sqlite3.Connection, ch: Update, seq: int, dim: int) -> None:
     r = ch.record
-    if r.revision != ch.expected_revision + 1:
-        raise ConflictError("an update must carry revision = expected_revision + 1")
+    checks.next_revision(ch)
     row = _current(db, r.id, ch.expected_revision)
     before = json.loads(row["body"])
-    if (before["scope"]["tenant"], before["scope"]["user"]) != (r.scope.tenant, r.scope.user):
-        raise ValidationError(f"memory {r.id!r} cannot move to another tenant or user")
+    checks.same_owner((before["scope"]["tenant"], before["scope"]["user"]), r)
     write_row(db, r, seq, ch.embedding, dim)
     if ch.reindex:
         db.execute("DELETE FROM memories_fts WHERE rowid = ?", (row["rowid"],))

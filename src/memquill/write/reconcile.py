@@ -1,0 +1,176 @@
+"""Stage 6: reconcile a proposal with what is already known (DESIGN §4 rules 5–7).
+
+``decide(proposal, view, policy, embed)`` is a pure function: it reads only the frozen
+``View`` a loader built from the store (``write/reconcile_view.py``) and returns one
+``Decision`` — ADD, UPDATE (supersede), INVALIDATE, NOOP (merge evidence) or FLAG
+(``needs_review``, linked by ``conflicts_with``) — with the typed changes ``Store.apply``
+writes in one transaction. Keeping the I/O outside makes every rule a table row in a unit
+test (``tests/unit/test_reconcile.py``); the pipeline runs load → decide → apply and
+re-decides on a revision conflict.
+
+Knowledge about values and attributes enters through ``Policy`` lookups (``same_value``,
+``multi_valued``), so rules such as cross-language synonyms or attribute cardinality are
+new policy inputs rather than new store reads.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+import numpy as np
+
+from memquill.model import (
+    SLOT_OPEN,
+    SOURCE_RANK,
+    Candidate,
+    Change,
+    MemoryRecord,
+    MemoryType,
+    SlotGuard,
+    Source,
+    Status,
+)
+from memquill.text import norm_value, tokens
+from memquill.write import reconcile_changes as build
+from memquill.write.reconcile_model import (
+    Decision,
+    Embed,
+    Near,
+    Op,
+    Policy,
+    Proposal,
+    View,
+    mint_id,
+    same_normalised,
+    single_valued,
+    start_of,
+)
+
+__all__ = [
+    "Decision", "Embed", "Near", "Op", "Policy", "Proposal", "View", "decide", "mint_id",
+    "near_duplicate", "same_normalised", "single_valued", "start_of",
+]  # fmt: skip
+
+OPEN = SLOT_OPEN
+
+
+def decide(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:
+    """One decision; its changes start with a guard on the slot state it was based on.
+
+    ``embed`` computes the candidate's vector only when the decision needs it (a new
+    record, or a near-duplicate that passed the lexical test), so re-runs stay cheap."""
+    c = proposal.candidate
+    if c.type is MemoryType.TEMPORARY:
+        return _fresh(proposal, view, policy, embed)
+    seen = next((r for r in view.slot if set(c.evidence) <= set(r.evidence)), None)
+    if seen is not None:  # a re-run of work already done (retry, replay, crash)
+        return build.nothing(proposal, seen, "already recorded from this evidence")
+    d = _decide_open(proposal, view, policy, embed)
+    if not d.changes:
+        return d
+    open_ids = frozenset(r.id for r in view.slot if r.status in OPEN)
+    guard = SlotGuard(proposal.scope, c.subject, c.key, open_ids)
+    return _with_changes(d, (guard, *d.changes))
+
+
+def _decide_open(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:
+    c = proposal.candidate
+    slot = [r for r in view.slot if r.status in OPEN]
+    same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
+    if same_cond and policy.multi_valued(c.key):
+        same_cond = [r for r in same_cond if _same_claim(c, r, policy)]
+    if same_cond:
+        return _against(proposal, view, policy, embed, _pick(same_cond))
+    return _fresh(proposal, view, policy, embed)
+
+
+def _fresh(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:
+    """No comparable record in the slot: a near-duplicate elsewhere in the scope, or new.
+
+    Task outcomes are never merged: each completion is evidence for consolidation."""
+    c = proposal.candidate
+    dup = None
+    if c.type is not MemoryType.TASK_OUTCOME:
+        dup = near_duplicate(c, view.near, policy, embed)
+    if dup is not None:
+        return build.merge(proposal, policy, dup, "near-duplicate of an existing memory")
+    return build.add(proposal, policy, "new information", embed)
+
+
+def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: MemoryRecord) -> Decision:
+    """Source priority and read-only first (rule 6), then same value, end, correction, change."""
+    c = proposal.candidate
+    ends = bool(c.attributes.get("ends"))
+    if _same_claim(c, cur, policy) and not ends:
+        return build.merge(proposal, policy, cur, "same slot, same value: evidence merged")
+    if cur.read_only:
+        return build.flag(proposal, cur, "conflicts with a read-only memory", embed)
+    if SOURCE_RANK[c.source] < SOURCE_RANK[cur.source] and cur.status is Status.ACTIVE:
+        why = f"{c.source.value} source may not overwrite {cur.source.value} memory"
+        return build.flag(proposal, cur, why, embed)
+    if c.source is Source.EXTERNAL and not policy.external_can_activate:
+        return build.flag(proposal, cur, "external content cannot replace memory", embed)
+    if ends or c.attributes.get("correction"):
+        return build.invalidate(proposal, policy, cur, embed)
+    start = c.valid_from or c.observed_at or proposal.now
+    began = start_of(cur)
+    if began is not None and start < began:
+        return build.insert_history(proposal, view, cur, start, embed)
+    return build.supersede(proposal, policy, cur, start, embed)
+
+
+def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: Embed) -> MemoryRecord | None:
+    """The first lexical hit that says the same thing: identical text, or close wording that
+    the embedding confirms (no embedding to compare → the wording alone decides)."""
+    for hit in near:
+        rec = hit.record
+        if rec.key != c.key and (set(rec.evidence) & set(c.evidence) or not _freeform(c.key)):
+            continue  # one sentence may state several facts; structured slots differ by key
+        if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
+            continue
+        if norm_value(rec.content) == norm_value(c.content):
+            return rec  # identical statement: no embedding needed to call it a duplicate
+        if _overlap(rec.content, c.content) < policy.duplicate_overlap:
+            continue
+        if hit.embedding is None:
+            return rec
+        vec = embed()
+        if vec is None or float(np.dot(hit.embedding, vec)) >= policy.duplicate_similarity:
+            return rec
+    return None
+
+
+FREEFORM = frozenset({"note", "reminder", "instruction", "likes", "plan", "temp", "task", "episode"})
+
+
+def _freeform(key: str) -> bool:
+    """Keys minted from free text (``note:<slug>``): paraphrases land in different keys."""
+    return key.split(":", 1)[0] in FREEFORM
+
+
+def _conditions(items: list[str]) -> frozenset[str]:
+    return frozenset(norm_value(c) for c in items if norm_value(c))
+
+
+def _same_claim(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
+    cv = c.value if c.value is not None else c.content
+    rv = r.value if r.value is not None else r.content
+    return c.polarity == r.polarity and policy.same_value(c.key, cv, rv)
+
+
+def _overlap(a: str, b: str) -> float:
+    """Order-aware term similarity; 0 when the numbers differ (a number is a fact)."""
+    ta, tb = tokens(a), tokens(b)
+    if {t for t in ta if t.isdigit()} != {t for t in tb if t.isdigit()}:
+        return 0.0
+    return SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+
+
+def _pick(records: list[MemoryRecord]) -> MemoryRecord:
+    """The record a new claim is compared with: the active one, else the newest."""
+    order = {Status.ACTIVE: 0, Status.CANDIDATE: 1, Status.NEEDS_REVIEW: 2, Status.ARCHIVED: 3}
+    return sorted(records, key=lambda r: (order.get(r.status, 9), -r.updated_at.timestamp()))[0]
+
+
+def _with_changes(d: Decision, changes: tuple[Change, ...]) -> Decision:
+    return Decision(d.op, d.candidate, d.scope, d.reason, d.memory_id, d.target, changes)
