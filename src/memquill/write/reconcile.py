@@ -26,6 +26,7 @@ from memquill.model import (
     Change,
     MemoryRecord,
     MemoryType,
+    Polarity,
     SlotGuard,
     Source,
     Status,
@@ -77,8 +78,7 @@ def _decide_open(proposal: Proposal, view: View, policy: Policy, embed: Embed) -
     c = proposal.candidate
     slot = [r for r in view.slot if r.status in OPEN]
     same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
-    if same_cond and policy.multi_valued(c.key):
-        same_cond = [r for r in same_cond if _same_claim(c, r, policy)]
+    same_cond = [r for r in same_cond if _comparable(c, r, policy)]
     if same_cond:
         return _against(proposal, view, policy, embed, _pick(same_cond))
     return _fresh(proposal, view, policy, embed)
@@ -150,6 +150,23 @@ def _freeform(key: str) -> bool:
 
 def _conditions(items: list[str]) -> frozenset[str]:
     return frozenset(norm_value(c) for c in items if norm_value(c))
+
+
+def _comparable(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
+    """Whether a new claim competes with a record of its slot (DESIGN §4 rule 9).
+
+    Same value (either polarity): always — a restatement merges, a negation replaces.
+    Different values: only two positive claims of a single-valued attribute compete ("tea"
+    replaces "coffee"); "does not drink coffee" and "drinks tea" hold together, and a
+    multi-valued attribute keeps each value (two allergies)."""
+    if policy.same_value(c.key, _value(c), _value(r)):
+        return True
+    positive = c.polarity is Polarity.POSITIVE and r.polarity is Polarity.POSITIVE
+    return positive and not policy.multi_valued(c.key)
+
+
+def _value(x: Candidate | MemoryRecord) -> str:
+    return x.value if x.value is not None else x.content
 
 
 def _same_claim(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
