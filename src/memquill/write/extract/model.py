@@ -76,7 +76,8 @@ class ModelExtractor:
         for c in self.rules.clauses(event, text, batch.times.get(event.id, [])):
             if blocked(c) or imperative(c.text, c.language):
                 continue
-            if not any(p(c) for p in self.rules.patterns):
+            taken = next((found for p in self.rules.patterns if (found := p(c))), [])
+            if all(_freeform(x.key) for x in taken):
                 out.append(c)
         return out
 
@@ -122,6 +123,16 @@ class ModelExtractor:
             if span and span.casefold() not in own:
                 return span
         return None
+
+
+# Rule families whose keys are minted from the wording, not a catalogue attribute: a clause
+# they took may still state an attribute ("我喜欢东野圭吾的推理" → likes:… and reading).
+FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder",
+                      "decision", "task"})  # fmt: skip
+
+
+def _freeform(key: str) -> bool:
+    return key.split(":", 1)[0] in FREEFORM and ":" in key
 
 
 def _time_said(c: Clause, times: Sequence[Any]) -> str | None:

@@ -75,6 +75,10 @@ _ZH_VERB = re.compile(
     r"(?:是|叫|做|当|干|喜欢|爱|迷上了?|在学|学|养了?|有|用|开|喝|吃|玩|看|听|去|住在|住|搬到|换成|改成|改用|"
     r"换了|定在|约在|在|到|为|对|得了|患有|确诊了?|过敏的是|属于|信|练|跑|打|踢|骑|穿|戴|追|考了?|读|念|修)"
 )
+_ZH_CUT = re.compile(r"[，,。；;！!？?、]|\s+(?=[\u4e00-\u9fff])")
+_ZH_LEAD = re.compile(
+    r"^(?:了|的|着|过|一下|一直|都|也|还|就|又)?(?:[一两三四五六七八九十几]?[只个位条件台辆本部家杯双])?"
+)
 _LEAD_ARTICLE = re.compile(r"^(?:a|an|the|my|our|some|really|very|big|huge|pretty|kind of)\s+", I)
 
 
@@ -123,8 +127,9 @@ def free_text(text: str, zh: bool) -> list[str]:
     if zh:
         tail = ""
         for m in _ZH_VERB.finditer(text):
-            rest = _ZH_TAIL.sub("", text[m.end() :].strip(" ，,。"))
-            if len(rest) >= 1:
+            rest = _ZH_CUT.split(text[m.end() :].strip(" ，,。"), maxsplit=1)[0]
+            rest = _ZH_TAIL.sub("", _ZH_LEAD.sub("", rest)).strip()
+            if rest:
                 tail = rest
         return [tail] if tail else []
     spans = []
