@@ -34,9 +34,18 @@ _TYPES = {"preference": MemoryType.PREFERENCE, "fact": MemoryType.FACT,
 
 @dataclass(frozen=True)
 class Thresholds:
-    memory: float = 0.5  # P(clause holds a memory) needed to propose anything
+    memory: float = 0.5  # P(clause holds a memory) needed to propose anything…
+    joint: float = 0.15  # …unless P(memory) × P(top attribute) reaches this (then a candidate)
     second: float = 0.25  # a further attribute of the same clause needs this probability…
     ratio: float = 0.35  # …and at least this share of the top attribute's
+
+
+@dataclass(frozen=True)
+class Open:
+    """A clause no rule claimed: normalised (for the content) and as said (for the model)."""
+
+    clause: Clause
+    said: str
 
 
 class ModelExtractor:
@@ -61,29 +70,34 @@ class ModelExtractor:
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
             return []
-        found = self.classifier.predict(self.embedder.embed_passages([c.text for c in clauses]))
+        found = self.classifier.predict(self.embedder.embed_passages([c.said for c in clauses]))
         out = []
         for c, p in zip(clauses, found, strict=True):
-            out.extend(self.propose(c, p, batch.times.get(c.event.id, [])))
+            out.extend(self.propose(c, p, batch.times.get(c.clause.event.id, [])))
         return out
 
-    def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Clause]:
-        """Clauses of a user's own turn that no rule pattern claimed."""
+    def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
+        """Clauses of a user's own turn that no rule pattern claimed, with their wording as
+        said: the model was trained on how people talk, and values keep that wording; the
+        normalised clause (absolute times, resolved references) becomes the content."""
         if event.role is not Role.USER or event.source is not Trust.USER:
             return []
-        text = batch.text(event)
+        times = batch.times.get(event.id, [])
+        norm = self.rules.clauses(event, batch.text(event), times)
+        raw = self.rules.clauses(event, event.content, times)
+        said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
-        for c in self.rules.clauses(event, text, batch.times.get(event.id, [])):
+        for c, words in zip(norm, said, strict=True):
             if blocked(c) or imperative(c.text, c.language):
                 continue
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
-                out.append(c)
+                out.append(Open(c, words))
         return out
 
-    def propose(self, c: Clause, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
+    def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
         """Zero or more candidates for one clause from one prediction."""
-        if p.memory < self.thresholds.memory:
+        if p.memory < self.thresholds.memory and p.score < self.thresholds.joint:
             return []
         out: list[Candidate] = []
         top = p.attributes[0][1]
@@ -91,19 +105,20 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            cand = self._candidate(c, p, attr, p.memory * prob, times) if attr else None
-            if cand is not None and all(o.key != cand.key for o in out):
+            cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
+            if cand is not None and all(x.key != cand.key for x in out):
                 out.append(cand)
         return out
 
     def _candidate(
-        self, c: Clause, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]
+        self, o: Open, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]
     ) -> Candidate | None:
+        c = o.clause
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
-        subject = subjects.subject_for(c.text, kind, c.project)
+        subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return None
-        value = self._value(c, attr, subject, times)
+        value = self._value(o, attr, subject, times)
         if not value:
             return None
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
@@ -115,11 +130,11 @@ class ModelExtractor:
                    "kind": p.kind},
         )  # fmt: skip
 
-    def _value(self, c: Clause, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
-        if attr.value_type in ("date", "datetime") and (said := _time_said(c, times)):
+    def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
+        if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
             return said
-        own = {w.casefold() for w in _subject_words(c.text, subject)}
-        for span in values.spans(attr.value_type, c.text, c.language == "zh"):
+        own = {w.casefold() for w in _subject_words(o.said, subject)}
+        for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
             if span and span.casefold() not in own:
                 return span
         return None
@@ -135,10 +150,10 @@ def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
 
 
-def _time_said(c: Clause, times: Sequence[Any]) -> str | None:
+def _time_said(said: str, times: Sequence[Any]) -> str | None:
     """The original wording of the clause's time ("周六下午", "the 11th"), not its label."""
     for t in times:
-        if t.label(c.language) in c.text or t.text in c.text:
+        if t.text in said:
             return str(t.text)
     return None
 

@@ -75,13 +75,14 @@ def item_name(text: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
-def subject_for(text: str, kind: str, project: str | None) -> str | None:
-    """The subject string of a clause given the model's kind; words in the clause win."""
+def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> str | None:
+    """The subject string of a clause given the model's kind; words in the clause win, then
+    the rest of the turn ("I'm going to the photo meetup; it's in Xiamen on the 11th")."""
     if rel := relation(text):
         return f"person:{rel[0]}"
-    if kind == "event" and (name := event_name(text)):
+    if kind == "event" and (name := event_name(text) or event_name(turn)):
         return f"event:{name}"
-    if kind == "item" and (name := item_name(text)):
+    if kind == "item" and (name := item_name(text) or item_name(turn)):
         return f"item:{name}"
     if kind == "project" or (kind != "user" and _PROJECT.search(text)):
         return f"project:{project}" if project else "project"

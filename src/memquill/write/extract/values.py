@@ -170,9 +170,43 @@ _ORG_CUE = re.compile(
 )
 
 
+_CHANGE = re.compile(
+    r"换成了?|改成了?|改用了?|改喝|改吃|改玩|切到了?|换到了?|迁到了?|迁移到了?|搬到了?|转到了?|"
+    r"\b(?:switched to|moved to|changed to|migrated to|now (?:at|on|in|it's|using)|went back to|"
+    r"nowadays it's|these days it's|instead)\b",
+    I,
+)
+_LATIN_RUN = re.compile(r"[A-Za-z@][\w.@/:+#-]*(?:\s+[A-Za-z][\w.@/:+#-]*)*")
+_MONEY_BARE = re.compile(rf"(?:\d[\d,]*(?:\.\d+)?|[{_ZH_NUM}]+)\s?(?:[kKwW万千]|元|块)(?:\s?RMB|\s?USD)?")
+
+
 def spans(value_type: str, text: str, zh: bool) -> list[str]:
-    """Candidate value spans of one type in one clause, best first."""
-    simple = {"email": EMAIL, "phone": PHONE, "url": URL, "money": MONEY, "duration": DURATION}
+    """Candidate value spans of one type in one clause, best first; after a change marker
+    ("换成", "switched to") the new value comes first."""
+    found = _spans(value_type, text, zh)
+    m = _CHANGE.search(text)
+    if m and len(found) > 1:
+        after = [f for f in found if text.find(f, m.start()) >= 0]
+        found = after + [f for f in found if f not in after]
+    return found
+
+
+def _fallback(text: str, zh: bool) -> list[str]:
+    """No verb to anchor on: a Latin run inside Chinese ("按 Conventional Commits 写"), else
+    the last noun."""
+    if zh:
+        latin = _LATIN_RUN.findall(text)
+        if latin:
+            return [latin[-1].strip()]
+        nouns = zh_tagged(text, ("n", "nz", "eng"))
+        return [nouns[-1]] if nouns else []
+    return []
+
+
+def _spans(value_type: str, text: str, zh: bool) -> list[str]:
+    simple = {"email": EMAIL, "phone": PHONE, "url": URL, "duration": DURATION}
+    if value_type == "money":
+        return _first_group(MONEY, text) or _first_group(_MONEY_BARE, text)
     if value_type in simple:
         return _first_group(simple[value_type], text)
     if value_type == "number":
@@ -180,11 +214,11 @@ def spans(value_type: str, text: str, zh: bool) -> list[str]:
     if value_type == "language":
         return _first_group(LANGUAGES, text)
     if value_type == "tech":
-        return _tech(text) or en_names(text) or free_text(text, zh)
+        return _tech(text) or en_names(text) or _fallback(text, zh) or free_text(text, zh)
     if value_type == "place":
         return _places(text, zh)
     if value_type == "person":
         return _persons(text, zh)
     if value_type == "organisation":
         return _orgs(text, zh) or free_text(text, zh)
-    return free_text(text, zh)
+    return free_text(text, zh) or _fallback(text, zh)
