@@ -105,7 +105,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/attribute_model.npz"))
     ap.add_argument("--holdout", type=float, default=0.15)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--l2", type=float, default=1e-5)
     ap.add_argument("--epochs", type=int, default=600)
     args = ap.parse_args()
     corpus = Path(args.corpus)

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from memquill.clock import Clock
-from memquill.model import MemoryType, Scope, Status
+from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
@@ -72,11 +72,13 @@ class Retriever:
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         pool = recall(self.store, f, q.text, qvec, r)
+        stale: set[str] = set()
         if r.slot_lookup:
-            self._slot_lookup(q, f, pool, qvec)
+            stale = self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
+        records = [rec for rec in records if not _stale_episode(rec, stale)]
         top = max_fused(r)
         relevance = {
             i: (1.0 if "slot" in p.legs else min(1.0, p.fused / top)) for i, p in pool.items()
@@ -84,6 +86,7 @@ class Retriever:
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
+        ranked = sorted(ranked, key=lambda s: "slot" not in pool[s.record.id].legs)  # slots answer first
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(head, self.store.embeddings([s.record.id for s in head]),
                                 self.dedup_similarity)  # fmt: skip
@@ -102,14 +105,30 @@ class Retriever:
 
     def _slot_lookup(
         self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
-    ) -> None:
+    ) -> set[str]:
         """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
-        the pool with full relevance and says which route found it."""
+        the pool with full relevance and says which route found it. Returns the evidence of
+        the slot's replaced versions: an episode built from it states an outdated value."""
+        stale: set[str] = set()
         for s in routing.route(q.text, q.reader.project, self.router, qvec):
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
-            for rec in self.store.find(slot, limit=3):
+            found = self.store.find(slot, limit=3)
+            for rec in found:
                 item = pool.setdefault(rec.id, Recall(rec.id))
                 item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
+            if found and not q.include_history:
+                old = RecordFilter(f.reader, REPLACED, None, None, subject=s.subject, key=s.key)
+                current = {e for rec in found for e in rec.evidence}
+                stale |= {e for rec in self.store.find(old, limit=20) for e in rec.evidence} - current
+        return stale
+
+
+REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+
+
+def _stale_episode(rec: MemoryRecord, stale: set[str]) -> bool:
+    """An episode that is evidence of a replaced slot value would answer with the old one."""
+    return rec.type is MemoryType.EPISODE and bool(stale & set(rec.evidence))
 
 
 def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:

@@ -13,6 +13,7 @@ import re
 from functools import cache
 
 from memquill.catalogue import load
+from memquill.write.extract.lexicon import TECH
 
 _EVENT_ZH = re.compile(
     r"([\u4e00-\u9fffA-Za-z]{0,6}(?:会|聚会|聚餐|婚礼|活动|派对|比赛|演唱会|讲座|培训|面试|旅行|旅游|"
@@ -88,8 +89,8 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
         return f"project:{project}" if project else "project"
     if kind == "org" or (kind != "user" and _ORG.search(text)):
         return "org"
-    if kind == "person" and (name := person_name(text)):
-        return f"person:{name}"
+    if kind in ("person", "user") and (name := person_name(text)) and not TECH.match(name):
+        return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana, whatever the kind
     return "user" if kind == "user" else None
 
 
