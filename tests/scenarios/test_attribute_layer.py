@@ -115,7 +115,7 @@ def test_the_model_writes_in_the_background_and_explains_itself(mem_e5: Memory, 
 
 
 @pytest.mark.parametrize(
-    ("first", "again"), [("我喜欢喝茶", "I like tea"), ("I drink coffee every morning", "我每天喝咖啡")]
+    ("first", "again"), [("我喜欢喝茶", "I like tea"), ("I drink coffee every morning", "我爱喝咖啡")]
 )
 def test_the_same_value_in_the_other_language_is_a_restatement(mem: Memory, first: str, again: str) -> None:
     mem.add(first, user="u")

@@ -24,7 +24,7 @@ from memquill.providers.base import Embedder
 from memquill.write.extract import subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
-from memquill.write.extract.patterns_common import blocked, imperative, say
+from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import Clause, RuleExtractor
 
 _TYPES = {"preference": MemoryType.PREFERENCE, "fact": MemoryType.FACT,
@@ -88,8 +88,8 @@ class ModelExtractor:
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
         for c, words in zip(norm, said, strict=True):
-            if blocked(c) or imperative(c.text, c.language):
-                continue
+            if blocked(c):
+                continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
                 out.append(Open(c, words))
@@ -108,7 +108,28 @@ class ModelExtractor:
             cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
             if cand is not None and all(x.key != cand.key for x in out):
                 out.append(cand)
-        return out
+        return out + self._event_details(o, p, out, times)
+
+    def _event_details(
+        self, o: Open, p: Prediction, found: list[Candidate], times: Sequence[Any]
+    ) -> list[Candidate]:
+        """An event clause also states where and when when it names a place or a time
+        ("it's in Xiamen on the 11th"): the typed extractors find them without the model."""
+        if not found or not found[0].subject.startswith("event:"):
+            return []
+        extra = []
+        for key in ("venue", "event_time"):
+            attr = self.catalogue.get(key)
+            if attr is None or any(x.key == key for x in found):
+                continue
+            if key == "venue" and not values.spans("place", o.said, o.clause.language == "zh"):
+                continue
+            if key == "event_time" and not _time_said(o.said, times):
+                continue
+            cand = self._candidate(o, p, attr, found[0].confidence, times)
+            if cand is not None and cand.subject == found[0].subject:
+                extra.append(cand)
+        return extra
 
     def _candidate(
         self, o: Open, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]

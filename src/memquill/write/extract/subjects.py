@@ -68,7 +68,8 @@ def event_name(text: str) -> str | None:
     m = _EVENT_ZH.search(text) or _EVENT_EN.search(text)
     if not m:
         return None
-    return re.sub(r"^(?:那个|这个|我们的|我的|一个)", "", m.group(1)).strip().lower() or None
+    name = m.group(1).rsplit("的", 1)[-1]  # "下个月的读书会" → "读书会"
+    return re.sub(r"^(?:那个|这个|我们|我|一个|这次|下次|上次)", "", name).strip().lower() or None
 
 
 def item_name(text: str) -> str | None:
