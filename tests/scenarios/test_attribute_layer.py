@@ -135,6 +135,20 @@ def test_a_change_supersedes(mem: Memory, old: str, new: str, value: str) -> Non
     assert len(every(mem, "u", "city")) == 2
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "key", "value"),
+    [("我在携程上班", "网易那边没待多久，现在跳到同程了", "employer", "同程"),
+     ("我在携程上班", "下周一去网易报到", "employer", "网易"),
+     ("I work at Wayfair", "Left Dell after the reorg, I'm at Zillow now", "employer", "Zillow"),
+     ("我住在上海", "公司把我调去苏州了", "city", "苏州"),
+     ("I live in Boston", "Austin summers were too much, so we relocated to Denver", "city", "Denver")],
+)  # fmt: skip
+def test_change_phrasings_supersede(mem: Memory, old: str, new: str, key: str, value: str) -> None:
+    mem.add(old, user="u", at="2026-01-01T10:00:00+08:00")
+    mem.add(new, user="u", at="2026-05-01T10:00:00+08:00")
+    assert [r.value for r in active(mem, "u", key)] == [value]
+
+
 # --- 6. questions go to slots first -------------------------------------------------------------
 
 

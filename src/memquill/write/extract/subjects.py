@@ -39,6 +39,7 @@ _PROJECT = re.compile(
     r"pull request|prs?)\b",
     re.IGNORECASE,
 )
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:I|I'm|I've|I'd|my|me|we|we're|our|us)\b", re.IGNORECASE)
 _ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b", re.IGNORECASE)
 
 
@@ -90,8 +91,9 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
         return f"project:{project}" if project else "project"
     if kind == "org" or (kind != "user" and _ORG.search(text)):
         return "org"
-    if kind in ("person", "user") and (name := person_name(text)) and not TECH.match(name):
-        return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana, whatever the kind
+    about_someone = kind == "person" or not _FIRST_PERSON.search(text)
+    if about_someone and (name := person_name(text)) and not TECH.match(name):
+        return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
 
 

@@ -54,6 +54,7 @@ _SENTENCE_WORDS = frozenset(
     Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March
     April May June July August September October November December""".split()
 )
+_VERBISH = re.compile(r"^(?:[A-Z][a-z]+ed|Left|Got|Went|Took|Made|Quit|Sold|Bought|Finally)$")
 # Words that end a free-text value: time adverbs, hedges, discourse fillers.
 _EN_TAIL = re.compile(
     r"\s*(?:,.*|\b(?:now|these days|nowadays|lately|recently|currently|at the moment|right now|"
@@ -117,6 +118,8 @@ def en_names(text: str) -> list[str]:
         words = m.group(0).split()
         while words and words[0] in _SENTENCE_WORDS:
             words = words[1:]
+        if m.start() == 0 and words and _VERBISH.match(words[0]):
+            words = words[1:]  # "Dropped zsh, …", "Left Dell after …": a verb, not a name
         if words:
             out.append(" ".join(words).rstrip(".'"))
     return [w for w in out if w]
@@ -142,7 +145,10 @@ def free_text(text: str, zh: bool) -> list[str]:
 
 
 def _tech(text: str) -> list[str]:
-    return [m.group(0).strip() for m in TECH.finditer(text)]
+    """Known technologies and other product-like names, in order of appearance."""
+    found = [(m.start(), m.group(0).strip()) for m in TECH.finditer(text)]
+    found += [(text.find(n), n) for n in en_names(text) if n not in {f for _, f in found}]
+    return [name for _, name in sorted(found)]
 
 
 def _places(text: str, zh: bool) -> list[str]:
@@ -172,8 +178,9 @@ _ORG_CUE = re.compile(
 
 _CHANGE = re.compile(
     r"换成了?|改成了?|改用了?|改喝|改吃|改玩|切到了?|换到了?|迁到了?|迁移到了?|搬到了?|转到了?|"
-    r"\b(?:switched to|moved to|changed to|migrated to|now (?:at|on|in|it's|using)|went back to|"
-    r"nowadays it's|these days it's|instead)\b",
+    r"\b(?:switched to|moved to|relocated to|changed to|migrated to|now (?:at|on|in|it's|using)|"
+    r"went back to|nowadays it's|these days it's|instead|I'?m (?:at|on|in|using)|start(?:ed)? at|"
+    r"joined)\b|跳到|跳槽到|调去|迁到了?|用上了?|上了",
     I,
 )
 _LATIN_RUN = re.compile(r"[A-Za-z@][\w.@/:+#-]*(?:\s+[A-Za-z][\w.@/:+#-]*)*")
@@ -214,7 +221,7 @@ def _spans(value_type: str, text: str, zh: bool) -> list[str]:
     if value_type == "language":
         return _first_group(LANGUAGES, text)
     if value_type == "tech":
-        return _tech(text) or en_names(text) or _fallback(text, zh) or free_text(text, zh)
+        return _tech(text) or _fallback(text, zh) or free_text(text, zh)
     if value_type == "place":
         return _places(text, zh)
     if value_type == "person":
