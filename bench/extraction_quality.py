@@ -60,7 +60,7 @@ from memquill.model import Candidate, Event, Scope
 from memquill.store.sqlite import SQLiteStore
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import WritePipeline
-from memquill.write.reconcile import Policy
+from memquill.write.policy import WritePolicy
 from memquill.write.score import score
 
 LABELS = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_labels.jsonl"
@@ -86,8 +86,7 @@ _NEGATION = re.compile(
 def make_pipeline() -> WritePipeline:
     store = SQLiteStore(":memory:")
     clock = FixedClock("2026-11-29T02:00:00+00:00")
-    return WritePipeline(store, clock, Policy(), RuleExtractor(), None,
-                         worthiness_threshold=THRESHOLD)  # fmt: skip
+    return WritePipeline(store, clock, WritePolicy(worthiness_threshold=THRESHOLD), RuleExtractor(), None)
 
 
 def make_event(row: dict[str, Any], n: int = 0) -> Event:

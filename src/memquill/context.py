@@ -6,10 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memquill.clock import zone
-from memquill.model import MemoryRecord, Polarity
+from memquill.model import MemoryRecord, Polarity, Scope
 from memquill.model.result import Context, ContextItem, Hit
 from memquill.providers.base import Tokenizer
 from memquill.retrieve.budget import pack
+from memquill.retrieve.pending import admissible
+from memquill.store.base import Store
+from memquill.working import Checkpoint
 
 LABELS = {
     "en": {
@@ -115,3 +118,28 @@ def _type_of(hits: Sequence[Hit], item: ContextItem):  # type: ignore[no-untyped
         if h.memory.id == item.memory_id:
             return h.memory.type
     return None
+
+
+# --- sections around the ranked memories ------------------------------------------------------
+def sections(
+    store: Store,
+    reader: Scope,
+    covered: set[str],
+    tokenizer: Tokenizer,
+    checkpoint: Checkpoint | None = None,
+) -> list[Section]:
+    """Core blocks, the session's checkpoint and its not-yet-processed turns (those not
+    already ``covered`` by a ranked memory's evidence)."""
+
+    def item(section: str, text: str, mid: str | None = None) -> ContextItem:
+        return ContextItem(section=section, text=text, memory_id=mid, tokens=tokenizer.count(text) + 1)
+
+    parts = [Section("core", [item("core", f"[{b.name}] {b.content}") for b in store.blocks(reader)])]
+    if reader.session:
+        if checkpoint is not None:
+            summary = item("checkpoint", checkpoint.summary(), checkpoint.memory_id)
+            parts.append(Section("checkpoint", [summary]))
+        pending = admissible(store.pending_events(reader, reader.session, limit=10), reader)
+        turns = [item("session", f"- {e.role.value}: {e.content}") for e in pending if e.id not in covered]
+        parts.append(Section("session", turns))
+    return parts

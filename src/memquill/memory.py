@@ -6,19 +6,23 @@ retrieval → context; then maintenance and audit.
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import tempfile
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from memquill import audit, working
-from memquill.clock import Clock, SystemClock, parse_instant
-from memquill.context import Section, render
-from memquill.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memquill import audit, ingest, working
+from memquill import params as check
+from memquill.clock import Clock, FixedClock, SystemClock, parse_instant
+from memquill.context import render, sections
+from memquill.errors import DuplicateEventError, NotFoundError, ScopeError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import health, jobs, lifecycle
+from memquill.maintain import adaptive, health, jobs, lifecycle, replay, shadow
 from memquill.maintain.worker import DrainReport, Worker
 from memquill.model import (
     Audit,
@@ -30,14 +34,14 @@ from memquill.model import (
     RevisionOp,
     Scope,
     Status,
-    Update,
 )
 from memquill.model.block import CoreBlock
+from memquill.model.log import PolicyRevision
 from memquill.model.query import RecordFilter
-from memquill.model.result import AddResult, Context, ContextItem, Hit
+from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve.pending import pending_hits
+from memquill.retrieve import recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -48,7 +52,7 @@ from memquill.write.extract.base import Extractor
 from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
-from memquill.write.reconcile import Policy
+from memquill.write.policy import WritePolicy
 
 
 def open_store(target: str, dim: int) -> Store:
@@ -75,6 +79,7 @@ class Memory:
         tokenizer: Tokenizer | None = None,
         llm_extractor: Extractor | None = None,
         store: Store | None = None,
+        policy: WritePolicy | None = None,
     ) -> None:
         self.settings = settings or Settings.from_env()
         self.clock = clock or SystemClock()
@@ -84,22 +89,28 @@ class Memory:
         self._tokenizer = tokenizer
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
-        s = self.settings
-        self.policy = Policy(
-            confidence_floor=s.confidence_floor, duplicate_similarity=s.duplicate_similarity
-        )
-        self.pipeline = WritePipeline(
-            self.store, self.clock, self.policy, RuleExtractor(), self.embedder,
-            s.worthiness_threshold, llm_extractor or make_llm_extractor(s),
-            make_model_extractor(self.embedder),
-        )  # fmt: skip
-        model = self.pipeline.model_extractor
-        router = model.classifier if isinstance(model, ModelExtractor) else None
-        self.retriever = Retriever(self.store, self.embedder, self.clock, s.half_life_days,
-                                   s.dedup_similarity, router=router)  # fmt: skip
-        self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
+        self._llm_extractor = llm_extractor or make_llm_extractor(self.settings)
+        self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
+
+    def warm_up(self) -> Memory:
+        """Load the segmenter and the time parser now, not inside the first ``add()``.
+
+        Explicit, so constructing a Memory (tests, CLI one-shots) stays cheap; long-lived
+        processes (worker, servers, benchmarks) call it once at start."""
         warm_up()
+        return self
+
+    def _use_policy(self, policy: WritePolicy) -> None:
+        """Wire the stages that read the write policy (the composition root's one knob)."""
+        self.policy = policy
+        model = make_model_extractor(self.embedder)
+        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(), self.embedder,
+                                      self._llm_extractor, model_extractor=model)  # fmt: skip
+        self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
+                                   policy.dedup_similarity,
+                                   router=model.classifier if model is not None else None)  # fmt: skip
+        self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -137,8 +148,7 @@ class Memory:
         sc = Scope.of(**scope)
         event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
                             metadata=metadata)  # fmt: skip
-        job = jobs.extract_job(event.id, sc, None, self.clock.now())
-        stored, created = self.store.append_event(event, [job])
+        stored, created = ingest.log(self.store, event, self.clock.now(), self.settings.job_max_attempts)
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
         report = self.pipeline.run([stored], HOT_TRIGGERS)
@@ -151,14 +161,30 @@ class Memory:
 
         Every message is validated before the first is written, so a bad one writes nothing.
         """
-        batch = [dict(m) for m in messages]
-        allowed = {"content", "role", "source", "id", "at", "timezone", "metadata"}
+        if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
+            raise ValidationError("messages must be a list of message dicts")
+        batch = []
+        for i, m in enumerate(messages):
+            if not isinstance(m, Mapping):
+                raise ValidationError(f"message {i}: expected a dict, got {type(m).__name__}")
+            batch.append(dict(m))
+        sc = Scope.of(**scope)
+        built = []
         for i, m in enumerate(batch):
-            extra = set(m) - allowed
+            extra = set(m) - set(ingest.EVENT_KEYS)
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
-            self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})
+            built.append(self._event(m.get("content"), sc, **{k: v for k, v in m.items() if k != "content"}))
+        self._check_ids([e for e, m in zip(built, batch, strict=True) if m.get("id") is not None], sc)
         return [self.add(**m, **scope) for m in batch]
+
+    def _check_ids(self, events: list[Event], scope: Scope) -> None:
+        """A caller-given id that is already taken by other words (earlier in the batch or in
+        the store) fails the whole batch before anything is written."""
+        seen: dict[str, str] = {e.id: e.content for e in self.store.get_events(scope, [e.id for e in events])}
+        for e in events:
+            if seen.setdefault(e.id, e.content) != e.content:
+                raise DuplicateEventError(f"event {e.id!r} exists with different content; nothing was added")
 
     def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
         """Validate and build one event (nothing is written here)."""
@@ -175,8 +201,12 @@ class Memory:
             return 0
         last = events[-1].seq or 0
         now = self.clock.now()
-        return self.store.enqueue([jobs.session_end_job(sc, sc.session, last, now),
-                                   jobs.lifecycle_job(sc, now)])  # fmt: skip
+        queued = [jobs.session_end_job(sc, sc.session, last, now), jobs.lifecycle_job(sc, now)]
+        for job in queued:
+            job.max_attempts = self.settings.job_max_attempts
+        n = self.store.enqueue(queued)
+        self._log("session end", "session_end", **_scope_kw(sc))  # replay re-ends the session here
+        return n
 
     def maintain(self, **scope: Any) -> lifecycle.LifecycleReport:
         """Run the lifecycle pass (TTL, decay → archive, consolidation) for one user now."""
@@ -191,13 +221,6 @@ class Memory:
     def flush(self) -> DrainReport:
         """Run queued background work to completion, in-process."""
         return self.worker().drain()
-
-    def _reactivate(self, records: list[MemoryRecord]) -> None:
-        """An archived memory that is used again comes back to default retrieval."""
-        now = self.clock.now()
-        for rec in records:
-            with contextlib.suppress(ConflictError):  # changed meanwhile: that version stands
-                self.store.apply([lifecycle.reactivation(rec, now, "accessed again")])
 
     # --- ④ retrieval and ⑤ context -------------------------------------------------------
     def search(
@@ -215,22 +238,27 @@ class Memory:
     ) -> list[Hit]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
-        if k < 1:
-            raise ValidationError("k must be at least 1")
+        check.count(k, "k")
+        check.flag(include_history, "include_history")
+        check.flag(include_archived, "include_archived")
+        timezone = check.maybe_text(timezone, "timezone")
+        if not isinstance(recipe, str | Recipe):
+            raise ValidationError(f"recipe must be a recipe name, got {type(recipe).__name__}")
         q = Query(
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
-            include_archived=include_archived, recipe=recipe,
+            include_archived=include_archived, recipe=self._recipe(recipe),
             timezone=timezone or self.settings.default_timezone,
         )  # fmt: skip
-        hits = self.retriever.search(q)
-        self._reactivate([h.memory for h in hits if h.memory.status is Status.ARCHIVED])
-        if q.reader.session and at is None and not include_history:
-            pending = self.store.pending_events(q.reader, q.reader.session)
-            if pending:
-                hits = sorted([*hits, *pending_hits(query, pending, k)], key=lambda h: -h.score)[:k]
-        return hits
+        return session.search(self.retriever, self.store, q, self.clock.now())
+
+    def _recipe(self, name: str | Recipe) -> Recipe:
+        """A named recipe with the configured recall depth and fusion constant; a Recipe
+        object passed in is used as it is."""
+        if isinstance(name, Recipe):
+            return name
+        return replace(recipes.recipe(name), depth=self.settings.recall_depth, rrf_k=self.settings.rrf_k)
 
     def context(
         self,
@@ -245,39 +273,22 @@ class Memory:
         **scope: Any,
     ) -> Context:
         """The rendered memory block for a prompt, within a token budget."""
-        budget = budget_tokens or self.settings.context_window_tokens // 3
-        if budget < 1:
-            raise ValidationError("budget_tokens must be positive")
+        budget = self.settings.context_window_tokens // 3 if budget_tokens is None else budget_tokens
+        check.count(budget, "budget_tokens", high=check.MAX_BUDGET)
+        language = check.maybe_text(language, "language", 16)
         hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
                 if not h.memory.attributes.get("pending")]  # fmt: skip
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
-        return render(self._sections(Scope.of(**scope), covered), hits, self.tokenizer, budget, lang)
-
-    def _sections(self, reader: Scope, covered: set[str]) -> list[Section]:
-        """Core blocks, the session's checkpoint and its not-yet-processed turns."""
-
-        def item(section: str, text: str, mid: str | None = None) -> ContextItem:
-            return ContextItem(section=section, text=text, memory_id=mid,
-                               tokens=self.tokenizer.count(text) + 1)  # fmt: skip
-
-        core = [item("core", f"[{b.name}] {b.content}") for b in self.store.blocks(reader)]
-        sections = [Section("core", core)]
-        if reader.session:
-            cp = self.resume(**_scope_kw(reader))
-            if cp is not None:
-                sections.append(
-                    Section("checkpoint", [item("checkpoint", cp.summary(), cp.memory_id)])
-                )
-            pending = self.store.pending_events(reader, reader.session, limit=10)
-            sections.append(Section("session", [item("session", f"- {e.role.value}: {e.content}")
-                                                for e in pending if e.id not in covered]))  # fmt: skip
-        return sections
+        reader = Scope.of(**scope)
+        checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
+        parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
+        return render(parts, hits, self.tokenizer, budget, lang)
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
-        rec = self.store.get(memory_id)
+        rec = self.store.get(check.text(memory_id, "memory_id"))
         if rec is None:
             raise NotFoundError(f"no memory {memory_id!r}")
         return rec
@@ -287,19 +298,43 @@ class Memory:
         return self.store.history(memory_id)
 
     def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
-        """Erase one memory's content everywhere; a tombstone says who, when and why."""
+        """Erase one memory's content everywhere; a tombstone says who, when and why. Its
+        evidence turns are tombstoned in the same transaction, so nothing re-creates it."""
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         rec = self.get(memory_id)
         now = self.clock.now()
-        audit = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, audit, now, expected_revision=rec.revision)])
+        why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
+        owner = Scope(tenant=rec.scope.tenant, user=rec.scope.user)
+        mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
+        quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
+        gone = {memory_id, *(r.id for r in quoting)}
+        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
+        also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
+        self.store.apply([
+            Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
+            *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
+            *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+        ])  # fmt: skip
+        self._mark("forget", rec, actor=actor)
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
-        """Erase everything of one user (events included) — and nothing of anyone else."""
+        """Erase everything of one user (events included), or of one of the user's projects —
+        and nothing of anyone else. Agent and session erasure is not offered: it raises."""
         if "user" not in scope or not scope["user"]:
             raise ValidationError("forget_scope needs user=")
         sc = Scope.of(**scope)
-        return self.store.forget_scope(sc.tenant, sc.user)
+        if sc.agent is not None or sc.session is not None:
+            raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
+        if sc.project is not None:
+            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
+        copies = self.store.scratch_stores(sc.tenant, sc.user)
+        counts = self.store.forget_scope(sc.tenant, sc.user)
+        opener = functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
+        counts["scratch_stores"] = sum(replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener)
+                                       for t in copies)  # fmt: skip
+        return counts
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
         """Active records visible to this reader."""
@@ -308,7 +343,9 @@ class Memory:
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
 
-        st = None if statuses is None else frozenset(Status(s) for s in statuses)
+        st = None if statuses is None else frozenset(
+            _enum(Status, s, "status") for s in check.texts(statuses, "statuses")
+        )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
 
     # --- audit, review, feedback -----------------------------------------------------------
@@ -318,6 +355,7 @@ class Memory:
 
     def review(self, include_candidates: bool = False, **scope: Any) -> list[audit.ReviewItem]:
         """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
+        check.flag(include_candidates, "include_candidates")
         return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
 
     def resolve(
@@ -325,22 +363,22 @@ class Memory:
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
+        check.text(memory_id, "memory_id")
+        check.text(action, "action", 16)
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         item = audit.load_review(self.store, memory_id)
         self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
-        return self.get(memory_id)
+        rec = self.get(memory_id)
+        self._mark("resolve", rec, actor=actor, action=action)
+        return rec
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
+        check.flag(useful, "useful")
+        check.text(actor, "actor")
         rec = self.get(memory_id)
-        updated = rec.model_copy(update={
-            "revision": rec.revision + 1, "updated_at": self.clock.now(),
-            "useful_count": rec.useful_count + (1 if useful else 0),
-            "attributes": {**rec.attributes,
-                           "not_useful": int(rec.attributes.get("not_useful", 0)) + (0 if useful else 1)},
-        })  # fmt: skip
-        why = "marked useful" if useful else "marked not useful"
-        self.store.apply(
-            [Update(updated, rec.revision, Audit(RevisionOp.FEEDBACK, actor, why), reindex=False)]
-        )
+        self.store.apply([lifecycle.feedback(rec, useful, actor, self.clock.now())])
+        self._mark("feedback", rec, actor=actor, useful=useful)
         return self.get(memory_id)
 
     # --- core memory blocks ----------------------------------------------------------------
@@ -350,30 +388,38 @@ class Memory:
     ) -> CoreBlock:  # fmt: skip
         """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
         sc = Scope.of(**scope)
+        check.text(name, "name")
+        check.text(content, "content", check.MAX_BUDGET, empty=True)
+        check.count(char_limit, "char_limit", high=check.MAX_BUDGET)
+        check.flag(read_only, "read_only")
+        check.flag(force, "force")
         if len(content) > char_limit:
             raise ValidationError(
                 f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
             )
-        existing = next(
-            (b for b in self.store.blocks(sc) if b.name == name and b.agent == sc.agent), None
-        )
-        if existing is not None and existing.read_only and not force:
-            raise PermissionDeniedError(f"block {name!r} is read-only")
         block = CoreBlock(
             tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
             char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
         )  # fmt: skip
-        self.store.put_block(block)
+        self.store.put_block(block, force=force)
         return block
 
     def blocks(self, **scope: Any) -> list[CoreBlock]:
         return self.store.blocks(Scope.of(**scope))
 
     # --- working memory: checkpoints and outcomes --------------------------------------------
-    def _log(self, content: str, kind: str, **scope: Any) -> Event:
-        meta = {"kind": kind}
+    def _log(self, content: str, kind: str, args: dict[str, Any] | None = None, **scope: Any) -> Event:
+        """Append a system event: an operation recorded in the log so a replay can redo it."""
+        meta = {"kind": kind, **(args or {})}
         event = self._event(content, Scope.of(**scope), role="system", source="agent", metadata=meta)
         return self.store.append_event(event)[0]
+
+    def _mark(self, kind: str, rec: MemoryRecord, **args: Any) -> None:
+        """Log an operation on a record by its slot and evidence ids (never its content), so
+        a replay finds the record it derived from the same evidence."""
+        sc = rec.scope
+        self._log(f"{kind} {rec.id}", kind, {"memory_id": rec.id, "subject": rec.subject, "key": rec.key,
+                  "evidence": list(rec.evidence), **args}, tenant=sc.tenant, user=sc.user)  # fmt: skip
 
     def checkpoint(
         self, *, task: str, done: Iterable[str] = (), pending: Iterable[str] = (),
@@ -383,27 +429,24 @@ class Memory:
         """Save where a task stands, so a reconnect continues instead of restarting."""
         if not scope.get("session"):
             raise ValidationError("checkpoint needs session=")
-        cp = working.Checkpoint(task=task, done=list(done), pending=list(pending),
-                                params=params or {}, results=results or {})  # fmt: skip
-        event = self._log(cp.summary(), "checkpoint", **scope)
-        decision = self.pipeline.write([working.checkpoint_candidate(cp, event)], [event], "agent")[
-            0
-        ]
-        return working.Checkpoint.from_record(self.get(decision.memory_id))
+        Scope.of(**scope)
+        cp = working.Checkpoint(
+            task=check.text(task, "task"), done=check.texts(done, "done"),
+            pending=check.texts(pending, "pending"), params=check.mapping(params, "params"),
+            results=check.mapping(results, "results"),
+        )  # fmt: skip
+        args = {"task": task, "done": cp.done, "pending": cp.pending, "params": cp.params,
+                "results": cp.results}  # fmt: skip
+        event = self._log(cp.summary(), "checkpoint", args, **scope)
+        return working.Checkpoint.from_record(self.get(self._write_logged(event)))
 
     def resume(self, task: str | None = None, **scope: Any) -> working.Checkpoint | None:
         """The latest checkpoint of the session (of ``task`` if given)."""
         sc = Scope.of(**scope)
         if sc.session is None:
             raise ValidationError("resume needs session=")
-        recs = self.store.find(RecordFilter(sc, types=frozenset({MemoryType.TASK_STATE}),
-                                            key="checkpoint"), limit=20)  # fmt: skip
-        recs = [
-            r
-            for r in recs
-            if r.scope.session == sc.session and (task is None or r.subject == f"task:{task}")
-        ]
-        return working.Checkpoint.from_record(recs[0]) if recs else None
+        check.maybe_text(task, "task")
+        return working.latest_checkpoint(self.store, sc, task)
 
     def complete_task(
         self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
@@ -414,15 +457,99 @@ class Memory:
         ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
         successful steps seen three times become a procedure awaiting confirmation.
         """
-        event = self._log(f"Task {task}: {outcome}", "task_outcome", **scope)
-        cand = working.outcome_candidate(task, outcome, success, list(steps), event, when)
-        decision = self.pipeline.write([cand], [event], "agent")[0]
-        return self.get(decision.memory_id)
+        check.text(task, "task")
+        check.text(outcome, "outcome", 4096)
+        check.flag(success, "success")
+        steps = check.texts(steps, "steps")
+        check.maybe_text(when, "when", 4096)
+        args = {"task": task, "outcome": outcome, "success": success, "steps": list(steps), "when": when}
+        event = self._log(f"Task {task}: {outcome}", "task_outcome", args, **scope)
+        return self.get(self._write_logged(event))
+
+    def _write_logged(self, event: Event) -> str:
+        """Write the record a logged checkpoint/completion stands for; returns its id."""
+        cand = working.candidate_from_log(event)
+        if cand is None:
+            raise ValidationError(f"event {event.id!r} is not a checkpoint or a task completion")
+        return self.pipeline.write([cand], [event], "agent")[0].memory_id
+
+    # --- the write policy -------------------------------------------------------------------
+    def set_policy(
+        self, policy: WritePolicy, *, reason: str, actor: str = "operator", reextract: bool = True
+    ) -> int:
+        """Switch the live write policy, as an audited change; returns the re-extraction jobs
+        queued (one per user: the log is re-read under the new policy, every version kept)."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValidationError("a policy switch needs a reason")
+        now = self.clock.now()
+        self.store.record_policy(PolicyRevision(policy.id, policy.to_json(), actor, reason, now))
+        self._use_policy(policy)
+        if not reextract:
+            return 0
+        owners = replay.owners(self.store)
+        return self.store.enqueue([jobs.reextract_job(owner, policy, now) for owner in owners])
+
+    def policy_history(self) -> list[PolicyRevision]:
+        """Every switch of the live policy, oldest first (who, when, why)."""
+        return self.store.policy_log()
+
+    def replay(
+        self, policy: WritePolicy | None = None, *, into: str, tenant: str | None = None,
+        user: str | None = None, since: datetime | str | None = None,
+    ) -> replay.ReplayReport:  # fmt: skip
+        """Re-run the write path over this store's log into the scratch store ``into`` (never
+        this one), under ``policy`` (default: the live one). The copy is registered here so
+        that erasing a user erases it too."""
+        scratch, clock = self._scratch(into, policy)
+        try:
+            report = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
+                                   since=_instant(since), target=into)  # fmt: skip
+        finally:
+            scratch.close()
+        for t, u in report.owners:
+            self.store.register_scratch(into, t, u, self.clock.now())
+        return report
+
+    def shadow(
+        self, policy: WritePolicy, *, tenant: str | None = None, user: str | None = None,
+        since: datetime | str | None = None, queries: int = 200,
+    ) -> shadow.ShadowReport:  # fmt: skip
+        """Replay ``policy`` into a temporary store and compare it with the live memory.
+        Changes nothing here: the live store is only read (searches are not logged)."""
+        with tempfile.TemporaryDirectory(prefix="memquill-shadow-") as tmp:
+            scratch, clock = self._scratch(str(Path(tmp) / "shadow.db"), policy)
+            try:
+                replayed = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
+                                         since=_instant(since))  # fmt: skip
+                asked = shadow.recorded_queries(self, tenant, user, queries)
+                return shadow.compare(self, scratch, replayed, asked)
+            finally:
+                scratch.close()
+
+    def _scratch(self, target: str, policy: WritePolicy | None) -> tuple[Memory, FixedClock]:
+        if replay.same_target(target, self.store):
+            raise ValidationError("a replay never writes into the live store: choose another target")
+        clock = FixedClock("1970-01-01T00:00:00Z")  # moved to each event's recorded time
+        mem = Memory(target, settings=self.settings, clock=clock, embedder=self.embedder,
+                     tokenizer=self._tokenizer, llm_extractor=self._llm_extractor,
+                     policy=policy or self.policy)  # fmt: skip
+        return mem, clock
+
+    def adapt(self) -> adaptive.Proposal:
+        """One adaptive step (if the policy enables it): thresholds follow use, recorded as a
+        policy revision with its reason. Returns what was (or, when off, would be) changed."""
+        proposal = adaptive.propose(self.store, self.policy, self.clock.now())
+        if self.policy.adaptive.enabled and proposal.changes:
+            self.set_policy(proposal.policy, reason=proposal.reason, actor="adaptive", reextract=False)
+        return proposal
 
     # --- health ----------------------------------------------------------------------------
     def stats(self, **scope: Any) -> dict[str, Any]:
         sc = Scope.of(**scope)
-        return health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+        out = health.stats(self.store.tally(sc.tenant, sc.user), self.hot_path_ms)
+        out["policy"] = self.policy.id
+        out["adaptive"] = adaptive.propose(self.store, self.policy, self.clock.now()).summary()
+        return out
 
 
 def make_model_extractor(embedder: Embedder | None) -> ModelExtractor | None:
@@ -447,10 +574,18 @@ def _scope_kw(s: Scope) -> dict[str, Any]:
     return {k: v for k, v in s.model_dump().items() if v is not None}
 
 
+def _instant(at: datetime | str | None) -> datetime | None:
+    return None if at is None else parse_instant(at)
+
+
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
     if types is None:
         return None
+    return frozenset(_enum(MemoryType, t, "type") for t in check.texts(types, "types"))
+
+
+def _enum(kind: Any, value: str, what: str) -> Any:
     try:
-        return frozenset(MemoryType(t) for t in types)
+        return kind(value)
     except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(f"unknown {what} {value!r}; known: {', '.join(m.value for m in kind)}") from exc

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +31,9 @@ class Settings:
     worthiness_threshold: float = 0.5
     confidence_floor: float = 0.6
     duplicate_similarity: float = 0.92
-    related_similarity: float = 0.86
     # retrieval
-    recall_depth: int = 50
-    rrf_k: int = 60
+    recall_depth: int = 50  # candidates per recall leg (named recipes)
+    rrf_k: int = 60  # reciprocal-rank fusion constant (named recipes)
     half_life_days: float = 30.0
     dedup_similarity: float = 0.95
     context_window_tokens: int = 8192
@@ -46,16 +45,13 @@ class Settings:
     llm_retries: int = 2
     # worker
     job_lease_s: float = 60.0
-    job_max_attempts: int = 5
-    extra: dict[str, Any] = field(default_factory=dict)
+    job_max_attempts: int = 5  # of the jobs add() and end_session() queue
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for f in fields(cls):
-            if f.name == "extra":
-                continue
             raw = env.get(ENV_PREFIX + f.name.upper())
             if raw is None:
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -51,11 +52,18 @@ def _jieba() -> Any:
     return jieba
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import snowballstemmer
+_local = threading.local()
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer() -> Any:
+    """One stemmer per thread: a snowball stemmer keeps its word in instance state, so a
+    shared one garbles (or crashes on) words stemmed concurrently."""
+    st = getattr(_local, "stemmer", None)
+    if st is None:
+        import snowballstemmer
+
+        st = _local.stemmer = snowballstemmer.stemmer("english")
+    return st
 
 
 def tokens(text: str) -> list[str]:

@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 
 from memquill.model import Candidate, Event, MemoryRecord, MemoryType, Source
 from memquill.model.candidate import Trigger
-from memquill.model.scope import Level
+from memquill.model.query import RecordFilter
+from memquill.model.scope import Level, Scope
+from memquill.store.base import Store
 
 
 class Checkpoint(BaseModel):
@@ -75,3 +77,30 @@ def outcome_candidate(
                     **({"when": when} if when else {})},
         rule="complete_task",
     )  # fmt: skip
+
+
+def latest_checkpoint(store: Store, reader: Scope, task: str | None = None) -> Checkpoint | None:
+    """The newest checkpoint of the reader's session (of ``task`` if given)."""
+    f = RecordFilter(reader, types=frozenset({MemoryType.TASK_STATE}), key="checkpoint")
+    recs = [
+        r
+        for r in store.find(f, limit=20)
+        if r.scope.session == reader.session and (task is None or r.subject == f"task:{task}")
+    ]
+    return Checkpoint.from_record(recs[0]) if recs else None
+
+
+def candidate_from_log(event: Event) -> Candidate | None:
+    """The candidate a logged checkpoint or completion stands for (its arguments travel in
+    the event's metadata), so the facade and a replay build it the same way."""
+    m = event.metadata
+    if event.role.value != "system" or not isinstance(m.get("task"), str):
+        return None
+    if m.get("kind") == "checkpoint":
+        cp = Checkpoint(task=m["task"], done=m.get("done", []), pending=m.get("pending", []),
+                        params=m.get("params", {}), results=m.get("results", {}))  # fmt: skip
+        return checkpoint_candidate(cp, event)
+    if m.get("kind") == "task_outcome" and isinstance(m.get("outcome"), str):
+        return outcome_candidate(m["task"], m["outcome"], m.get("success", True), list(m.get("steps", [])),
+                                 event, m.get("when"))  # fmt: skip
+    return None

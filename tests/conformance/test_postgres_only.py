@@ -144,7 +144,7 @@ def test_schema_version_is_recorded_and_reopening_migrates_nothing(pg: Any, sibl
     assert again.schema_version() == latest
     assert again.get("m1") == pg.get("m1")
     rows = sql(pg, "SELECT version, name FROM schema_version ORDER BY version")
-    assert [r["version"] for r in rows] == list(range(1, latest + 1))
+    assert [r["version"] for r in rows] == [m.version for m in migrations(pg.dim)]
 
 
 def test_a_schema_of_another_dimension_is_refused(pg: Any) -> None:

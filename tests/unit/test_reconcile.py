@@ -31,7 +31,7 @@ from memquill.model import (
     Update,
 )
 from memquill.providers.base import Vector
-from memquill.write.reconcile import Decision, Near, Op, Policy, Proposal, View, decide
+from memquill.write.reconcile import Decision, Near, Op, Policy, Proposal, View, decide, needs_near
 
 NOW = datetime.fromisoformat("2026-11-29T10:00:00+00:00")
 DAY = timedelta(days=1)
@@ -376,3 +376,22 @@ def test_review_refuses_records_not_awaiting_review() -> None:
         decide_review(ReviewItem(memory=OLD), "accept", "alice", "", NOW)
     with pytest.raises(ValidationError):
         decide_review(ReviewItem(memory=rec("x", status=Status.CANDIDATE)), "maybe", "a", "", NOW)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("row", "needed"),
+    [(0, True), (4, False), (5, False), (13, False), (19, True), (21, True), (25, False), (26, True)],
+)
+def test_near_duplicates_are_read_only_when_the_decision_looks_at_them(row: int, needed: bool) -> None:
+    r = ROWS[row]
+    proposal = Proposal(r.candidate, SCOPE, NOW, "alice")
+    assert needs_near(proposal, View(slot=r.slot, chain=r.chain), r.policy) is needed
+
+
+def test_a_decision_never_reads_near_duplicates_it_was_told_it_does_not_need() -> None:
+    """Rows whose decision skips near-duplicates decide the same with or without them."""
+    for r in ROWS:
+        proposal = Proposal(r.candidate, SCOPE, NOW, "alice")
+        if not needs_near(proposal, View(slot=r.slot, chain=r.chain), r.policy):
+            noisy = Near(rec("noise", content=r.candidate.content, key=r.candidate.key), UNIT)
+            assert run(Row(**{**r.__dict__, "near": (noisy,)})).op is r.op, r.name

@@ -34,6 +34,7 @@ from memquill.errors import (
     NaiveDatetimeError,
     ValidationError,
 )
+from memquill.ingest import EVENT_KEYS
 from memquill.interfaces import export as views
 from memquill.settings import Settings, default_db_path
 
@@ -80,9 +81,8 @@ DemoDb = Annotated[
                  "deleted after).", show_default=False),
 ]  # fmt: skip
 
-INGEST_KEYS = ("content", "role", "source", "id", "at", "timezone", "metadata",
-               "tenant", "user", "agent", "project", "session")  # fmt: skip
 SCOPE_KEYS = ("tenant", "user", "agent", "project", "session")
+INGEST_KEYS = (*EVENT_KEYS, *SCOPE_KEYS)
 
 
 # --- plumbing ---------------------------------------------------------------------------------
@@ -430,9 +430,13 @@ def stats(
     for w in data.get("warnings", []):
         colour = "red" if w.startswith("critical") else "yellow"
         out.print(f"[{colour}]{escape(w)}[/{colour}]")
+    adaptive = data.get("adaptive") or {}
+    state = "on" if adaptive.get("enabled") else "off: what it would do"
+    for t, c in (adaptive.get("changes") or {}).items():
+        out.print(f"adaptive threshold ({state}): {t} {c['from']:.2f} → {c['to']:.2f} ({escape(c['why'])})")
 
 
-STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type",
+STATS_SEPARATE = frozenset({"scope", "warnings", "records_by_status", "records_by_type", "adaptive",
                             "events_per_day"})  # fmt: skip
 STATS_DAYS = 14
 
@@ -586,7 +590,7 @@ def worker(
     """Run background jobs on a database until SIGTERM/SIGINT (or, with --burst, until idle)."""
     _log_to_stderr(verbose)
     with _memory(db) as mem:
-        w = mem.worker(lease_s=lease)
+        w = mem.warm_up().worker(lease_s=lease)
         log.info("worker %s on %s (%s)", w.name, db_path(db), "burst" if burst else "until stopped")
         report = w.drain() if burst else _run_until_signalled(w, poll)
     summary = {"done": report.done, "failed": report.failed, "dead": report.dead,
@@ -703,6 +707,15 @@ def demo(db: DemoDb = None) -> None:
         return
     with tempfile.TemporaryDirectory(prefix="memquill-demo-") as tmp:
         run_demo(str(Path(tmp) / "demo.db"), _out())
+
+
+from memquill.interfaces import cli_policy  # noqa: E402  (policy, replay, shadow)
+
+cli_policy.register(app)
+
+from memquill.interfaces import cli_server  # noqa: E402  (serve, keys, mcp)
+
+cli_server.register(app)
 
 
 def main() -> None:

@@ -9,24 +9,26 @@ from datetime import datetime
 from memquill.clock import Clock
 from memquill.maintain import lifecycle
 from memquill.model import MemoryType, Scope
-from memquill.model.query import Job, RecordFilter
+from memquill.model.query import Job, RecordFilter, job_key
 from memquill.store.base import Store
 from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
+from memquill.write.policy import WritePolicy
 
 EXTRACT = "extract"
 SESSION_END = "session_end"
 LIFECYCLE = "lifecycle"
+REEXTRACT = "reextract"
 CONTEXT_TURNS = 8
 
 
 def extract_job(event_id: str, scope: Scope, seq: int | None, at: datetime) -> Job:
-    return Job(kind=EXTRACT, key=f"{EXTRACT}:{scope.tenant}:{scope.user}:{event_id}", scope=scope,
+    return Job(kind=EXTRACT, key=job_key(EXTRACT, scope, event_id), scope=scope, ref=event_id,
                payload={"event_id": event_id, "seq": seq}, created_at=at, run_after=at)  # fmt: skip
 
 
 def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> Job:
     return Job(
-        kind=SESSION_END, key=f"{SESSION_END}:{scope.tenant}:{scope.user}:{session}:{last_seq}",
+        kind=SESSION_END, key=job_key(SESSION_END, scope, session, str(last_seq)), ref=session,
         scope=scope, payload={"session": session, "last_seq": last_seq}, created_at=at, run_after=at,
     )  # fmt: skip
 
@@ -34,8 +36,16 @@ def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> 
 def lifecycle_job(scope: Scope, at: datetime) -> Job:
     """At most one lifecycle pass per user and day, however often sessions end."""
     owner = Scope(tenant=scope.tenant, user=scope.user)
-    return Job(kind=LIFECYCLE, key=f"{LIFECYCLE}:{owner.tenant}:{owner.user}:{at.date().isoformat()}",
-               scope=owner, created_at=at, run_after=at)  # fmt: skip
+    day = at.date().isoformat()
+    return Job(kind=LIFECYCLE, key=job_key(LIFECYCLE, owner, day), scope=owner, ref=day,
+               created_at=at, run_after=at)  # fmt: skip
+
+
+def reextract_job(owner: Scope, policy: WritePolicy, at: datetime) -> Job:
+    """Re-read one user's log under ``policy`` (it travels with the job: workers started
+    before the switch still run the right policy)."""
+    return Job(kind=REEXTRACT, key=f"{REEXTRACT}:{owner.tenant}:{owner.user}:{policy.id}", scope=owner,
+               payload={"policy": policy.to_json()}, created_at=at, run_after=at)  # fmt: skip
 
 
 class Handlers:
@@ -45,7 +55,8 @@ class Handlers:
         self.clock = clock
 
     def table(self) -> dict[str, Callable[[Job], None]]:
-        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle}
+        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle,
+                REEXTRACT: self.reextract}  # fmt: skip
 
     def run_lifecycle(self, job: Job) -> None:
         self.maintain(job.scope)
@@ -84,3 +95,17 @@ class Handlers:
         ]  # fmt: skip
         if events:
             self.pipeline.run(events, SESSION_END_TRIGGERS)
+
+    def reextract(self, job: Job, page: int = 500) -> None:
+        """The user's whole log, event by event then session by session, under the job's
+        policy. Reconcile turns what is already known into no-ops; nothing is deleted."""
+        pipeline = self.pipeline.under(WritePolicy.from_json(job.payload["policy"]))
+        owner, after, sessions = job.scope, 0, {}
+        while batch := self.store.log_events(owner.tenant, owner.user, after_seq=after, limit=page):
+            for event in batch:
+                pipeline.run([event], BACKGROUND_TRIGGERS)
+                if event.scope.session:
+                    sessions[event.scope.session] = event.scope
+            after = batch[-1].seq or after
+        for session, scope in sessions.items():
+            pipeline.run(self.store.session_events(scope, session), SESSION_END_TRIGGERS)

@@ -35,6 +35,11 @@ DEFAULT_TRUST = {
 }
 
 
+# Kinds of ``system`` events that only record an operation in the log (for replay): never
+# extracted, never episodes, never pending turns, not counted as interactions.
+LOG_MARKERS = frozenset({"session_end", "forget", "resolve", "feedback", "policy"})
+
+
 class Event(BaseModel):
     """One raw interaction. Never edited after it is appended."""
 
@@ -48,4 +53,7 @@ class Event(BaseModel):
     occurred_at: datetime
     timezone: str = "UTC"
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # the writer's clock when add() took it (differs from occurred_at for imported history):
+    # a replay runs the write path at the same "now" the live store did
+    received_at: datetime | None = None
     seq: int | None = None  # assigned by the store: append order

@@ -77,6 +77,7 @@ class Job:
     key: str
     scope: Scope
     payload: dict[str, Any] = field(default_factory=dict)
+    ref: str | None = None  # what the job is about within its owner (an event id…), a column of its own
     id: int | None = None
     status: str = JobStatus.QUEUED
     attempts: int = 0
@@ -86,6 +87,16 @@ class Job:
     last_error: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+
+
+def job_key(kind: str, scope: Scope, *parts: str) -> str:
+    """The idempotency key of a job: kind, owner and parts, each escaped so that no two
+    different part lists give the same key (a ``:`` inside a tenant or id cannot forge one)."""
+
+    def esc(part: str) -> str:
+        return part.replace("%", "%25").replace(":", "%3A")
+
+    return ":".join(esc(p) for p in (kind, scope.tenant, scope.user, *parts))
 
 
 @dataclass(frozen=True)

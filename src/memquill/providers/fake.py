@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,22 +38,3 @@ class HashEmbedder:
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         return self._one(text)
-
-
-class ScriptedLLM:
-    """An LLM that returns queued JSON replies (or raises queued errors) in order."""
-
-    name = "scripted"
-
-    def __init__(self, replies: Sequence[dict[str, Any] | Exception] = ()) -> None:
-        self.replies = list(replies)
-        self.calls: list[tuple[str, str]] = []
-
-    def complete_json(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
-    ) -> dict[str, Any]:
-        self.calls.append((system, user))
-        reply = self.replies.pop(0) if self.replies else {"memories": []}
-        if isinstance(reply, Exception):
-            raise reply
-        return reply

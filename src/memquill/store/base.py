@@ -15,9 +15,10 @@ import numpy.typing as npt
 
 from memquill.model import ApplyResult, Change, Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.log import PolicyRevision, QueryLog
 from memquill.model.query import Access, Job, RecordFilter
 
-Scored = list[tuple[str, float]]
+Ranked = list[tuple[str, float]]  # (memory id, leg score), best first
 
 
 @runtime_checkable
@@ -62,11 +63,11 @@ class Store(Protocol):
     def count(self, f: RecordFilter) -> int: ...
 
     # --- search legs -------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         """(id, score) by full-text relevance over pre-segmented terms, best first."""
         ...
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         """(id, cosine similarity) best first, among records selected by ``f``."""
         ...
 
@@ -98,7 +99,10 @@ class Store(Protocol):
         ...
 
     # --- core blocks -----------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None: ...
+    def put_block(self, block: CoreBlock, force: bool = False) -> None:
+        """Insert or replace a block atomically; replacing a read-only one needs ``force``
+        (else ``PermissionDeniedError``)."""
+        ...
 
     def blocks(self, scope: Scope) -> list[CoreBlock]:
         """The user's shared blocks plus the reader agent's private ones, by name."""
@@ -113,9 +117,46 @@ class Store(Protocol):
 
     def tally(self, tenant: str, user: str) -> Tally: ...
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
-        """Hard-delete everything of one user (events, records, revisions, jobs, logs)."""
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        """Hard-delete everything of one user (events, records, revisions, jobs, logs, logged
+        queries and the register of their scratch copies); with ``project``, only what is bound
+        to or was said in that project. Erased text must not survive in the backend's files
+        where the backend can promise it (SQLite: yes)."""
         ...
+
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        """Which of these events of ``scope``'s tenant and user were erased, and when."""
+        ...
+
+    # --- what replay needs: the whole log, the policy history, the query log ------------
+    def log_events(
+        self, tenant: str | None = None, user: str | None = None, after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[Event]:  # fmt: skip
+        """Events of every user (or one tenant / user), in append order."""
+        ...
+
+    def record_policy(self, rev: PolicyRevision) -> None:
+        """Append a policy switch; the last one is the live policy."""
+        ...
+
+    def policy_log(self) -> list[PolicyRevision]:
+        """Every policy switch, oldest first."""
+        ...
+
+    def log_query(self, entry: QueryLog) -> None: ...
+
+    def queries(
+        self, tenant: str | None = None, user: str | None = None, since: datetime | None = None
+    ) -> list[QueryLog]:
+        """Logged searches, oldest first."""
+        ...
+
+    def register_scratch(self, target: str, tenant: str, user: str, at: datetime) -> None:
+        """Remember that a replay copied this user's data into ``target`` (erasure follows it)."""
+        ...
+
+    def scratch_stores(self, tenant: str, user: str) -> list[str]: ...
 
     def meta(self, key: str) -> Any: ...
 

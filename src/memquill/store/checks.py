@@ -7,14 +7,16 @@ rolled back whole.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from memquill.errors import ConflictError, NotFoundError, ValidationError
-from memquill.model import MemoryRecord, SlotGuard, Update
+from memquill.errors import ConflictError, DuplicateEventError, NotFoundError, ValidationError
+from memquill.model import Event, MemoryRecord, SlotGuard, Update
+from memquill.store import codec
 
 
 def embedding(emb: Any, dim: int, memory_id: str) -> npt.NDArray[np.float32] | None:
@@ -30,6 +32,18 @@ def embedding(emb: Any, dim: int, memory_id: str) -> npt.NDArray[np.float32] | N
     if not np.isfinite(v).all():
         raise ValidationError(f"embedding of {memory_id!r} contains NaN or infinity")
     return v
+
+
+def content_hash(e: Event) -> str:
+    return hashlib.sha256(e.content.encode()).hexdigest()
+
+
+def replayed_event(e: Event, stored: Any) -> Event:
+    """The stored copy of an event appended again (``stored`` has seq, content_hash, body);
+    events are immutable, so the same id with other content is refused."""
+    if stored["content_hash"] != content_hash(e):
+        raise DuplicateEventError(f"event {e.id!r} exists with different content; events are immutable")
+    return codec.event_from_body(stored["body"], stored["seq"])
 
 
 def next_revision(ch: Update) -> None:

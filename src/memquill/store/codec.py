@@ -7,8 +7,9 @@ so the schema of a record can grow without a migration per field.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import pydantic
 
 from memquill.clock import to_epoch
 from memquill.errors import StoreError
-from memquill.model import Event, MemoryRecord, Revision, RevisionOp
+from memquill.model import Event, MemoryRecord, Revision, RevisionOp, Scope
 from memquill.model.query import Job
 from memquill.text import index_text
 
@@ -108,6 +109,26 @@ def revision_from_row(
 
 def job_payload(job: Job) -> str:
     return json.dumps(job.payload, ensure_ascii=False, sort_keys=True)
+
+
+def job_with_seq(job: Job, seq: int | None) -> Job:
+    """Jobs built before the event had a sequence number learn it here."""
+    if "seq" in job.payload and job.payload["seq"] is None:
+        job.payload = {**job.payload, "seq": seq}
+    return job
+
+
+def job_from_row(r: Any, instant: Callable[[Any], datetime | None]) -> Job:
+    """A ``jobs`` row (columns by name) as a Job; ``instant`` decodes the backend's instants."""
+    scope = Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"], project=r["project"],
+                  session=r["session"])  # fmt: skip
+    return Job(
+        id=r["id"], key=r["key"], kind=r["kind"], ref=r["ref"], scope=scope,
+        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
+        max_attempts=r["max_attempts"], run_after=instant(r["run_after"]),
+        lease_until=instant(r["lease_until"]), last_error=r["last_error"],
+        created_at=instant(r["created_at"]), updated_at=instant(r["updated_at"]),
+    )  # fmt: skip
 
 
 def vec_bytes(v: npt.ArrayLike) -> bytes:

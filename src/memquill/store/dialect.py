@@ -38,6 +38,7 @@ class Dialect:
     json_int_sql: str  # an integer field of the JSON body; {col}, {field} are replaced
     greatest: str  # two-argument maximum
     elapsed_sql: str  # seconds from {start} to {end}
+    json_text_sql: str  # a text field at a path of the JSON body; {col}, {dotted}, {commas}
 
     def sql(self, text: str) -> str:
         """``text`` written with ``?`` placeholders, in this driver's style."""
@@ -68,6 +69,9 @@ class Dialect:
     def json_int(self, column: str, field: str) -> str:
         return self.json_int_sql.format(col=column, field=field)
 
+    def json_text(self, column: str, *path: str) -> str:
+        return self.json_text_sql.format(col=column, dotted=".".join(path), commas=",".join(path))
+
     def elapsed(self, start: str, end: str) -> str:
         return self.elapsed_sql.format(start=start, end=end)
 
@@ -82,6 +86,7 @@ SQLITE = Dialect(
     json_int_sql="json_extract({col}, '$.{field}')",
     greatest="MAX",
     elapsed_sql="{end} - {start}",
+    json_text_sql="json_extract({col}, '$.{dotted}')",
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -93,4 +98,5 @@ POSTGRES = Dialect(
     json_int_sql="(({col})->>'{field}')::bigint",
     greatest="GREATEST",
     elapsed_sql="EXTRACT(EPOCH FROM {end} - {start})::float8",
+    json_text_sql="(({col})::json #>> '{{{commas}}}')",
 )

@@ -26,3 +26,17 @@ def pending(current: int, migrations: Sequence[Migration]) -> list[Migration]:
             f"database schema is version {current}, newer than this memquill ({latest}); upgrade"
         )
     return [m for m in migrations if m.version > current]
+
+
+# Shared by both backends (the statements are portable): a job's reference (the event id of
+# an extract job…) in a column of its own, so queries join on it instead of re-parsing keys.
+JOB_REF = Migration(
+    12,
+    "jobs: reference column",
+    (
+        "ALTER TABLE jobs ADD COLUMN ref TEXT",
+        "UPDATE jobs SET ref = substr(key, length('extract:' || tenant || ':' || user_id || ':') + 1) "
+        "WHERE kind = 'extract'",
+        "CREATE INDEX jobs_ref ON jobs (tenant, user_id, kind, ref)",
+    ),
+)

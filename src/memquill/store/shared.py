@@ -12,14 +12,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.errors import StoreError
+from memquill.errors import PermissionDeniedError, StoreError
 from memquill.model import Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
+from memquill.model.event import LOG_MARKERS
 from memquill.model.query import JobStatus, RecordFilter
-from memquill.store import codec
+from memquill.store import codec, erasure
 from memquill.store.dialect import Dialect
-
-Scored = list[tuple[str, float]]
 
 
 def filter_sql(d: Dialect, f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
@@ -70,7 +69,8 @@ class SharedQueries:
             return []
         clause, args = self.dialect.any_of("id", list(ids))
         rows = self._rows(
-            f"SELECT seq, body FROM events WHERE tenant = ? AND user_id = ? AND {clause} ORDER BY seq",
+            f"SELECT seq, body FROM events e WHERE tenant = ? AND user_id = ? AND {clause} "
+            f"AND {erasure.not_erased('e')} ORDER BY seq",
             [scope.tenant, scope.user, *args],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -79,8 +79,8 @@ class SharedQueries:
         self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
         rows = self._rows(
-            "SELECT seq, body FROM events WHERE tenant = ? AND user_id = ? AND session = ? "
-            "AND seq > ? ORDER BY seq LIMIT ?",
+            "SELECT seq, body FROM events e WHERE tenant = ? AND user_id = ? AND session = ? "
+            f"AND seq > ? AND {erasure.not_erased('e')} ORDER BY seq LIMIT ?",
             [scope.tenant, scope.user, session, after_seq, self._limit(limit)],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -150,21 +150,25 @@ class SharedQueries:
 
     def pending_events(self, scope: Scope, session: str, limit: int = 50) -> list[Event]:
         rows = self._rows(
-            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.key = 'extract:' || e.tenant || "
-            "':' || e.user_id || ':' || e.id WHERE e.tenant = ? AND e.user_id = ? AND "
-            "e.session = ? AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.tenant = e.tenant AND "
+            "j.user_id = e.user_id AND j.kind = 'extract' AND j.ref = e.id "
+            "WHERE e.tenant = ? AND e.user_id = ? AND e.session = ? "
+            f"AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
+            "ORDER BY e.seq DESC LIMIT ?",
             [scope.tenant, scope.user, session, limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
 
     # --- core blocks --------------------------------------------------------------------
-    def put_block(self, block: CoreBlock) -> None:
-        self._write(
+    def put_block(self, block: CoreBlock, force: bool = False) -> None:
+        """Insert or replace, in one statement: a read-only block is replaced only with
+        ``force`` (checking first, then writing, would race another writer)."""
+        written = self._write(
             self.dialect.sql(
                 "INSERT INTO core_blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
                 "(tenant, user_id, agent, name) DO UPDATE SET content = excluded.content, "
                 "char_limit = excluded.char_limit, read_only = excluded.read_only, "
-                "updated_at = excluded.updated_at"
+                "updated_at = excluded.updated_at WHERE NOT core_blocks.read_only OR ?"
             ),
             [
                 block.tenant,
@@ -175,8 +179,11 @@ class SharedQueries:
                 block.char_limit,
                 bool(block.read_only),
                 self.dialect.instant(block.updated_at),
+                bool(force),
             ],
         )
+        if written == 0:
+            raise PermissionDeniedError(f"block {block.name!r} is read-only")
 
     def blocks(self, scope: Scope) -> list[CoreBlock]:
         rows = self._rows(
@@ -208,7 +215,11 @@ class SharedQueries:
 
         for r in rows("status, type, COUNT(*) AS n", "memories", "GROUP BY status, type"):
             t.records.setdefault(r["status"], {})[r["type"]] = r["n"]
-        for r in rows(f"{d.day('occurred_at')} AS d, COUNT(*) AS n", "events", "GROUP BY d ORDER BY d"):
+        markers = ", ".join(f"'{k}'" for k in sorted(LOG_MARKERS))  # constants, not input
+        role, kind = d.json_text("body", "role"), d.json_text("body", "metadata", "kind")
+        interactions = f"AND NOT ({role} = 'system' AND COALESCE({kind}, '') IN ({markers}))"
+        day = f"{d.day('occurred_at')} AS d, COUNT(*) AS n"
+        for r in rows(day, "events", f"{interactions} GROUP BY d ORDER BY d"):
             t.events_by_day[r["d"]] = r["n"]
         t.events = sum(t.events_by_day.values())
         t.accesses = int(rows("COUNT(*) AS n", "access_log")[0]["n"])
@@ -225,6 +236,14 @@ class SharedQueries:
         for r in rows("op, COUNT(*) AS n", "revisions", "GROUP BY op"):
             t.ops[r["op"]] = r["n"]
         return t
+
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        if not ids:
+            return {}
+        clause, args = self.dialect.any_of("id", list(ids))
+        rows = self._rows(f"SELECT id, at FROM erased_events WHERE tenant = ? AND user_id = ? AND {clause}",
+                          [scope.tenant, scope.user, *args])  # fmt: skip
+        return {r["id"]: self.dialect.read_instant(r["at"]) or _never(r) for r in rows}
 
     def meta(self, key: str) -> Any:
         rows = self._rows("SELECT value FROM meta WHERE key = ?", [key])

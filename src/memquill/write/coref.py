@@ -36,7 +36,7 @@ _NAME_EN = re.compile(
 
 
 @dataclass(frozen=True)
-class Resolved:
+class Rewritten:
     text: str
     unresolved: bool  # a pronoun stayed as is
 
@@ -62,14 +62,14 @@ def _replace_people(text: str, name: str) -> str:
     return _POSSESSIVE_EN.sub(f"{name}'s", out)
 
 
-def resolve(text: str, project: str | None, context: Sequence[Event]) -> Resolved:
+def rewrite(text: str, project: str | None, context: Sequence[Event]) -> Rewritten:
     out = text
     if project:
         zh = bool(re.search(r"[\u4e00-\u9fff]", text))
         out = _PROJECT_REF.sub(f"项目 {project} " if zh else f"project {project}", out)
     if not _has_pronoun(out):
-        return Resolved(out, False)
+        return Rewritten(out, False)
     name = recent_person([*(e.content for e in context), out])
     if name is None:
-        return Resolved(out, True)
-    return Resolved(_replace_people(out, name), False)
+        return Rewritten(out, True)
+    return Rewritten(_replace_people(out, name), False)

@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,9 +20,10 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, entities, noise, timenorm
+from memquill.write import coref, entities, noise, roles, scoping, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
+from memquill.write.policy import LOG_MARKERS, WritePolicy
 from memquill.write.reconcile import Decision, Policy, Proposal, decide
 from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
@@ -59,9 +60,13 @@ class WriteReport:
 def level_for(cand: Candidate, event: Event) -> Level:
     """How widely a record applies. An agent's or tool's finding inside a project belongs to
     the project (every agent there reads it), not to the user's global profile; an event
-    marked ``metadata={"private": True}`` stays the writing agent's own."""
+    marked ``metadata={"private": True}`` stays the writing agent's own; words asking for a
+    session or naming the project's own things decide next (``scoping``)."""
     if event.metadata.get("private") and event.scope.agent:
         return Level.AGENT
+    intended = scoping.intended_level(cand, event)
+    if intended is not None:
+        return intended
     if cand.level is Level.USER and event.role is not Role.USER and event.scope.project:
         return Level.PROJECT
     return cand.level
@@ -72,21 +77,28 @@ class WritePipeline:
         self,
         store: Store,
         clock: Clock,
-        policy: Policy,
+        policy: WritePolicy,
         extractor: Extractor,
         embedder: Embedder | None,
-        worthiness_threshold: float = 0.5,
         llm_extractor: Extractor | None = None,
+        rules: Policy | None = None,
         model_extractor: Extractor | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.policy = policy
+        # the reconcile rules, with the thresholds the write policy sets
+        self.rules = replace(rules or Policy(), confidence_floor=policy.confidence_floor,
+                             duplicate_similarity=policy.duplicate_similarity)  # fmt: skip
         self.extractor = extractor
         self.embedder = embedder
-        self.threshold = worthiness_threshold
         self.llm_extractor = llm_extractor
         self.model_extractor = model_extractor
+
+    def under(self, policy: WritePolicy) -> WritePipeline:
+        """The same stages under another write policy (re-extraction, replay)."""
+        return WritePipeline(self.store, self.clock, policy, self.extractor, self.embedder,
+                             self.llm_extractor, self.rules, self.model_extractor)  # fmt: skip
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -97,14 +109,17 @@ class WritePipeline:
         times: dict[str, list[timenorm.TimeMention]] = {}
         outcomes = []
         for e in events:
+            if e.role is Role.SYSTEM and e.metadata.get("kind") in LOG_MARKERS:
+                outcomes.append(EventOutcome(e.id, False, "log marker"))
+                continue
             verdict = noise.gate(e.content, e.role)
-            if not verdict.keep:
+            if not verdict.keep and self.policy.drops(verdict.reason):
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
             language = timenorm.detect_language(e.content)
             mentions = timenorm.find_times(e.content, e.occurred_at, e.timezone, language)
             text = timenorm.rewrite(e.content, mentions, language) if mentions else e.content
-            resolved = coref.resolve(text, e.scope.project, [*context, *kept])
+            resolved = coref.rewrite(text, e.scope.project, [*context, *kept])
             kept.append(e)
             normalised[e.id] = resolved.text
             times[e.id] = mentions
@@ -113,15 +128,41 @@ class WritePipeline:
 
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
         """Rules always; off the hot path also the attribute model (clauses no rule took)
-        and the LLM (if configured), merged after them."""
-        candidates = self.extractor.extract(batch)
+        and the LLM (if configured), merged after them. Every candidate then passes the
+        trust gate of the turn it came from."""
+        candidates = self._by_role(batch)
         if use_llm and self.model_extractor is not None and batch.events:
             candidates += self.model_extractor.extract(batch)
         if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 
             candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
-        return candidates
+        by_id = {e.id: e for e in batch.events}
+        gated = [roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
+                 for c in candidates]  # fmt: skip
+        return [c for c in gated if c is not None]
+
+    def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
+        """An assistant turn is read in three parts: its own first person (about the
+        assistant), what it says about the user (restated from the user's side, a candidate
+        until confirmed), and the rest."""
+        plain = [e for e in batch.events if not roles.voiced(e)]
+        out = self.extractor.extract(replace(batch, events=plain)) if plain else []
+        for e in batch.events:
+            if roles.voiced(e):
+                out += self._assistant_turn(batch, e)
+        return out
+
+    def _assistant_turn(self, batch: ExtractionInput, e: Event) -> list[Candidate]:
+        own, about_user, other = roles.split_assistant(batch.text(e))
+
+        def run(text: str) -> list[Candidate]:
+            part = replace(batch, events=[e], normalised={**batch.normalised, e.id: text})
+            return self.extractor.extract(part) if text else []
+
+        return [*(roles.as_assistant(c, e) for c in run(own)),
+                *(roles.needs_confirmation(c, "the assistant's claim") for c in run(about_user)),
+                *run(other)]  # fmt: skip
 
     def run(
         self,
@@ -136,12 +177,15 @@ class WritePipeline:
             return report
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.SESSION_END in allowed:
-            found += episodes(batch.events, batch.normalised)
-        kept, report.dropped = score(found, self.threshold)
+            found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
+        found = [self.policy.shape(c) for c in found]
+        kept, report.dropped = score(found, self.policy.threshold_for)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
         report.decisions = self.write(now_ready, [by_id[c.evidence[0]] for c in now_ready], actor)
+        staleness.close_stale_episodes(self.store, [ch for d in report.decisions for ch in d.changes],
+                                       self.clock.now())  # fmt: skip
         return report
 
     def write(
@@ -152,7 +196,7 @@ class WritePipeline:
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
         return [
-            self._reconcile(cand, event, actor or event.scope.agent or event.source.value)
+            self._reconcile(self.policy.stamp(cand), event, actor or event.scope.agent or event.source.value)
             for cand, event in zip(candidates, events, strict=True)
         ]
 
@@ -176,7 +220,7 @@ class WritePipeline:
 
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)
-            decision = decide(proposal, load_view(self.store, proposal), self.policy, embed)
+            decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)
             if not decision.changes:
                 return decision
             try:

@@ -49,7 +49,7 @@ from memquill.write.reconcile_model import (
 
 __all__ = [
     "Decision", "Embed", "Near", "Op", "Policy", "Proposal", "View", "decide", "mint_id",
-    "near_duplicate", "same_normalised", "single_valued", "start_of",
+    "near_duplicate", "needs_near", "same_normalised", "single_valued", "start_of",
 ]  # fmt: skip
 
 OPEN = SLOT_OPEN
@@ -63,10 +63,11 @@ def decide(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Deci
     c = proposal.candidate
     if c.type is MemoryType.TEMPORARY:
         return _fresh(proposal, view, policy, embed)
-    seen = next((r for r in view.slot if set(c.evidence) <= set(r.evidence)), None)
+    seen = _seen(c, view)
     if seen is not None:  # a re-run of work already done (retry, replay, crash)
         return build.nothing(proposal, seen, "already recorded from this evidence")
-    d = _decide_open(proposal, view, policy, embed)
+    cur = _current(c, view, policy)
+    d = _fresh(proposal, view, policy, embed) if cur is None else _against(proposal, view, policy, embed, cur)
     if not d.changes:
         return d
     open_ids = frozenset(r.id for r in view.slot if r.status in OPEN)
@@ -74,14 +75,29 @@ def decide(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Deci
     return _with_changes(d, (guard, *d.changes))
 
 
-def _decide_open(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:
+def needs_near(proposal: Proposal, view: View, policy: Policy) -> bool:
+    """Whether ``decide`` will look at near-duplicates, given the slot: a loader reads them
+    only then (a lexical search per re-run or same-slot update would dominate the cost)."""
     c = proposal.candidate
+    if c.type is MemoryType.TASK_OUTCOME:
+        return False
+    if c.type is MemoryType.TEMPORARY:
+        return True
+    return _seen(c, view) is None and _current(c, view, policy) is None
+
+
+def _seen(c: Candidate, view: View) -> MemoryRecord | None:
+    """A record of the slot, in any status, already holding all of the candidate's evidence."""
+    return next((r for r in view.slot if set(c.evidence) <= set(r.evidence)), None)
+
+
+def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
+    """The open record of the slot the candidate is compared with, if any: same conditions
+    and, for a multi-valued attribute, the same value."""
     slot = [r for r in view.slot if r.status in OPEN]
     same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
     same_cond = [r for r in same_cond if _comparable(c, r, policy)]
-    if same_cond:
-        return _against(proposal, view, policy, embed, _pick(same_cond))
-    return _fresh(proposal, view, policy, embed)
+    return _pick(same_cond) if same_cond else None
 
 
 def _fresh(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:

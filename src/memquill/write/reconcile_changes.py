@@ -32,36 +32,27 @@ from memquill.write.reconcile_model import (
     start_of,
 )
 
+# Fields a record takes over from its candidate as they are.
+COPIED = (
+    "type", "subject", "key", "value", "content", "polarity", "valid_from", "valid_to",
+    "expires_at", "when_start", "when_end", "observed_at", "confidence", "source", "language",
+)  # fmt: skip
+
 
 def new_record(p: Proposal, status: Status) -> MemoryRecord:
     """The record a candidate becomes in the proposal's scope."""
     c = p.candidate
-    attributes = {**c.attributes, "rule": c.rule} if c.rule else dict(c.attributes)
     return MemoryRecord(
+        **{f: getattr(c, f) for f in COPIED},
         id=p.new_id(),
-        type=c.type,
         scope=p.scope,
-        subject=c.subject,
-        key=c.key,
-        value=c.value,
-        content=c.content,
-        polarity=c.polarity,
         conditions=list(c.conditions),
-        valid_from=c.valid_from,
-        valid_to=c.valid_to,
-        expires_at=c.expires_at,
-        when_start=c.when_start,
-        when_end=c.when_end,
-        observed_at=c.observed_at,
-        confidence=c.confidence,
-        source=c.source,
         status=status,
         evidence=list(dict.fromkeys(c.evidence)),
         actor=p.actor,
         created_at=p.now,
         updated_at=p.now,
-        language=c.language,
-        attributes=attributes,
+        attributes={**c.attributes, "rule": c.rule} if c.rule else dict(c.attributes),
     )
 
 

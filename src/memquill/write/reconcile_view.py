@@ -1,23 +1,28 @@
 """The I/O half of reconcile: read, once, everything ``reconcile.decide`` may look at.
 
-Three local reads, never a scan: the slot (exact scope, subject and key, every status),
-lexical near-duplicates of the content in the scope with their embeddings, and any
-predecessors the slot's version chain points to outside the slot.
+Local reads, never a scan: the slot (exact scope, subject and key, every status), any
+predecessors its version chain points to outside the slot, and — only when the decision
+will look at them (``reconcile.needs_near``) — lexical near-duplicates of the content in
+the scope with their embeddings.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from memquill.model import SLOT_OPEN, MemoryRecord, MemoryType
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from memquill.text import query_terms
-from memquill.write.reconcile_model import Near, Proposal, View
+from memquill.write.reconcile import needs_near
+from memquill.write.reconcile_model import Near, Policy, Proposal, View
 
 NEAR_LIMIT = 5
 CHAIN_LIMIT = 50  # version-chain hops read beyond the slot
 
 
-def load_view(store: Store, proposal: Proposal) -> View:
+def load_view(store: Store, proposal: Proposal, policy: Policy) -> View:
+    """The slot first; near-duplicates only when the decision will look at them."""
     c = proposal.candidate
     if c.type is MemoryType.TEMPORARY:  # temporary notes never join a slot
         return View(near=_near(store, proposal))
@@ -26,7 +31,8 @@ def load_view(store: Store, proposal: Proposal) -> View:
             RecordFilter(reader=proposal.scope, exact_scope=True, statuses=None, subject=c.subject, key=c.key)
         )
     )
-    return View(slot=slot, near=_near(store, proposal), chain=_chain(store, slot))
+    view = View(slot=slot, chain=_chain(store, slot))
+    return replace(view, near=_near(store, proposal)) if needs_near(proposal, view, policy) else view
 
 
 def _near(store: Store, proposal: Proposal) -> tuple[Near, ...]:

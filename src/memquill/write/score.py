@@ -7,6 +7,8 @@ as ``candidate`` records that a recurrence promotes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from memquill.model import Candidate, MemoryType
 
 DURABILITY = {
@@ -33,12 +35,16 @@ def worthiness(c: Candidate) -> float:
     return round(durability * reusability * uniqueness, 3)
 
 
-def score(candidates: list[Candidate], threshold: float) -> tuple[list[Candidate], list[Candidate]]:
-    """(kept, dropped); kept candidates carry their worthiness."""
+def score(
+    candidates: list[Candidate], threshold: float | Callable[[Candidate], float]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """(kept, dropped); kept candidates carry their worthiness. ``threshold`` may depend on
+    the candidate (the write policy's per-type thresholds)."""
     kept: list[Candidate] = []
     dropped: list[Candidate] = []
     for c in candidates:
         w = worthiness(c)
+        bar = threshold(c) if callable(threshold) else threshold
         c = c.model_copy(update={"worthiness": w})
-        (kept if w >= threshold else dropped).append(c)
+        (kept if w >= bar else dropped).append(c)
     return kept, dropped

@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any, NamedTuple
 
 from memquill.clock import as_utc, zone
+from memquill.text import detect_language, is_cjk
 
 __all__ = ["TimeMention", "detect_language", "find_times", "may_contain_time", "rewrite"]
 
@@ -417,7 +418,6 @@ _STRETCH = {"en": re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9\s,.:'’/&-]*[A-Za-z0-9.
             "zh": re.compile(r"[0-9]*[\u3400-\u9fff\uf900-\ufaff](?:[\u3400-\u9fff\uf900-\ufaff"
                              r"0-9:：\s]*[\u3400-\u9fff\uf900-\ufaff0-9])?")}
 _LATIN_WORD = re.compile(r"[A-Za-z]{2}")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TRIGGER = re.compile(
     r"[天日周月年季点晚早午夜底晨节旦夕旬]|[\d一二两三四五六七八九十]号|星期|礼拜|小时|钟头|分钟"
     r"|\d[:：]\d|\d{4}[-/]\d|[Qq][1-4]"
@@ -434,11 +434,6 @@ _ZH_NO_DAY = re.compile("(?:" + "|".join(_ZPARTS)
 
 
 # ---------------------------------------------------------------- public API
-
-
-def detect_language(text: str) -> str:
-    """ "zh" when the text holds any CJK ideograph: a mixed sentence is read as Chinese."""
-    return "zh" if _CJK.search(text) else "en"
 
 
 def may_contain_time(text: str) -> bool:
@@ -459,7 +454,7 @@ def find_times(text: str, anchor: datetime, timezone: str, language: str | None 
     c = _Ctx(now.date(), now, utc, tz, timezone)
     lang = "zh" if (language or detect_language(text)) == "zh" else "en"
     found = _scan(text, c, lang)
-    if _ZH_FALLBACK.search(text) and (lang == "zh" or _CJK.search(text)):
+    if _ZH_FALLBACK.search(text) and (lang == "zh" or is_cjk(text)):
         found = _merge_fallback(found, _jionlp_mentions(text, c, None if lang == "zh" else "zh"))
     return found
 

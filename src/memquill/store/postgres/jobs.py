@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from psycopg import Connection
 
 from memquill.errors import ValidationError
-from memquill.model import Scope
 from memquill.model.query import CRASH_TOLERANCE, Job
 from memquill.store import codec
 
 ENQUEUE = (
-    "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, payload, status, "
-    "attempts, max_attempts, run_after, created_at, updated_at) VALUES (%(key)s, %(kind)s, "
+    "INSERT INTO jobs (key, kind, ref, tenant, user_id, agent, project, session, payload, status, "
+    "attempts, max_attempts, run_after, created_at, updated_at) VALUES (%(key)s, %(kind)s, %(ref)s, "
     "%(tenant)s, %(user)s, %(agent)s, %(project)s, %(session)s, %(payload)s::json, 'queued', 0, "
     "%(max)s, %(run_after)s, %(created)s, %(created)s) ON CONFLICT (key) DO NOTHING"
 )
@@ -54,29 +52,15 @@ def enqueue(conn: Connection[Any], jobs: Sequence[Job]) -> int:
         return cur.rowcount
 
 
-def with_seq(job: Job, seq: int | None) -> Job:
-    """Jobs built before the event had a sequence number learn it here."""
-    if "seq" in job.payload and job.payload["seq"] is None:
-        job.payload = {**job.payload, "seq": seq}
-    return job
-
-
 def from_row(r: dict[str, Any]) -> Job:
-    return Job(
-        id=r["id"], key=r["key"], kind=r["kind"],
-        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
-                    project=r["project"], session=r["session"]),
-        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
-        max_attempts=r["max_attempts"], run_after=r["run_after"], lease_until=r["lease_until"],
-        last_error=r["last_error"], created_at=r["created_at"], updated_at=r["updated_at"],
-    )  # fmt: skip
+    return codec.job_from_row(r, lambda v: v)
 
 
 def _params(j: Job) -> dict[str, Any]:
     created = j.created_at or j.run_after
     if created is None:
         raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
-    return {"key": j.key, "kind": j.kind, "tenant": j.scope.tenant, "user": j.scope.user,
+    return {"key": j.key, "kind": j.kind, "ref": j.ref, "tenant": j.scope.tenant, "user": j.scope.user,
             "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
             "payload": codec.job_payload(j), "max": j.max_attempts,
             "run_after": j.run_after or created, "created": created}  # fmt: skip

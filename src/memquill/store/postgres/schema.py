@@ -19,7 +19,7 @@ from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
 from memquill.keymap import migration_statements
-from memquill.store.migrations import Migration, pending
+from memquill.store.migrations import JOB_REF, Migration, pending
 from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
@@ -114,7 +114,46 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        Migration(
+            10,
+            "erased events: tombstones that keep extraction, episodes and pending turns off them",
+            (
+                """CREATE TABLE erased_events (
+                    tenant text NOT NULL, user_id text NOT NULL, id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (tenant, user_id, id))""",
+            ),
+        ),
         Migration(11, "keys name attributes, not values", migration_statements("postgres")),
+        JOB_REF,
+        Migration(
+            13,
+            "api keys of the HTTP service",
+            (
+                """CREATE TABLE api_keys (
+                    id text PRIMARY KEY, tenant text NOT NULL, name text NOT NULL,
+                    secret_hash text NOT NULL, read_only boolean NOT NULL, trust text,
+                    created_at timestamptz NOT NULL, revoked_at timestamptz)""",
+                "CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)",
+            ),
+        ),
+        Migration(
+            15,
+            "policy log, query log, scratch-store register",
+            (
+                """CREATE TABLE policy_log (
+                    seq bigserial PRIMARY KEY, policy_id text NOT NULL, body text NOT NULL,
+                    actor text NOT NULL, reason text NOT NULL, at timestamptz NOT NULL)""",
+                """CREATE TABLE query_log (
+                    id bigserial PRIMARY KEY, tenant text NOT NULL, user_id text NOT NULL,
+                    agent text, project text, session text, query text NOT NULL, k integer NOT NULL,
+                    types text, hits text NOT NULL, at timestamptz NOT NULL)""",
+                "CREATE INDEX query_log_user ON query_log (tenant, user_id, at)",
+                "CREATE INDEX query_log_at ON query_log (at)",
+                """CREATE TABLE scratch_stores (
+                    target text NOT NULL, tenant text NOT NULL, user_id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (target, tenant, user_id))""",
+            ),
+        ),
     )
 
 

@@ -16,10 +16,10 @@ import numpy.typing as npt
 
 from memquill.errors import ValidationError
 from memquill.model.query import RecordFilter
+from memquill.store.base import Ranked
 from memquill.store.postgres.fts import TermStats
 from memquill.store.postgres.sql import filter_sql, tsquery_parts
 
-Scored = list[tuple[str, float]]
 ConnFactory = Callable[[], AbstractContextManager[Any]]
 
 # NaN (a zero vector has no direction) ranks like an orthogonal vector: similarity 0.
@@ -47,7 +47,7 @@ class Search:
             ", set_config('hnsw.iterative_scan', 'relaxed_order', true)" if iterative else ""
         )
 
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         """Σ idf(term) · ``ts_rank``(term) over every record that has any of the terms.
 
         ``ts_rank`` saturates with a term's frequency and is normalised by the log of the
@@ -73,7 +73,7 @@ class Search:
             ).fetchall()
         return [(r["id"], float(r["s"])) for r in rows]
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         q = np.asarray(query, dtype=np.float32)
         if q.shape != (self.dim,):
             raise ValidationError(f"query vector has shape {q.shape}, this store holds {self.dim}-d vectors")

@@ -6,7 +6,6 @@ each; driver errors are translated to ``memquill.errors`` at this boundary.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,25 +21,27 @@ from psycopg.rows import dict_row
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from memquill.errors import ConflictError, DuplicateEventError
+from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import codec
+from memquill.store import checks, codec, erasure
+from memquill.store.apikeys import ApiKeyQueries
+from memquill.store.base import Ranked
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
 from memquill.store.postgres import schema as ddl
 from memquill.store.postgres.errors import translate
 from memquill.store.postgres.search import Search
 from memquill.store.postgres.writes import Conn, Writer
+from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 
-Scored = list[tuple[str, float]]
 # Read bookkeeping (touch, access log) does not wait for the WAL flush: a crash may lose the
 # last few counts, never a record (SQLite's synchronous=NORMAL makes the same trade).
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore(SharedQueries):
+class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "postgres"
     dialect = POSTGRES
     capabilities = Capabilities(
@@ -142,7 +143,7 @@ class PostgresStore(SharedQueries):
 
     # --- events -----------------------------------------------------------------------
     def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
-        digest = hashlib.sha256(event.content.encode()).hexdigest()
+        digest = checks.content_hash(event)
         s = event.scope
         with self._tx() as conn:
             row = conn.execute(
@@ -158,13 +159,9 @@ class PostgresStore(SharedQueries):
                 ).fetchone()  # fmt: skip
                 if old is None:
                     raise ConflictError(f"event {event.id!r} was erased while being appended")
-                if old["content_hash"] != digest:
-                    raise DuplicateEventError(
-                        f"event {event.id!r} exists with different content; events are immutable"
-                    )
-                return codec.event_from_body(old["body"], old["seq"]), False
+                return checks.replayed_event(event, old), False
             seq = row["seq"]
-            queue.enqueue(conn, [queue.with_seq(j, seq) for j in jobs])
+            queue.enqueue(conn, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     # --- records ----------------------------------------------------------------------
@@ -182,10 +179,10 @@ class PostgresStore(SharedQueries):
         return result
 
     # --- search legs ------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         return self._search.lexical(f, terms, limit)
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         return self._search.vector(f, query, limit)
 
     def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
@@ -260,13 +257,17 @@ class PostgresStore(SharedQueries):
             with conn.cursor() as cur:
                 cur.executemany("UPDATE memories SET body = %s::json WHERE id = %s", bumped)
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine = "tenant = %s AND user_id = %s" + ("" if project is None else " AND project = %s")
+        args = [tenant, user] if project is None else [tenant, user, project]
+        # memory_vectors rows go with their memories (ON DELETE CASCADE)
+        tables = erasure.forget_tables(mine, "body->'scope'->>'project' = %s", project)
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
-                # memory_vectors rows go with their memories (ON DELETE CASCADE)
-                cur = conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
-                        sql.Identifier(table)), (tenant, user))  # fmt: skip
+            for table, where in tables.items():
+                cur = conn.execute(sql.SQL("DELETE FROM {} WHERE ").format(sql.Identifier(table))
+                                   + sql.SQL(where), args)  # fmt: skip
                 counts[table] = cur.rowcount
+        # Dead tuples keep the words until vacuumed; WAL segments and backups are out of reach.
+        self._exec("VACUUM memories, memory_vectors, revisions, events, jobs, access_log, query_log")
         return counts

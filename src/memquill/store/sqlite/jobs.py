@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 
 from memquill.clock import from_epoch, to_epoch
 from memquill.errors import ValidationError
-from memquill.model import Scope
 from memquill.model.query import CRASH_TOLERANCE, Job
 from memquill.store import codec
 
@@ -20,11 +18,11 @@ def enqueue(db: sqlite3.Connection, jobs: Sequence[Job]) -> int:
         if now is None:
             raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
         cur = db.execute(
-            "INSERT INTO jobs (key, kind, tenant, user_id, agent, project, session, "
+            "INSERT INTO jobs (key, kind, ref, tenant, user_id, agent, project, session, "
             "payload, status, attempts, max_attempts, run_after, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) "
             "ON CONFLICT (key) DO NOTHING",
-            (j.key, j.kind, j.scope.tenant, j.scope.user, j.scope.agent, j.scope.project,
+            (j.key, j.kind, j.ref, j.scope.tenant, j.scope.user, j.scope.agent, j.scope.project,
              j.scope.session, codec.job_payload(j), j.max_attempts,
              to_epoch(j.run_after) or now, now, now),
         )  # fmt: skip
@@ -52,20 +50,5 @@ def claim(db: sqlite3.Connection, worker: str, t: float, lease_s: float, limit: 
     return sorted((from_row(r) for r in rows), key=lambda j: j.id or 0)
 
 
-def with_seq(job: Job, seq: int | None) -> Job:
-    """Jobs built before the event had a sequence number learn it here."""
-    if "seq" in job.payload and job.payload["seq"] is None:
-        job.payload = {**job.payload, "seq": seq}
-    return job
-
-
 def from_row(r: sqlite3.Row) -> Job:
-    return Job(
-        id=r["id"], key=r["key"], kind=r["kind"],
-        scope=Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"],
-                    project=r["project"], session=r["session"]),
-        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
-        max_attempts=r["max_attempts"], run_after=from_epoch(r["run_after"]),
-        lease_until=from_epoch(r["lease_until"]), last_error=r["last_error"],
-        created_at=from_epoch(r["created_at"]), updated_at=from_epoch(r["updated_at"]),
-    )  # fmt: skip
+    return codec.job_from_row(r, from_epoch)

@@ -1,7 +1,7 @@
 """SQLite schema, as numbered migrations."""
 
 from memquill.keymap import migration_statements
-from memquill.store.migrations import Migration
+from memquill.store.migrations import JOB_REF, Migration
 
 MIGRATIONS = (
     Migration(
@@ -59,5 +59,44 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, agent, name))""",
         ),
     ),
+    Migration(
+        10,
+        "erased events: tombstones that keep extraction, episodes and pending turns off them",
+        (
+            """CREATE TABLE erased_events (
+                tenant TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (tenant, user_id, id))""",
+        ),
+    ),
     Migration(11, "keys name attributes, not values", migration_statements("sqlite")),
+    JOB_REF,
+    Migration(
+        13,
+        "api keys of the HTTP service",
+        (
+            """CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY, tenant TEXT NOT NULL, name TEXT NOT NULL,
+                secret_hash TEXT NOT NULL, read_only INTEGER NOT NULL, trust TEXT,
+                created_at REAL NOT NULL, revoked_at REAL)""",
+            """CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)""",
+        ),
+    ),
+    Migration(
+        15,
+        "policy log, query log, scratch-store register",
+        (
+            """CREATE TABLE policy_log (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, policy_id TEXT NOT NULL, body TEXT NOT NULL,
+                actor TEXT NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE TABLE query_log (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+                agent TEXT, project TEXT, session TEXT, query TEXT NOT NULL, k INTEGER NOT NULL,
+                types TEXT, hits TEXT NOT NULL, at REAL NOT NULL)""",
+            """CREATE INDEX query_log_user ON query_log (tenant, user_id, at)""",
+            """CREATE INDEX query_log_at ON query_log (at)""",
+            """CREATE TABLE scratch_stores (
+                target TEXT NOT NULL, tenant TEXT NOT NULL, user_id TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (target, tenant, user_id))""",
+        ),
+    ),
 )

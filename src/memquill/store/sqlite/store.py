@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 import time
@@ -16,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from memquill.errors import (
-    DuplicateEventError,
     ValidationError,
 )
 from memquill.model import (
@@ -25,9 +23,12 @@ from memquill.model import (
     Event,
 )
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import codec, shared
+from memquill.store import checks, codec, erasure, shared
+from memquill.store.apikeys import ApiKeyQueries
+from memquill.store.base import Ranked
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
+from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 from memquill.store.sqlite import jobs as queue
 from memquill.store.sqlite import writes
@@ -35,15 +36,13 @@ from memquill.store.sqlite.errors import translate
 from memquill.store.sqlite.schema import MIGRATIONS
 from memquill.store.sqlite.vectors import Partition
 
-Scored = list[tuple[str, float]]
-
 
 def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     """The WHERE clause of a RecordFilter in SQLite's style (see ``store.shared``)."""
     return shared.filter_sql(SQLITE, f, alias)
 
 
-class SQLiteStore(SharedQueries):
+class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "sqlite"
     dialect = SQLITE
     capabilities = Capabilities(
@@ -64,6 +63,7 @@ class SQLiteStore(SharedQueries):
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA secure_delete = ON")  # erased text leaves the file's bytes
         self._lock = threading.RLock()
         self._parts: dict[tuple[str, str], Partition] = {}
         self._migrate()
@@ -112,7 +112,6 @@ class SQLiteStore(SharedQueries):
 
     # --- events -----------------------------------------------------------------------
     def append_event(self, event: Event, jobs: Sequence[Job] = ()) -> tuple[Event, bool]:
-        digest = hashlib.sha256(event.content.encode()).hexdigest()
         s = event.scope
         with self._tx() as db:
             row = db.execute(
@@ -120,19 +119,15 @@ class SQLiteStore(SharedQueries):
                 (s.tenant, s.user, event.id),
             ).fetchone()
             if row is not None:
-                if row["content_hash"] != digest:
-                    raise DuplicateEventError(
-                        f"event {event.id!r} exists with different content; events are immutable"
-                    )
-                return codec.event_from_body(row["body"], row["seq"]), False
+                return checks.replayed_event(event, row), False
             cur = db.execute(
                 "INSERT INTO events (id, tenant, user_id, session, occurred_at, content_hash, body)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(), digest,
-                 codec.event_body(event)),
+                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(),
+                 checks.content_hash(event), codec.event_body(event)),
             )  # fmt: skip
             seq = cur.lastrowid
-            queue.enqueue(db, [queue.with_seq(j, seq) for j in jobs])
+            queue.enqueue(db, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
 
     # --- records ----------------------------------------------------------------------
@@ -143,7 +138,7 @@ class SQLiteStore(SharedQueries):
             return writes.apply_changes(db, changes, self.dim)
 
     # --- search legs ------------------------------------------------------------------
-    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Scored:
+    def lexical(self, f: RecordFilter, terms: Sequence[str], limit: int) -> Ranked:
         """bm25 over the FTS index. First the index's own top rows (fast: no join), then the
         filters; only when filters reject too many does it rank every match."""
         if not terms or limit <= 0:
@@ -186,7 +181,7 @@ class SQLiteStore(SharedQueries):
                 part.last_seq = max(part.last_seq, row["seq"])
             return part
 
-    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Scored:
+    def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         if np.asarray(query).shape != (self.dim,):
             raise ValidationError(f"query vector has shape {np.asarray(query).shape}; expected ({self.dim},)")
         part = self._partition(f.reader.tenant, f.reader.user)
@@ -240,18 +235,25 @@ class SQLiteStore(SharedQueries):
                 [at.isoformat().replace("+00:00", "Z"), *ids],
             )
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine, args = ("tenant = ? AND user_id = ?", [tenant, user]) if project is None else (
+            "tenant = ? AND user_id = ? AND project = ?", [tenant, user, project])  # fmt: skip
+        tables = erasure.forget_tables(mine, "json_extract(body, '$.scope.project') = ?", project)
         counts: dict[str, int] = {}
         with self._tx() as db:
-            db.execute(
-                "DELETE FROM memories_fts WHERE rowid IN "
-                "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
-                (tenant, user),
-            )
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks"):
-                cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
-                counts[table] = cur.rowcount
+            db.execute(f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})",
+                       args)  # fmt: skip
+            for table, where in tables.items():
+                counts[table] = db.execute(f"DELETE FROM {table} WHERE {where}", args).rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
         with self._lock:
             self._parts.pop((tenant, user), None)
+            self._scrub()
         return counts
+
+    def _scrub(self) -> None:
+        """Leave no erased bytes behind: merge the FTS segments (freed pages are zeroed by
+        ``secure_delete``) and truncate the WAL, which still holds the deleted rows."""
+        with self._tx() as db:
+            db.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

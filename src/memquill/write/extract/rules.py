@@ -18,6 +18,7 @@ from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source,
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.text import detect_language
+from memquill.write import noise
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.phrasing import sentence, strip_terminal, third_person
 
@@ -143,7 +144,7 @@ class RuleExtractor:
     def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
         if event.role is Role.SYSTEM:
             return []
-        if event.source is Trust.EXTERNAL and (INJECTION.search(text) or EXPLICIT.search(text.strip())
+        if event.source is Trust.EXTERNAL and (noise.injected(text) or EXPLICIT.search(text.strip())
                                                or REMIND.search(text)):  # fmt: skip
             return []  # an untrusted document telling us what to remember is an attack
         who, text = speaker(event, text)
