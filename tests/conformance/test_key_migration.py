@@ -6,19 +6,22 @@ import os
 import sqlite3
 from pathlib import Path
 
+from memquill.keymap import migration_statements
 from memquill.model import Polarity
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from tests.conformance.builders import put, record, scope
 
 
-def _rewind_and_reopen(store: Store, backend: str, path: Path) -> Store:
-    """Make the database look like one written before migration 11, then open it again."""
+def _migrate_and_reopen(store: Store, backend: str, path: Path) -> Store:
+    """Run migration 11's statements on a database that holds pre-catalogue keys (as the
+    runner does on an older database), then open it again."""
     if backend == "sqlite":
         from memquill.store.sqlite import SQLiteStore
 
         with sqlite3.connect(path) as db:
-            db.execute("DELETE FROM schema_version WHERE version = 11")
+            for stmt in migration_statements("sqlite"):
+                db.execute(stmt)
         return SQLiteStore(str(path))
     import psycopg
 
@@ -27,7 +30,9 @@ def _rewind_and_reopen(store: Store, backend: str, path: Path) -> Store:
     url = os.environ["MEMQUILL_PG_URL"]
     schema = store.schema  # type: ignore[attr-defined]
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DELETE FROM "{schema}".schema_version WHERE version = 11')
+        conn.execute(f'SET search_path TO "{schema}"')
+        for stmt in migration_statements("postgres"):
+            conn.execute(stmt)
     return PostgresStore(url, schema=schema)
 
 
@@ -43,7 +48,7 @@ def test_old_value_keys_are_rekeyed_by_attribute(backend: str, make_store, tmp_p
         record("m5", "likes tea", key="beverage:tea", value="tea"),
         record("m6", "dentist on Friday", key="plan:dentist"),
     )
-    again = _rewind_and_reopen(store, backend, path)
+    again = _migrate_and_reopen(store, backend, path)
     try:
         got = {r.id: (r.subject, r.key) for r in again.get_many(["m1", "m2", "m3", "m4", "m5", "m6"])}
         assert got == {
