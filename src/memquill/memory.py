@@ -46,7 +46,9 @@ from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
+from memquill.write.extract import classifier
 from memquill.write.extract.base import Extractor
+from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
@@ -108,10 +110,12 @@ class Memory(WorkingMemory, PolicyOps):
     def _use_policy(self, policy: WritePolicy) -> None:
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
+        model = make_model_extractor(self.embedder)
         self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(PATTERNS), self.embedder,
-                                      self._llm_extractor)  # fmt: skip
+                                      self._llm_extractor, model_extractor=model)  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
-                                   policy.dedup_similarity)  # fmt: skip
+                                   policy.dedup_similarity,
+                                   router=model.classifier if model is not None else None)  # fmt: skip
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -421,6 +425,14 @@ class Memory(WorkingMemory, PolicyOps):
         out["policy"] = self.policy.id
         out["adaptive"] = adaptive.propose(self.store, self.policy, self.clock.now()).summary()
         return out
+
+
+def make_model_extractor(embedder: Embedder | None) -> ModelExtractor | None:
+    """The attribute classifier, when its weights ship and match the embedder in use."""
+    model = classifier.bundled()
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return ModelExtractor(model, embedder)
 
 
 def _scope_kw(s: Scope) -> dict[str, Any]:

@@ -32,7 +32,7 @@ def test_threads_writing_one_slot_leave_exactly_one_active(mem: Memory) -> None:
     for t in threads:
         t.join()
     assert not errors
-    records = [r for r in mem.records(user="u", statuses=None) if r.key == "location"]
+    records = [r for r in mem.records(user="u", statuses=None) if r.key == "city"]
     assert len(records) == len(values)  # every statement kept, none lost
     assert sum(r.status is Status.ACTIVE for r in records) == 1
     assert sum(r.status is Status.SUPERSEDED for r in records) == len(values) - 1
@@ -54,7 +54,7 @@ def test_worker_and_hot_path_on_one_slot(mem: Memory) -> None:
         mem.add(f"我住在城市{i}", user="w")
     t.join()
     mem.flush()
-    records = [r for r in mem.records(user="w", statuses=None) if r.key == "location"]
+    records = [r for r in mem.records(user="w", statuses=None) if r.key == "city"]
     assert sum(r.status is Status.ACTIVE for r in records) == 1
     assert len(records) == 10
     assert mem.get(next(r.id for r in records if r.status is Status.ACTIVE)).value == "城市9"
@@ -85,7 +85,7 @@ def test_two_processes_on_one_file_lose_nothing(tmp_path: Path, backend: str) ->
     mem = Memory(path, clock=FixedClock("2026-11-29T02:00:00Z"), embedder=HashEmbedder())
     notes = [r for r in mem.records(user="shared", statuses=None) if r.key.startswith("note:")]
     assert len(notes) == 30
-    homes = [r for r in mem.records(user="shared", statuses=None) if r.key == "location"]
+    homes = [r for r in mem.records(user="shared", statuses=None) if r.key == "city"]
     assert len(homes) == 30 and sum(r.status is Status.ACTIVE for r in homes) == 1
     assert mem.store.job_counts()["queued"] == 60
     mem.close()

@@ -95,7 +95,7 @@ def test_a_question_about_a_preference_is_not_a_preference(mem: Memory) -> None:
 
 def test_filler_around_a_fact_does_not_hide_it(mem: Memory) -> None:
     rec = hot_hit(mem, "花生 过敏", "哈哈，我对花生过敏")
-    assert rec.key == "allergy:peanut" and "过敏" in rec.content
+    assert rec.key == "allergy" and "过敏" in rec.content
 
 
 # --- rule 3: explicit requests and corrections are visible at once ---------------------
@@ -131,7 +131,7 @@ def test_english_reminder_keeps_its_absolute_date(mem: Memory) -> None:
 def test_correction_is_hot_and_marked(mem: Memory) -> None:
     rec = hot_hit(mem, "奶茶", "其实我不喜欢喝奶茶")
     assert rec.polarity is Polarity.NEGATIVE and rec.attributes.get("correction") is True
-    assert rec.key == "beverage:milk_tea"
+    assert (rec.key, rec.value) == ("beverage", "奶茶")
 
 
 # --- preferences: first clear signal, negation never dropped ----------------------------
@@ -139,13 +139,13 @@ def test_correction_is_hot_and_marked(mem: Memory) -> None:
 
 def test_negative_preference_zh_is_hot_and_keeps_the_negation(mem: Memory) -> None:
     rec = hot_hit(mem, "咖啡", "我不喝咖啡，别给我推荐咖啡")
-    assert (rec.type, rec.key, rec.polarity) == (MemoryType.PREFERENCE, "beverage:coffee", Polarity.NEGATIVE)
+    assert (rec.type, rec.key, rec.polarity) == (MemoryType.PREFERENCE, "beverage", Polarity.NEGATIVE)
     assert "不喝咖啡" in rec.content and "我" not in rec.content
 
 
 def test_stop_suggesting_is_a_negative_preference(mem: Memory) -> None:
     rec = hot_hit(mem, "coffee", "Stop suggesting coffee to me.")
-    assert (rec.key, rec.polarity) == ("beverage:coffee", Polarity.NEGATIVE)
+    assert (rec.key, rec.polarity) == ("beverage", Polarity.NEGATIVE)
     assert "stop suggesting coffee" in rec.content.lower()
 
 
@@ -153,7 +153,7 @@ def test_chinese_and_english_statements_share_one_slot(mem: Memory) -> None:
     first = mem.add("我喜欢喝咖啡", user="u").written[0]
     second = mem.add("I no longer drink coffee", user="u").written[0]
     old, new = mem.get(first), mem.get(second)
-    assert old.key == new.key == "beverage:coffee"
+    assert old.key == new.key == "beverage"
     assert new.polarity is Polarity.NEGATIVE and new.supersedes == first
     assert "no longer" in new.content
 
@@ -167,7 +167,7 @@ def test_switch_replaces_the_exclusive_choice(mem: Memory) -> None:
 
 def test_preference_keeps_the_rejected_alternative(mem: Memory) -> None:
     rec = hot_hit(mem, "tabs", "I prefer tabs over spaces")
-    assert rec.key == "indentation" and rec.value == "tabs"
+    assert rec.key == "convention:indentation" and rec.value == "tabs"
     assert rec.attributes["rejected"] == ["spaces"]
 
 
@@ -192,10 +192,10 @@ def test_english_negation_survives_rephrasing(mem: Memory) -> None:
 @pytest.mark.parametrize(
     ("text", "facts"),
     [("我叫王小明", {"name": "王小明"}),
-     ("I work as a data scientist at Spotify", {"role": "data scientist", "employer": "Spotify"}),
-     ("I'm based in Singapore and I work for Grab", {"location": "Singapore", "employer": "Grab"}),
-     ("我叫陈静，是一名前端工程师", {"name": "陈静", "role": "前端工程师"}),
-     ("My manager is Tom Chen", {"manager": "Tom Chen"})],
+     ("I work as a data scientist at Spotify", {"occupation": "data scientist", "employer": "Spotify"}),
+     ("I'm based in Singapore and I work for Grab", {"city": "Singapore", "employer": "Grab"}),
+     ("我叫陈静，是一名前端工程师", {"name": "陈静", "occupation": "前端工程师"}),
+     ("My manager is Tom Chen", {"name": "Tom Chen"})],
 )  # fmt: skip
 def test_profile_facts(mem: Memory, text: str, facts: dict[str, str]) -> None:
     mem.add(text, user="u")
@@ -206,7 +206,7 @@ def test_profile_facts(mem: Memory, text: str, facts: dict[str, str]) -> None:
 def test_allergy_is_a_fact_about_the_user(mem: Memory) -> None:
     mem.add("I'm allergic to penicillin", user="u")
     rec = one(mem)
-    assert (rec.type, rec.subject, rec.key) == (MemoryType.FACT, "user", "allergy:penicillin")
+    assert (rec.type, rec.subject, rec.key) == (MemoryType.FACT, "user", "allergy")
     assert rec.content == "The user is allergic to penicillin."
 
 
@@ -216,7 +216,7 @@ def test_allergy_is_a_fact_about_the_user(mem: Memory) -> None:
 @pytest.mark.parametrize(
     ("text", "key", "needle"),
     [("我们的系统是微服务架构，共 40 个服务", "architecture", "40 个服务"),
-     ("Our customers are mostly hospitals in Germany", "business:customers", "hospitals in Germany")],
+     ("Our customers are mostly hospitals in Germany", "customers", "hospitals in Germany")],
 )  # fmt: skip
 def test_business_context_appears_only_after_session_end(
     mem: Memory, text: str, key: str, needle: str
@@ -235,22 +235,22 @@ def test_business_context_appears_only_after_session_end(
 
 def test_stack_version_binds_to_the_project(mem: Memory) -> None:
     mem.add("项目用的是 Python 3.11", user="u", project="web")
-    rec = by_key(mem, "stack:python", project="web")
-    assert (rec.subject, rec.value) == ("project:web", "3.11")
+    rec = by_key(mem, "stack:language", project="web")
+    assert (rec.subject, rec.value) == ("project:web", "Python 3.11")
     assert mem.records(user="u", project="admin") == []
 
 
 def test_this_project_resolves_to_the_project_name(mem: Memory) -> None:
     mem.add("这个项目用 pnpm 管理依赖", user="u", project="web")
-    rec = by_key(mem, "stack:pnpm", project="web")
+    rec = by_key(mem, "stack:package_manager", project="web")
     assert "项目 web" in rec.content and "这个项目" not in rec.content
 
 
 @pytest.mark.parametrize(
     ("text", "key", "value"),
-    [("we upgraded to Node.js 22", "stack:node.js", "22"),
-     ("数据库从 MySQL 5.7 升级到了 MySQL 8.0", "stack:mysql", "8.0"),
-     ("我们刚把 Python 从 3.8 升到了 3.12", "stack:python", "3.12")],
+    [("we upgraded to Node.js 22", "stack:runtime", "Node.js 22"),
+     ("数据库从 MySQL 5.7 升级到了 MySQL 8.0", "stack:database", "MySQL 8.0"),
+     ("我们刚把 Python 从 3.8 升到了 3.12", "stack:language", "Python 3.12")],
 )  # fmt: skip
 def test_upgrades_record_the_new_version(mem: Memory, text: str, key: str, value: str) -> None:
     mem.add(text, user="u")
@@ -259,7 +259,7 @@ def test_upgrades_record_the_new_version(mem: Memory, text: str, key: str, value
 
 def test_a_dropped_tool_is_a_negative_stack_fact(mem: Memory) -> None:
     mem.add("We don't use Redux anymore", user="u")
-    rec = by_key(mem, "stack:redux")
+    rec = by_key(mem, "stack:state_management")
     assert rec.polarity is Polarity.NEGATIVE and "not use Redux" in rec.content
 
 
@@ -388,7 +388,7 @@ def test_conditions_are_kept(mem: Memory, text: str, condition: str, key: str) -
 def test_condition_and_negation_together(mem: Memory) -> None:
     rec = hot_hit(mem, "call", "Unless it's urgent, don't call me after 9pm")
     assert rec.polarity is Polarity.NEGATIVE and rec.conditions == ["it's urgent"]
-    assert rec.key == "contact:call" and "don't call the user" in rec.content
+    assert rec.key == "contact_channel" and "don't call the user" in rec.content
 
 
 # --- wording -------------------------------------------------------------------------------

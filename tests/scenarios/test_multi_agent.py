@@ -44,7 +44,7 @@ def test_agents_writing_one_task_scope_concurrently_lose_nothing(mem: Memory) ->
     mem.flush()
     notes = [r for r in mem.records(user="team", project="billing") if r.key.startswith(("note:", "task:"))]
     assert len(notes) == 15 and {r.actor for r in notes} == {"a1", "a2", "a3"}
-    homes = [r for r in mem.records(user="team", statuses=None) if r.key == "location"]
+    homes = [r for r in mem.records(user="team", statuses=None) if r.key == "city"]
     assert len(homes) == 15 and sum(r.status is Status.ACTIVE for r in homes) == 1
 
 
@@ -52,5 +52,6 @@ def test_an_agent_cannot_overwrite_what_the_user_said(mem: Memory) -> None:
     mine = mem.add("我们的前端用 React", user="team", project="shop").written
     mem.add("The frontend uses Vue", role="assistant", agent="coder", user="team", project="shop")
     mem.flush()
-    fronts = [r for r in mem.records(user="team", project="shop", statuses=None) if r.key == "stack:react"]
-    assert mine and all(r.status is Status.ACTIVE for r in fronts)
+    fronts = [r for r in mem.records(user="team", project="shop", statuses=None) if r.key == "stack:frontend"]
+    assert mine and mem.get(mine[0]).status is Status.ACTIVE
+    assert [r.value for r in fronts if r.status is Status.ACTIVE] == [mem.get(mine[0]).value]

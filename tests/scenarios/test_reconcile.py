@@ -47,11 +47,11 @@ def test_version_bump_answers_now_and_as_of_april(mem: Memory, v20, v22) -> None
     mem.add(v20, user="bob", project="web", at="2026-03-01T10:00:00+08:00")
     mem.add(v22, user="bob", project="web", at="2026-07-01T10:00:00+08:00")
     now = [h.memory.value for h in mem.search("Node.js version", user="bob", project="web")
-           if h.memory.key == "stack:node.js"]
+           if h.memory.key == "stack:runtime"]
     april = [h.memory.value for h in mem.search("Node.js version", user="bob", project="web",
-                                                at="2026-04-15T00:00:00+00:00") if h.memory.key == "stack:node.js"]
-    assert now == ["22"]
-    assert april == ["20"]
+                                                at="2026-04-15T00:00:00+00:00") if h.memory.key == "stack:runtime"]
+    assert now == ["Node.js 22"]
+    assert april == ["Node.js 20"]
 
 
 @pytest.mark.parametrize("text", ["记住，我的邮箱是 alice@example.com", "Remember that my email is alice@example.com"])

@@ -252,6 +252,27 @@ ROWS = [
         policy=Policy(multi_valued=lambda key: key == "language")),
     Row("the same value in another language is the same value", cand(value="咖啡"), Op.NOOP,
         "evidence merged", slot=(OLD,), policy=Policy(same_value=synonyms)),
+    # the catalogue policy (the default): cardinality and value normalisation per attribute
+    Row("catalogue: tea said as 茶 is a restatement", cand(value="茶", content="用户爱喝茶"),
+        Op.NOOP, "evidence merged", slot=(rec("old", value="tea"),)),
+    Row("catalogue: Postgres restates PostgreSQL", cand(type=MemoryType.FACT, subject="project",
+        key="stack:database", value="Postgres"), Op.NOOP, "evidence merged",
+        slot=(rec("old", type=MemoryType.FACT, subject="project", key="stack:database",
+                  value="PostgreSQL"),)),
+    Row("catalogue: a single-valued city supersedes", cand(type=MemoryType.FACT, key="city",
+        value="杭州"), Op.UPDATE, "new value", slot=(rec("old", key="city", value="上海"),)),
+    Row("catalogue: a second allergy is added, not a change", cand(type=MemoryType.FACT,
+        key="allergy", value="海鲜"), Op.ADD, "new information",
+        slot=(rec("old", key="allergy", value="peanuts"),), check=created_as(Status.ACTIVE)),
+    Row("catalogue: negating one value of a multi-valued attribute replaces it",
+        cand(key="hobby", value="徒步", polarity=Polarity.NEGATIVE), Op.UPDATE, "new value",
+        slot=(rec("old", key="hobby", value="hiking"),)),
+    Row("a negative about another value does not replace the positive",
+        cand(value="milk", polarity=Polarity.NEGATIVE, content="The user does not drink milk"),
+        Op.ADD, "new information", slot=(OLD,), check=created_as(Status.ACTIVE)),
+    Row("a positive next to a negative of another value: both stay", cand(value="tea"), Op.ADD,
+        "new information", slot=(rec("old", polarity=Polarity.NEGATIVE),),
+        check=created_as(Status.ACTIVE)),
 ]
 # fmt: on
 

@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from memquill.clock import Clock
-from memquill.model import MemoryType, Scope, Status
+from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
@@ -21,8 +23,9 @@ from memquill.retrieve import intents, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
-from memquill.retrieve.rerank import Reranker, WeightedReranker
+from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.store.base import Store
+from memquill.write.extract.classifier import AttributeClassifier
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Retriever:
         half_life_days: float = 30.0,
         dedup_similarity: float = 0.95,
         reranker: Reranker | None = None,
+        router: AttributeClassifier | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -55,6 +59,7 @@ class Retriever:
         self.half_life = half_life_days
         self.dedup_similarity = dedup_similarity
         self.reranker = reranker
+        self.router = router  # the attribute classifier, when it matches the embedder
 
     def filter_for(self, q: Query, at: datetime) -> RecordFilter:
         if q.include_history:
@@ -69,11 +74,13 @@ class Retriever:
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
         pool = recall(self.store, f, q.text, qvec, r, extra)
+        stale: set[str] = set()
         if r.slot_lookup:
-            self._slot_lookup(q.text, f, pool)
+            stale = self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
+        records = [rec for rec in records if not _stale_episode(rec, stale)]
         relevance = {
             rec.id: (1.0 if "slot" in pool[rec.id].legs else
                      min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content))))
@@ -82,9 +89,11 @@ class Retriever:
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
+        ranked = sorted(ranked, key=lambda s: "slot" not in pool[s.record.id].legs)  # slots answer first
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(head, self.store.embeddings([s.record.id for s in head]),
                                 self.dedup_similarity)  # fmt: skip
+        kept = _slot_wins(kept, collapsed, head, pool)
         hits = [
             Hit(memory=s.record, score=s.score, why=_why(s.parts, pool[s.record.id], f, collapsed,
                                                          s.record.id, window))
@@ -98,12 +107,50 @@ class Retriever:
             )  # fmt: skip
         return hits
 
-    def _slot_lookup(self, text: str, f: RecordFilter, pool: dict[str, Recall]) -> None:
-        for key in routing.slot_keys(text):
-            slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject="user", key=key)
-            for rec in self.store.find(slot, limit=3):
+    def _slot_lookup(
+        self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
+    ) -> set[str]:
+        """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
+        the pool with full relevance and says which route found it. Returns the evidence of
+        the slot's replaced versions: an episode built from it states an outdated value."""
+        stale: set[str] = set()
+        for s in routing.route(q.text, q.reader.project, self.router, qvec):
+            slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
+            found = self.store.find(slot, limit=3)
+            for rec in found:
                 item = pool.setdefault(rec.id, Recall(rec.id))
-                item.legs["slot"] = {"key": key}  # type: ignore[dict-item]
+                item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
+            if found and not q.include_history:
+                old = RecordFilter(f.reader, REPLACED, None, None, subject=s.subject, key=s.key)
+                current = {e for rec in found for e in rec.evidence}
+                stale |= {e for rec in self.store.find(old, limit=20) for e in rec.evidence} - current
+        return stale
+
+
+REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+
+
+def _slot_wins(
+    kept: list[Scored], collapsed: dict[str, str], head: list[Scored], pool: dict[str, Recall]
+) -> list[Scored]:
+    """A slot answer folded into its episode twin (which has more evidence) comes back in
+    the twin's place: the question asked for the slot, and the episode may hold old values."""
+    by_id = {s.record.id: s for s in head}
+    back = {winner: loser for loser, winner in collapsed.items() if "slot" in pool[loser].legs}
+    out = []
+    for s in kept:
+        if s.record.id in back and "slot" not in pool[s.record.id].legs:
+            slot = by_id[back[s.record.id]]
+            collapsed[s.record.id] = slot.record.id
+            del collapsed[slot.record.id]
+            s = slot
+        out.append(s)
+    return sorted(out, key=lambda s: "slot" not in pool[s.record.id].legs)
+
+
+def _stale_episode(rec: MemoryRecord, stale: set[str]) -> bool:
+    """An episode that is evidence of a replaced slot value would answer with the old one."""
+    return rec.type is MemoryType.EPISODE and bool(stale & set(rec.evidence))
 
 
 def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
@@ -132,6 +179,7 @@ def _why(
     window: tuple[datetime, datetime] | None,
 ) -> dict[str, object]:  # fmt: skip
     why: dict[str, object] = {
+        "path": "slot" if "slot" in item.legs else "hybrid",
         "legs": item.legs,
         "scores": parts,
         "filters": _filters(f),

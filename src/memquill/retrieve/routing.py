@@ -1,30 +1,118 @@
-"""Query routing: exact slot lookups and time windows, before any fuzzy search.
+"""Query routing: questions go to slots first, then time windows, before any fuzzy search.
 
-"我的邮箱是什么" / "what's my email" is answered from the ``email`` slot; time words in
-the query ("明天", "last week", "on 8 May") are resolved with the write path's normaliser
-and become a window that boosts records dated inside it.
+"我的邮箱是什么" / "what's my email" is answered from the ``email`` slot, "where does my
+cousin live" from ``person:cousin`` / ``city``, "我现在爱喝什么" from ``beverage``. A query
+is routed to (subject, key) slots by, in order: fixed phrasings (``SLOT_WORDS``), the
+catalogue's bilingual question forms and labels (word overlap), and the attribute
+classifier over the query's embedding. The subject is the relation the question names
+("我表妹", "my boss"), the reader's project for project questions, else the user. Time words
+in the query ("明天", "last week") become a window that boosts records dated inside it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
+import numpy as np
+
+from memquill.catalogue import load
 from memquill.write import timenorm
+from memquill.write.extract import subjects
+from memquill.write.extract.classifier import AttributeClassifier
 
 SLOT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"邮箱|邮件地址|e-?mail", re.I)),
-    ("phone", re.compile(r"手机|电话|phone|mobile number", re.I)),
-    ("name", re.compile(r"我叫什么|我的名字|my name|who am i", re.I)),
-    ("location", re.compile(r"我住(?:在)?哪|住址|where do i live|my (?:city|address|location)", re.I)),
-    ("employer", re.compile(r"我在哪(?:家公司|里)?(?:工作|上班)|where do i work|my employer|my company", re.I)),
-    ("role", re.compile(r"我(?:的)?(?:职位|岗位|角色)|my (?:job|role|title)|what do i do for", re.I)),
+    ("phone", re.compile(r"手机号|电话号|phone|mobile number", re.I)),
+    ("name", re.compile(r"我叫什么|我的名字|my name\b|who am i", re.I)),
+    ("city", re.compile(r"我(?:现在)?住(?:在)?哪|住哪个城市|where do i live|which city|my city|based these days", re.I)),
+    ("employer", re.compile(r"我在哪(?:家公司|里)?(?:工作|上班)|哪家公司|where do i work|my employer|my company|which company", re.I)),
+    ("occupation", re.compile(r"我(?:的)?(?:职位|岗位|职业)|my (?:job|role|title)|what do i do for", re.I)),
     ("team", re.compile(r"我在哪个(?:团队|组)|my team|which team", re.I)),
 )  # fmt: skip
+_PROJECT_Q = re.compile(r"项目|仓库|代码库|服务|\b(?:project|repo|codebase|service|we use|our)\b", re.I)
+_STOP = frozenset("what which who where when how is are am do does did my me i the a an of in to for "
+                  "you your it this that these days now currently right".split())  # fmt: skip
+MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot
+OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to route
+
+
+@dataclass(frozen=True)
+class Slot:
+    subject: str
+    key: str
+    via: str  # "words" | "catalogue" | "model"
+
+
+def _terms(text: str) -> set[str]:
+    text = text.casefold()
+    words = {w for w in re.findall(r"[a-z][a-z'-]+", text) if w not in _STOP}
+    han = re.sub(r"[^\u4e00-\u9fff]", "", re.sub(r"我|你|的|是|什么|哪|吗|呢|现在|最近", "", text))
+    return words | {han[i : i + 2] for i in range(len(han) - 1)}
+
+
+@cache
+def _question_terms() -> tuple[tuple[str, frozenset[str]], ...]:
+    out = []
+    for a in load().attributes:
+        for q in (*a.questions.en, *a.questions.zh, a.labels.en, a.labels.zh):
+            terms = _terms(q)
+            if terms:
+                out.append((a.key, frozenset(terms)))
+    return tuple(out)
+
+
+def catalogue_key(query: str) -> str | None:
+    """The attribute whose question forms share most words with the query, if enough."""
+    q = _terms(query)
+    if not q:
+        return None
+    best, best_score = None, 0.0
+    for key, terms in _question_terms():
+        score = len(q & terms) / len(terms)
+        if score > best_score:
+            best, best_score = key, score
+    return best if best_score >= OVERLAP_MIN else None
+
+
+def subject_of(query: str, project: str | None) -> str:
+    if rel := subjects.relation(query):
+        return f"person:{rel[0]}"
+    if _PROJECT_Q.search(query):
+        return f"project:{project}" if project else "project"
+    return "user"
+
+
+def route(
+    query: str,
+    project: str | None = None,
+    classifier: AttributeClassifier | None = None,
+    vector: np.ndarray | None = None,
+) -> list[Slot]:
+    """The slots that may answer a question, most certain first (at most three)."""
+    subject = subject_of(query, project)
+    cat = load()
+    found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
+    if (key := catalogue_key(query)) is not None:
+        found.append(Slot(subject, key, "catalogue"))
+    if classifier is not None and vector is not None:
+        p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
+        for key, prob in p.attributes:
+            if prob >= MODEL_MIN:
+                found.append(Slot(subject, key, "model"))
+    out: list[Slot] = []
+    for s in found:
+        allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
+        if allowed and all(o.key != s.key for o in out):
+            out.append(s)
+    return out[:3]
 
 
 def slot_keys(query: str) -> list[str]:
-    return [key for key, rx in SLOT_WORDS if rx.search(query)]
+    """Keys of the user's own slots a query names by fixed phrasing (kept for callers)."""
+    return [s.key for s in route(query) if s.subject == "user"]
 
 
 def time_window(query: str, at: datetime, tz: str) -> tuple[datetime, datetime] | None:

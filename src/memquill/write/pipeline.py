@@ -21,7 +21,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, roles, scoping, staleness, timenorm
+from memquill.write import coref, entities, noise, roles, scoping, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
@@ -84,6 +84,7 @@ class WritePipeline:
         embedder: Embedder | None,
         llm_extractor: Extractor | None = None,
         rules: Policy | None = None,
+        model_extractor: Extractor | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -94,11 +95,12 @@ class WritePipeline:
         self.extractor = extractor
         self.embedder = embedder
         self.llm_extractor = llm_extractor
+        self.model_extractor = model_extractor
 
     def under(self, policy: WritePolicy) -> WritePipeline:
         """The same stages under another write policy (re-extraction, replay)."""
         return WritePipeline(self.store, self.clock, policy, self.extractor, self.embedder,
-                             self.llm_extractor, self.rules)  # fmt: skip
+                             self.llm_extractor, self.rules, self.model_extractor)  # fmt: skip
 
     def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
         ExtractionInput, list[EventOutcome]
@@ -127,9 +129,12 @@ class WritePipeline:
         return ExtractionInput(kept, normalised, context, times), outcomes
 
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
-        """Rules always; the LLM (if configured) only off the hot path, merged after them.
-        Every candidate then passes the trust gate of the turn it came from."""
+        """Rules always; off the hot path also the attribute model (clauses no rule took)
+        and the LLM (if configured), merged after them. Every candidate then passes the
+        trust gate of the turn it came from."""
         candidates = self._by_role(batch)
+        if use_llm and self.model_extractor is not None and batch.events:
+            candidates += self.model_extractor.extract(batch)
         if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 
@@ -205,6 +210,7 @@ class WritePipeline:
     ) -> Decision:
         """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
+        cand = entities.link(cand, self.store, scope)  # "周琴" → the person:manager it names
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)
             decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)

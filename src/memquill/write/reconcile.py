@@ -26,6 +26,7 @@ from memquill.model import (
     Change,
     MemoryRecord,
     MemoryType,
+    Polarity,
     SlotGuard,
     Source,
     Status,
@@ -95,8 +96,7 @@ def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
     and, for a multi-valued attribute, the same value."""
     slot = [r for r in view.slot if r.status in OPEN]
     same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
-    if same_cond and policy.multi_valued(c.key):
-        same_cond = [r for r in same_cond if _same_claim(c, r, policy)]
+    same_cond = [r for r in same_cond if _comparable(c, r, policy)]
     return _pick(same_cond) if same_cond else None
 
 
@@ -166,6 +166,23 @@ def _freeform(key: str) -> bool:
 
 def _conditions(items: list[str]) -> frozenset[str]:
     return frozenset(norm_value(c) for c in items if norm_value(c))
+
+
+def _comparable(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
+    """Whether a new claim competes with a record of its slot (DESIGN §4 rule 9).
+
+    Same value (either polarity): always — a restatement merges, a negation replaces.
+    Different values: only two positive claims of a single-valued attribute compete ("tea"
+    replaces "coffee"); "does not drink coffee" and "drinks tea" hold together, and a
+    multi-valued attribute keeps each value (two allergies)."""
+    if policy.same_value(c.key, _value(c), _value(r)):
+        return True
+    positive = c.polarity is Polarity.POSITIVE and r.polarity is Polarity.POSITIVE
+    return positive and not policy.multi_valued(c.key)
+
+
+def _value(x: Candidate | MemoryRecord) -> str:
+    return x.value if x.value is not None else x.content
 
 
 def _same_claim(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:

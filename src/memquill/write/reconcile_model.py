@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memquill.catalogue import load
 from memquill.model import Candidate, Change, MemoryRecord, Scope
 from memquill.providers.base import Vector
 from memquill.text import norm_value
+from memquill.write.extract.normalise import same_value
 
 Embed = Callable[[], Vector | None]
 
@@ -28,13 +30,28 @@ class Op(StrEnum):
 
 
 def same_normalised(key: str, a: str, b: str) -> bool:
-    """Today's value equality: equal after normalisation, whatever the attribute."""
+    """Plain value equality: equal after normalisation, whatever the attribute."""
     return norm_value(a) == norm_value(b)
 
 
 def single_valued(key: str) -> bool:
-    """Today's cardinality: every slot holds one value, so a new value supersedes."""
+    """Every slot holds one value, so a new value supersedes."""
     return False
+
+
+def catalogue_same_value(key: str, a: str, b: str) -> bool:
+    """Equal after normalisation, or the same value by the attribute's value type: a
+    synonym or the other language ("tea"/"茶", "Postgres"/"PostgreSQL")."""
+    if norm_value(a) == norm_value(b):
+        return True
+    attr = load().get(key)
+    return same_value(a, b, attr.value_type if attr else "text")
+
+
+def catalogue_multi_valued(key: str) -> bool:
+    """The catalogue's cardinality: ``multi`` attributes keep several values."""
+    attr = load().get(key)
+    return attr is not None and not attr.single
 
 
 @dataclass(frozen=True)
@@ -46,8 +63,8 @@ class Policy:
     duplicate_overlap: float = 0.85  # ordered term overlap also required: e5 scores are compressed
     promote_after: int = 2  # evidence count that promotes a recurring candidate
     external_can_activate: bool = False
-    same_value: Callable[[str, str, str], bool] = same_normalised  # (key, a, b)
-    multi_valued: Callable[[str], bool] = single_valued  # key -> several values may coexist
+    same_value: Callable[[str, str, str], bool] = catalogue_same_value  # (key, a, b)
+    multi_valued: Callable[[str], bool] = catalogue_multi_valued  # key -> values may coexist
 
 
 def mint_id() -> str:

@@ -18,6 +18,7 @@ from psycopg import sql
 from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
+from memquill.keymap import migration_statements
 from memquill.store.migrations import JOB_REF, Migration, pending
 from memquill.store.postgres.sql import lock_key
 
@@ -122,6 +123,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     at timestamptz NOT NULL, PRIMARY KEY (tenant, user_id, id))""",
             ),
         ),
+        Migration(11, "keys name attributes, not values", migration_statements("postgres")),
         JOB_REF,
         Migration(
             13,

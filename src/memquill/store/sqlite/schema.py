@@ -1,5 +1,6 @@
 """SQLite schema, as numbered migrations."""
 
+from memquill.keymap import migration_statements
 from memquill.store.migrations import JOB_REF, Migration
 
 MIGRATIONS = (
@@ -67,6 +68,7 @@ MIGRATIONS = (
                 PRIMARY KEY (tenant, user_id, id))""",
         ),
     ),
+    Migration(11, "keys name attributes, not values", migration_statements("sqlite")),
     JOB_REF,
     Migration(
         13,

@@ -84,7 +84,18 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("employer", rx(r"^i'?m (?:(?:now|currently)\s+)?(?:working (?:at|for)|employed (?:at|by))\s*", _X, END)),
+    # changes of employer: "跳到同程了", "下周一去网易报到", "I'm at Zillow now", "I start at Dell"
+    ("employer", rx(r"(?:跳槽到|跳到|入职了?|加入了?)\s*([^，,。了\s]{2,12}?)\s*(?:了|$)")),
+    ("employer", rx(r"去\s*([^，,。\s]{2,12}?)\s*(?:报到|上班|入职)")),
+    ("employer", re.compile(r"\bI'?m (?:now )?at ([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})(?:\s+now)?\s*$")),
+    ("employer", re.compile(r"\bI (?:start|started|am starting) (?:at|with) "
+                            r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})")),
     ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
+    # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
+    ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
+    ("location", rx(r"^(?:现在)?在([^，,。\s]{2,6}?)安顿")),
+    ("location", re.compile(r"\b(?:we|I)(?:'ve| have)? (?:just |finally )?(?:moved|relocated) to "
+                            r"([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")),
     (
         "location",
         rx(

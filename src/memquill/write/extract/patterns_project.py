@@ -74,7 +74,8 @@ def _stack(c: Clause, clause_taken: bool = False) -> list[Candidate]:
         pol = Polarity.NEGATIVE if dropped else Polarity.POSITIVE
         own = i == 0 and not clause_taken
         content = c.said() if own else _stack_sentence(c, written, version, dropped)
-        out.append(c.make(MemoryType.FACT, subject, f"stack:{name}", content, value=version or name,
+        value = f"{written} {version}" if version else written
+        out.append(c.make(MemoryType.FACT, subject, f"stack:{name}", content, value=value,
                           polarity=pol, level=level, trigger=Trigger.SIGNAL, rule="project.stack",
                           **flags(c)))  # fmt: skip
     return out

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
+from memquill.keymap import to_catalogue
+from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
 from memquill.text import detect_language
 from memquill.write import noise
 from memquill.write.extract.base import ExtractionInput
@@ -89,6 +90,7 @@ class RuleExtractor:
             else:
                 if clause.explicit:
                     out.append(_note(clause))
+        out = [keyed(c) for c in out]
         return [as_said_by(c, who, event) for c in out] if who else out
 
     def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
@@ -148,6 +150,14 @@ def as_said_by(c: Candidate, who: str, event: Event) -> Candidate:
     content = re.sub(r"\bThe user\b|\bthe user\b|用户", who, c.content)
     return c.model_copy(update={"subject": f"person:{who.lower()}", "content": content,
                                 "attributes": {**c.attributes, "speaker": who}})  # fmt: skip
+
+
+def keyed(c: Candidate) -> Candidate:
+    """The candidate under its catalogue slot (``stack:postgresql`` → ``stack:database``)."""
+    subject, key = to_catalogue(c.subject, c.key, c.polarity is Polarity.NEGATIVE)
+    if (subject, key) == (c.subject, c.key):
+        return c
+    return c.model_copy(update={"subject": subject, "key": key})
 
 
 def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetime | None] | None:

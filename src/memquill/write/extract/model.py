@@ -1,0 +1,189 @@
+"""The long tail: catalogue attributes for clauses no rule understood (DESIGN §4 rule 8).
+
+Off the hot path (the worker and session end), each clause of a user turn that no rule
+pattern matched, that is no question, hedge or order, is embedded (one batch per call) and
+classified (``classifier.py``). For the top attributes the model believes in, the subject
+comes from the clause's words or the model's subject kind (``subjects.py``) and the value
+from the typed extractor of the attribute's value type (``values.py``); without a value of
+the right type nothing is proposed. The candidate records the model id and its score
+(``rule="model:<id>"``, ``attributes.model``), which ``explain()`` shows; a score below the
+confidence floor makes it a ``candidate`` record that a recurrence must promote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memquill.catalogue import Attribute, load
+from memquill.model import Candidate, Event, MemoryType, Role, Trust
+from memquill.model.candidate import Trigger
+from memquill.model.scope import Level
+from memquill.providers.base import Embedder
+from memquill.write.extract import subjects, values
+from memquill.write.extract.base import ExtractionInput
+from memquill.write.extract.classifier import AttributeClassifier, Prediction
+from memquill.write.extract.clause import Clause
+from memquill.write.extract.patterns import PATTERNS
+from memquill.write.extract.patterns_common import blocked, say
+from memquill.write.extract.rules import RuleExtractor
+
+_TYPES = {"preference": MemoryType.PREFERENCE, "fact": MemoryType.FACT,
+          "decision": MemoryType.DECISION, "temporary": MemoryType.TEMPORARY,
+          "procedure": MemoryType.PROCEDURE}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    memory: float = 0.5  # P(clause holds a memory) needed to propose anything…
+    joint: float = 0.15  # …unless P(memory) × P(top attribute) reaches this (then a candidate)
+    second: float = 0.25  # a further attribute of the same clause needs this probability…
+    ratio: float = 0.35  # …and at least this share of the top attribute's
+
+
+@dataclass(frozen=True)
+class Open:
+    """A clause no rule claimed: normalised (for the content) and as said (for the model)."""
+
+    clause: Clause
+    said: str
+
+
+class ModelExtractor:
+    """Candidates from the attribute classifier for clauses the rules left alone."""
+
+    name = "model"
+
+    def __init__(
+        self,
+        classifier: AttributeClassifier,
+        embedder: Embedder,
+        rules: RuleExtractor | None = None,
+        thresholds: Thresholds | None = None,
+    ) -> None:
+        self.classifier = classifier
+        self.embedder = embedder
+        self.rules = rules or RuleExtractor(PATTERNS)
+        self.thresholds = thresholds or Thresholds()
+        self.catalogue = load()
+
+    def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
+        if not clauses:
+            return []
+        found = self.classifier.predict(self.embedder.embed_passages([c.said for c in clauses]))
+        out = []
+        for c, p in zip(clauses, found, strict=True):
+            out.extend(self.propose(c, p, batch.times.get(c.clause.event.id, [])))
+        return out
+
+    def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
+        """Clauses of a user's own turn that no rule pattern claimed, with their wording as
+        said: the model was trained on how people talk, and values keep that wording; the
+        normalised clause (absolute times, resolved references) becomes the content."""
+        if event.role is not Role.USER or event.source is not Trust.USER:
+            return []
+        times = batch.times.get(event.id, [])
+        norm = self.rules.clauses(event, batch.text(event), times)
+        raw = self.rules.clauses(event, event.content, times)
+        said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
+        out = []
+        for c, words in zip(norm, said, strict=True):
+            if blocked(c):
+                continue  # orders and chit-chat are the memory head's negatives
+            taken = next((found for p in self.rules.patterns if (found := p(c))), [])
+            if all(_freeform(x.key) for x in taken):
+                out.append(Open(c, words))
+        return out
+
+    def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
+        """Zero or more candidates for one clause from one prediction."""
+        if p.memory < self.thresholds.memory and p.score < self.thresholds.joint:
+            return []
+        out: list[Candidate] = []
+        top = p.attributes[0][1]
+        for rank, (key, prob) in enumerate(p.attributes):
+            if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
+                break
+            attr = self.catalogue.get(key)
+            cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
+            if cand is not None and all(x.key != cand.key for x in out):
+                out.append(cand)
+        return out + self._event_details(o, p, out, times)
+
+    def _event_details(
+        self, o: Open, p: Prediction, found: list[Candidate], times: Sequence[Any]
+    ) -> list[Candidate]:
+        """An event clause also states where and when when it names a place or a time
+        ("it's in Xiamen on the 11th"): the typed extractors find them without the model."""
+        if not found or not found[0].subject.startswith("event:"):
+            return []
+        extra = []
+        for key in ("venue", "event_time"):
+            attr = self.catalogue.get(key)
+            if attr is None or any(x.key == key for x in found):
+                continue
+            if key == "venue" and not values.spans("place", o.said, o.clause.language == "zh"):
+                continue
+            if key == "event_time" and not _time_said(o.said, times):
+                continue
+            cand = self._candidate(o, p, attr, found[0].confidence, times)
+            if cand is not None and cand.subject == found[0].subject:
+                extra.append(cand)
+        return extra
+
+    def _candidate(
+        self, o: Open, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]
+    ) -> Candidate | None:
+        c = o.clause
+        kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
+        subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
+        if subject is None or not self.catalogue.allows(attr.key, subject):
+            return None
+        value = self._value(o, attr, subject, times)
+        if not value:
+            return None
+        level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        return c.make(
+            _TYPES[attr.memory_type], subject, attr.key, say(c), value=value, level=level,
+            trigger=Trigger.BACKGROUND, confidence=max(0.3, score),
+            rule=f"model:{self.classifier.id} (p={score:.2f})",
+            model={"id": self.classifier.id, "score": round(score, 3), "memory": round(p.memory, 3),
+                   "kind": p.kind},
+        )  # fmt: skip
+
+    def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
+        if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
+            return said
+        own = {w.casefold() for w in _subject_words(o.said, subject)}
+        for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
+            if span and span.casefold() not in own:
+                return span
+        return None
+
+
+# Rule families whose keys are minted from the wording, not a catalogue attribute: a clause
+# they took may still state an attribute ("我喜欢东野圭吾的推理" → likes:… and reading).
+FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder",
+                      "decision", "task"})  # fmt: skip
+
+
+def _freeform(key: str) -> bool:
+    return key.split(":", 1)[0] in FREEFORM and ":" in key
+
+
+def _time_said(said: str, times: Sequence[Any]) -> str | None:
+    """The original wording of the clause's time ("周六下午", "the 11th"), not its label."""
+    for t in times:
+        if t.text in said:
+            return str(t.text)
+    return None
+
+
+def _subject_words(text: str, subject: str) -> Sequence[str]:
+    rel = subjects.relation(text)
+    words = [rel[1]] if rel else []
+    if ":" in subject:
+        words.append(subject.split(":", 1)[1])
+    return words

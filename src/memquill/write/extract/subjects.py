@@ -1,0 +1,112 @@
+"""Who a clause is about: the user, a person in the user's life, a project, an event, a thing.
+
+"我表妹在苏州做护士" is about ``person:cousin``; "my boss's name is Dana" about
+``person:manager``; "那个读书会定在周六下午" about ``event:读书会``; "my car is a white
+Civic" about ``item:car``. The relation words come from the catalogue; the model's subject
+kind is the fallback when no word decides (DESIGN §4 rule 9: third parties, events and
+belongings are subjects too).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from memquill.catalogue import load
+from memquill.write.extract.lexicon import TECH
+
+_EVENT_ZH = re.compile(
+    r"([\u4e00-\u9fffA-Za-z]{0,6}(?:会|聚会|聚餐|婚礼|活动|派对|比赛|演唱会|讲座|培训|面试|旅行|旅游|"
+    r"展|峰会|年会|沙龙|典礼|生日宴|饭局|音乐节|马拉松))"
+)
+_EVENT_EN = re.compile(
+    r"\b(?:the|my|our|a|this|that)\s+((?:[\w'-]+\s+){0,3}?(?:meetup|party|wedding|conference|"
+    r"concert|trip|reunion|dinner|workshop|interview|game|match|marathon|festival|ceremony|"
+    r"class|course|talk|summit|offsite|retreat|show|appointment|club))\b",
+    re.IGNORECASE,
+)
+_ITEM_ZH = re.compile(
+    r"我(?:的|家|家的|养的)?(猫|狗|车|电脑|笔记本|手机|自行车|电动车|摩托|房子|相机|手表|平板)"
+)
+_ITEM_EN = re.compile(
+    r"\bmy\s+((?:[\w-]+\s+)?(?:cat|dog|car|laptop|phone|bike|bicycle|motorbike|camera|watch|"
+    r"tablet|puppy|kitten|rabbit|parrot|house|apartment|flat))\b",
+    re.IGNORECASE,
+)
+_PROJECT = re.compile(
+    r"项目|仓库|代码库|服务端?|后端|前端|接口|部署|线上|生产环境|测试环境|\b(?:project|repo|codebase|"
+    r"service|backend|frontend|api|deploy\w*|staging|production|prod|ci|pipeline|branch|"
+    r"pull request|prs?)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:I|I'm|I've|I'd|my|me|we|we're|our|us)\b", re.IGNORECASE)
+_ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b", re.IGNORECASE)
+
+
+@cache
+def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = load().relation_words()
+    zh = sorted((w for w in words if re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
+    en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
+    zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(" + "|".join(map(re.escape, zh)) + ")")
+    en_rx = re.compile(
+        r"\b(?:my|our)\s+(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.IGNORECASE
+    )
+    return zh_rx, en_rx
+
+
+def relation(text: str) -> tuple[str, str] | None:
+    """(relation key, the word as written) of the first "my <relation>" in the clause."""
+    zh_rx, en_rx = _relation_pattern()
+    m = zh_rx.search(text) or en_rx.search(text)
+    if not m:
+        return None
+    key = load().relation(m.group(1))
+    return (key, m.group(1)) if key else None
+
+
+def event_name(text: str) -> str | None:
+    m = _EVENT_ZH.search(text) or _EVENT_EN.search(text)
+    if not m:
+        return None
+    name = m.group(1).rsplit("的", 1)[-1]  # "下个月的读书会" → "读书会"
+    return re.sub(r"^(?:那个|这个|我们|我|一个|这次|下次|上次)", "", name).strip().lower() or None
+
+
+def item_name(text: str) -> str | None:
+    m = _ITEM_ZH.search(text) or _ITEM_EN.search(text)
+    return m.group(1).lower() if m else None
+
+
+def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> str | None:
+    """The subject string of a clause given the model's kind; words in the clause win, then
+    the rest of the turn ("I'm going to the photo meetup; it's in Xiamen on the 11th")."""
+    if rel := relation(text):
+        return f"person:{rel[0]}"
+    if kind == "event" and (name := event_name(text) or event_name(turn)):
+        return f"event:{name}"
+    if kind == "item" and (name := item_name(text) or item_name(turn)):
+        return f"item:{name}"
+    if kind == "project" or (kind != "user" and _PROJECT.search(text)):
+        return f"project:{project}" if project else "project"
+    if kind == "org" or (kind != "user" and _ORG.search(text)):
+        return "org"
+    about_someone = kind == "person" or not _FIRST_PERSON.search(text)
+    if about_someone and (name := person_name(text)) and not TECH.match(name):
+        return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
+    return "user" if kind == "user" else None
+
+
+_NAME_EN = re.compile(r"^([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?:'s)?\s")
+_NAME_ZH = re.compile(r"^([\u4e00-\u9fff]{2,3}?)(?:是|在|住|喜欢|做|现在|今年|的|也|又|最近|刚|已经|叫)")
+
+
+def person_name(text: str) -> str | None:
+    """A name the clause starts with ("周琴是成都人", "Dana's birthday is …")."""
+    m = _NAME_EN.match(text)
+    if m and m.group(1).split()[0] not in ("I", "My", "We", "Our", "The", "It", "This", "That"):
+        return m.group(1)
+    m = _NAME_ZH.match(text)
+    if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)):
+        return m.group(1)
+    return None
