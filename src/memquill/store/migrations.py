@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memquill.errors import MigrationError
@@ -15,17 +15,23 @@ class Migration:
     statements: tuple[str, ...]
 
 
-def pending(current: int, migrations: Sequence[Migration]) -> list[Migration]:
-    """Migrations to run after ``current``, in order; refuses a database from the future."""
+def pending(applied: int | Iterable[int], migrations: Sequence[Migration]) -> list[Migration]:
+    """Migrations not applied yet, in order; refuses a database from the future.
+
+    ``applied`` is the set of versions recorded in the database (or, for an old caller, the
+    highest one). Versions are numbered apart, so a database may have 12 but not 11: every
+    missing version runs, not only those above the highest."""
     versions = [m.version for m in migrations]
     if versions != sorted(versions) or len(set(versions)) != len(versions):
         raise MigrationError("migrations must have strictly increasing versions")
+    done = set(range(1, applied + 1)) if isinstance(applied, int) else set(applied)
     latest = versions[-1] if versions else 0
-    if current > latest:
+    unknown = sorted(v for v in done - set(versions) if v > latest)
+    if unknown:
         raise MigrationError(
-            f"database schema is version {current}, newer than this memquill ({latest}); upgrade"
+            f"database schema is version {unknown[-1]}, newer than this memquill ({latest}); upgrade"
         )
-    return [m for m in migrations if m.version > current]
+    return [m for m in migrations if m.version not in done]
 
 
 # Shared by both backends (the statements are portable): a job's reference (the event id of

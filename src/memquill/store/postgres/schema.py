@@ -176,8 +176,8 @@ def bootstrap(conn: psycopg.Connection[dict[str, Any]], schema: str, dim: int) -
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
         conn.execute("SELECT set_config('search_path', %s, true)", (path,))
         conn.execute(SCHEMA_VERSION_TABLE)
-        current = _one(conn, "SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")["v"]
-        for m in pending(current, migrations(dim)):
+        applied = {r["version"] for r in conn.execute("SELECT version FROM schema_version").fetchall()}
+        for m in pending(applied, migrations(dim)):
             for stmt in m.statements:
                 conn.execute(stmt)  # static DDL
             conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (m.version, m.name))

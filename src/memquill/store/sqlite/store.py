@@ -100,8 +100,8 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, "
                 "name TEXT NOT NULL, applied_at REAL NOT NULL)"
             )
-            current = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
-            for m in pending(current[0], MIGRATIONS):
+            applied = {r[0] for r in db.execute("SELECT version FROM schema_version")}
+            for m in pending(applied, MIGRATIONS):
                 for stmt in m.statements:
                     db.execute(stmt)
                 db.execute(
