@@ -318,6 +318,7 @@ class MemquillSystem:
         self._mem: Any = None
         self._user = ""
         self._at = ""
+        self.episodes = self.turns = self.hits = self.episode_hits = 0
 
     def ingest(self, conv: Conversation) -> None:
         self.close()
@@ -334,10 +335,20 @@ class MemquillSystem:
             mem.end_session(user=user, session=s.name)
         mem.flush()
         self._at = conv.sessions[-1].at.isoformat()
+        self.episodes += int(mem.count(user=user, types=["episode"]))
+        self.turns += sum(len(s.turns) for s in conv.sessions)
 
     def search(self, question: str, k: int) -> list[Hit]:
         hits = self._mem.search(question, user=self._user, k=k, at=self._at)
+        self.hits += len(hits)
+        self.episode_hits += sum(str(getattr(h.memory, "type", "")) == "episode" for h in hits)
         return [Hit([str(e) for e in h.memory.evidence], h.memory.content) for h in hits]
+
+    def note(self) -> str:
+        """Episodes per turn and the share of returned hits that are episodes."""
+        return (f"memquill episodes: {self.episodes} for {self.turns} turns "
+                f"({self.episodes / max(1, self.turns):.3f} per turn); "
+                f"{self.episode_hits / max(1, self.hits):.1%} of top-10 hits are episodes")  # fmt: skip
 
     def stored(self) -> int:
         return int(self._mem.count(user=self._user))
@@ -382,6 +393,9 @@ def run_system(
             tokens5 = sum(count(h.content) for h in hits[:5])
             run.results.append(QAResult(qa.category, qa.gold, ranked, tokens5, ms))
         print(f"  {system.name}: {conv.sample_id} done ({len(conv.qa)} questions)", file=sys.stderr)
+    note = getattr(system, "note", None)
+    if note is not None:
+        print(note())
     system.close()
     return run
 

@@ -23,11 +23,13 @@ class Explanation(BaseModel):
     chain: list[MemoryRecord] = Field(default_factory=list)  # oldest version first
     conflicts: list[MemoryRecord] = Field(default_factory=list)
     why: list[str] = Field(default_factory=list)
+    erased: dict[str, datetime] = Field(default_factory=dict)  # evidence event id → when erased
 
     def as_text(self) -> str:
         lines = [f"{self.memory.id} [{self.memory.status.value}] {self.memory.content}"]
         lines += [f"  because: {w}" for w in self.why]
         lines += [f"  from event {e.id} ({e.occurred_at.isoformat()}): {e.content}" for e in self.events]
+        lines += [f"  from event {i}: erased {at.isoformat()}" for i, at in self.erased.items()]
         lines += [f"  r{r.revision} {r.op.value} by {r.actor}: {r.reason}" for r in self.history]
         return "\n".join(lines)
 
@@ -69,9 +71,13 @@ def explain(store: Store, memory_id: str) -> Explanation:
         why.append(f"replaced {rec.supersedes}")
     if rec.superseded_by:
         why.append(f"replaced by {rec.superseded_by}")
+    erased = store.erased(rec.scope, rec.evidence)
+    if erased:
+        why.append(f"{len(erased)} evidence event(s) erased")
     return Explanation(
         memory=rec, events=store.get_events(rec.scope, rec.evidence), history=history,
         chain=version_chain(store, rec), conflicts=store.get_many(rec.conflicts_with), why=why,
+        erased=erased,
     )  # fmt: skip
 
 

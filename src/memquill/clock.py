@@ -6,7 +6,8 @@ Nothing below the composition root reads the wall clock: every time-dependent ru
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import re
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -44,8 +45,24 @@ class FixedClock:
         return self._now
 
 
-def zone(name: str | None) -> ZoneInfo:
-    """A ZoneInfo, or a typed error for an unknown name."""
+# Instants memquill accepts: relative dates ("in 3 years") and windows around them must stay
+# representable, so the far ends of ``datetime`` are refused up front.
+MIN_YEAR, MAX_YEAR = 1000, 8999
+_OFFSET = re.compile(r"^(?:UTC)?([+-])(\d{2}):?(\d{2})$")
+
+
+def zone(name: str | None) -> tzinfo:
+    """A ZoneInfo, a fixed offset ("+08:00", as taken from an ``at=`` value), or a typed
+    error for an unknown name."""
+    if name is not None and not isinstance(name, str):
+        raise ValidationError(f"timezone must be a string such as 'Asia/Shanghai', got {type(name).__name__}")
+    m = _OFFSET.match(name or "")
+    if m:
+        sign, hours, minutes = m.groups()
+        delta = timedelta(hours=int(hours), minutes=int(minutes))
+        if delta >= timedelta(hours=24):
+            raise ValidationError(f"timezone offset out of range: {name!r}")
+        return timezone(-delta if sign == "-" else delta)
     try:
         return ZoneInfo(name or "UTC")
     except (ZoneInfoNotFoundError, ValueError) as exc:
@@ -56,6 +73,27 @@ def as_utc(dt: datetime) -> datetime:
     if dt.tzinfo is None:
         raise NaiveDatetimeError(f"datetime {dt.isoformat()} has no timezone")
     return dt.astimezone(UTC)
+
+
+def offset_name(value: datetime | str) -> str | None:
+    """The zone an aware ``at=`` value was written in: its IANA name when it carries one,
+    else its UTC offset ("+08:00"); None for a naive or unreadable value."""
+    if isinstance(value, datetime) and isinstance(value.tzinfo, ZoneInfo):
+        return value.tzinfo.key
+    dt = value if isinstance(value, datetime) else parse_naive_ok(value) if isinstance(value, str) else None
+    off = None if dt is None or dt.tzinfo is None else dt.utcoffset()
+    if off is None:
+        return None
+    total = int(off.total_seconds()) // 60
+    sign = "-" if total < 0 else "+"
+    return f"{sign}{abs(total) // 60:02d}:{abs(total) % 60:02d}"
+
+
+def parse_naive_ok(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def parse_instant(value: datetime | str, timezone: str | None = None) -> datetime:
@@ -78,7 +116,13 @@ def parse_instant(value: datetime | str, timezone: str | None = None) -> datetim
                 f"datetime {dt.isoformat()} has no timezone; pass an aware value or timezone="
             )
         dt = dt.replace(tzinfo=zone(timezone))
-    return dt.astimezone(UTC)
+    try:
+        utc = dt.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise ValidationError(f"datetime {dt.isoformat()} is out of range") from exc
+    if not MIN_YEAR <= utc.year <= MAX_YEAR:
+        raise ValidationError(f"datetime {dt.isoformat()} is outside the years {MIN_YEAR}..{MAX_YEAR}")
+    return utc
 
 
 def to_epoch(dt: datetime | None) -> float | None:

@@ -10,6 +10,7 @@ from memquill.model import MemoryRecord, Polarity, Scope
 from memquill.model.result import Context, ContextItem, Hit
 from memquill.providers.base import Tokenizer
 from memquill.retrieve.budget import pack
+from memquill.retrieve.pending import admissible
 from memquill.store.base import Store
 from memquill.working import Checkpoint
 
@@ -138,7 +139,7 @@ def sections(
         if checkpoint is not None:
             summary = item("checkpoint", checkpoint.summary(), checkpoint.memory_id)
             parts.append(Section("checkpoint", [summary]))
-        pending = store.pending_events(reader, reader.session, limit=10)
+        pending = admissible(store.pending_events(reader, reader.session, limit=10), reader)
         turns = [item("session", f"- {e.role.value}: {e.content}") for e in pending if e.id not in covered]
         parts.append(Section("session", turns))
     return parts

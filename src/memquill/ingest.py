@@ -5,11 +5,12 @@ Everything here runs before anything is written, so bad input never leaves state
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any, TypedDict
 
-from memquill.clock import Clock, parse_instant, zone
+from memquill.clock import Clock, offset_name, parse_instant, zone
 from memquill.errors import ContentError, ValidationError
 from memquill.model import DEFAULT_TRUST, Event, Role, Scope, Trust
 from memquill.store.base import Store
@@ -46,6 +47,8 @@ def check_content(content: Any, max_bytes: int) -> str:
         raise ContentError(f"content must be a string, got {type(content).__name__}")
     if not content.strip():
         raise ContentError("content is empty")
+    if "\x00" in content:
+        raise ContentError("content contains a NUL character")
     size = len(content.encode("utf-8"))
     if size > max_bytes:
         raise ContentError(f"content is {size} bytes; the limit is {max_bytes}")
@@ -69,7 +72,12 @@ def build_event(
     text = check_content(content, max_bytes)
     role_ = _enum(Role, role, "role")
     trust = DEFAULT_TRUST[role_] if source is None else _enum(Trust, source, "source")
-    tz = timezone or default_timezone
+    # An ``at=`` written with a local offset says where the speaker was: relative days ("明天",
+    # "tomorrow") resolve in that zone unless ``timezone=`` says otherwise. A UTC instant
+    # ("Z", "+00:00") is how machines serialise time and says nothing about the speaker, so
+    # the configured default zone applies.
+    given = offset_name(at) if at is not None else None
+    tz = timezone or (given if given not in (None, "+00:00", "UTC") else None) or default_timezone
     zone(tz)
     received = clock.now()
     occurred = received if at is None else parse_instant(at, timezone)
@@ -77,6 +85,10 @@ def build_event(
         raise ValidationError(f"event id must be a non-empty string of at most {MAX_ID_LEN} chars")
     if metadata is not None and not isinstance(metadata, dict):
         raise ValidationError("metadata must be a dict")
+    try:
+        json.dumps(metadata, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"metadata must be plain JSON (strings, numbers, lists, dicts): {exc}") from exc
     return Event(
         id=id or f"evt-{uuid.uuid4().hex}",
         scope=scope,

@@ -15,9 +15,10 @@ from types import TracebackType
 from typing import Any
 
 from memquill import audit, ingest, working
+from memquill import params as check
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import render, sections
-from memquill.errors import NotFoundError, ValidationError
+from memquill.errors import DuplicateEventError, NotFoundError, ScopeError, ValidationError
 from memquill.ingest import build_event
 from memquill.maintain import adaptive, health, jobs, lifecycle, replay
 from memquill.maintain.worker import DrainReport, Worker
@@ -161,13 +162,30 @@ class Memory(WorkingMemory, PolicyOps):
 
         Every message is validated before the first is written, so a bad one writes nothing.
         """
-        batch = [dict(m) for m in messages]
+        if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
+            raise ValidationError("messages must be a list of message dicts")
+        batch = []
+        for i, m in enumerate(messages):
+            if not isinstance(m, Mapping):
+                raise ValidationError(f"message {i}: expected a dict, got {type(m).__name__}")
+            batch.append(dict(m))
+        sc = Scope.of(**scope)
+        built = []
         for i, m in enumerate(batch):
             extra = set(m) - set(ingest.EVENT_KEYS)
             if extra:
                 raise ValidationError(f"message {i}: unknown key(s) {', '.join(sorted(extra))}")
-            self._event(m.get("content"), Scope.of(**scope), **{k: v for k, v in m.items() if k != "content"})
+            built.append(self._event(m.get("content"), sc, **{k: v for k, v in m.items() if k != "content"}))
+        self._check_ids([e for e, m in zip(built, batch, strict=True) if m.get("id") is not None], sc)
         return [self.add(**m, **scope) for m in batch]
+
+    def _check_ids(self, events: list[Event], scope: Scope) -> None:
+        """A caller-given id that is already taken by other words (earlier in the batch or in
+        the store) fails the whole batch before anything is written."""
+        seen: dict[str, str] = {e.id: e.content for e in self.store.get_events(scope, [e.id for e in events])}
+        for e in events:
+            if seen.setdefault(e.id, e.content) != e.content:
+                raise DuplicateEventError(f"event {e.id!r} exists with different content; nothing was added")
 
     def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
         """Validate and build one event (nothing is written here)."""
@@ -221,8 +239,12 @@ class Memory(WorkingMemory, PolicyOps):
     ) -> list[Hit]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
-        if k < 1:
-            raise ValidationError("k must be at least 1")
+        check.count(k, "k")
+        check.flag(include_history, "include_history")
+        check.flag(include_archived, "include_archived")
+        timezone = check.maybe_text(timezone, "timezone")
+        if not isinstance(recipe, str | Recipe):
+            raise ValidationError(f"recipe must be a recipe name, got {type(recipe).__name__}")
         q = Query(
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
@@ -252,9 +274,9 @@ class Memory(WorkingMemory, PolicyOps):
         **scope: Any,
     ) -> Context:
         """The rendered memory block for a prompt, within a token budget."""
-        budget = budget_tokens or self.settings.context_window_tokens // 3
-        if budget < 1:
-            raise ValidationError("budget_tokens must be positive")
+        budget = self.settings.context_window_tokens // 3 if budget_tokens is None else budget_tokens
+        check.count(budget, "budget_tokens", high=check.MAX_BUDGET)
+        language = check.maybe_text(language, "language", 16)
         hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
                 if not h.memory.attributes.get("pending")]  # fmt: skip
         hits = focus(hits)
@@ -267,7 +289,7 @@ class Memory(WorkingMemory, PolicyOps):
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
-        rec = self.store.get(memory_id)
+        rec = self.store.get(check.text(memory_id, "memory_id"))
         if rec is None:
             raise NotFoundError(f"no memory {memory_id!r}")
         return rec
@@ -277,19 +299,37 @@ class Memory(WorkingMemory, PolicyOps):
         return self.store.history(memory_id)
 
     def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
-        """Erase one memory's content everywhere; a tombstone says who, when and why."""
+        """Erase one memory's content everywhere; a tombstone says who, when and why. Its
+        evidence turns are tombstoned in the same transaction, so nothing re-creates it."""
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         rec = self.get(memory_id)
         now = self.clock.now()
         why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, why, now, expected_revision=rec.revision)])
+        owner = Scope(tenant=rec.scope.tenant, user=rec.scope.user)
+        mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
+        quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
+        gone = {memory_id, *(r.id for r in quoting)}
+        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
+        also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
+        self.store.apply([
+            Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
+            *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
+            *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+        ])  # fmt: skip
         self._mark("forget", rec, actor=actor)
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
-        """Erase everything of one user (events included) — and nothing of anyone else."""
+        """Erase everything of one user (events included), or of one of the user's projects —
+        and nothing of anyone else. Agent and session erasure is not offered: it raises."""
         if "user" not in scope or not scope["user"]:
             raise ValidationError("forget_scope needs user=")
         sc = Scope.of(**scope)
+        if sc.agent is not None or sc.session is not None:
+            raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
+        if sc.project is not None:
+            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
         copies = self.store.scratch_stores(sc.tenant, sc.user)
         counts = self.store.forget_scope(sc.tenant, sc.user)
         opener = functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
@@ -304,7 +344,9 @@ class Memory(WorkingMemory, PolicyOps):
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
 
-        st = None if statuses is None else frozenset(Status(s) for s in statuses)
+        st = None if statuses is None else frozenset(
+            _enum(Status, s, "status") for s in check.texts(statuses, "statuses")
+        )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
 
     # --- audit, review, feedback -----------------------------------------------------------
@@ -314,6 +356,7 @@ class Memory(WorkingMemory, PolicyOps):
 
     def review(self, include_candidates: bool = False, **scope: Any) -> list[audit.ReviewItem]:
         """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
+        check.flag(include_candidates, "include_candidates")
         return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
 
     def resolve(
@@ -321,6 +364,10 @@ class Memory(WorkingMemory, PolicyOps):
         actor: str = "user",
     ) -> MemoryRecord:  # fmt: skip
         """Apply a human decision to a flagged or candidate record."""
+        check.text(memory_id, "memory_id")
+        check.text(action, "action", 16)
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
         item = audit.load_review(self.store, memory_id)
         self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
         rec = self.get(memory_id)
@@ -328,6 +375,8 @@ class Memory(WorkingMemory, PolicyOps):
         return rec
 
     def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
+        check.flag(useful, "useful")
+        check.text(actor, "actor")
         rec = self.get(memory_id)
         self.store.apply([lifecycle.feedback(rec, useful, actor, self.clock.now())])
         self._mark("feedback", rec, actor=actor, useful=useful)
@@ -340,6 +389,11 @@ class Memory(WorkingMemory, PolicyOps):
     ) -> CoreBlock:  # fmt: skip
         """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
         sc = Scope.of(**scope)
+        check.text(name, "name")
+        check.text(content, "content", check.MAX_BUDGET, empty=True)
+        check.count(char_limit, "char_limit", high=check.MAX_BUDGET)
+        check.flag(read_only, "read_only")
+        check.flag(force, "force")
         if len(content) > char_limit:
             raise ValidationError(
                 f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
@@ -380,7 +434,11 @@ def _llm_extractor(settings: Settings) -> Extractor | None:
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
     if types is None:
         return None
+    return frozenset(_enum(MemoryType, t, "type") for t in check.texts(types, "types"))
+
+
+def _enum(kind: Any, value: str, what: str) -> Any:
     try:
-        return frozenset(MemoryType(t) for t in types)
+        return kind(value)
     except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(f"unknown {what} {value!r}; known: {', '.join(m.value for m in kind)}") from exc

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from memquill import params as check
 from memquill import working
 from memquill.errors import ValidationError
 from memquill.model import Event, MemoryRecord, Scope
@@ -44,8 +45,12 @@ class WorkingMemory:
         """Save where a task stands, so a reconnect continues instead of restarting."""
         if not scope.get("session"):
             raise ValidationError("checkpoint needs session=")
-        cp = working.Checkpoint(task=task, done=list(done), pending=list(pending),
-                                params=params or {}, results=results or {})  # fmt: skip
+        Scope.of(**scope)
+        cp = working.Checkpoint(
+            task=check.text(task, "task"), done=check.texts(done, "done"),
+            pending=check.texts(pending, "pending"), params=check.mapping(params, "params"),
+            results=check.mapping(results, "results"),
+        )  # fmt: skip
         args = {"task": task, "done": cp.done, "pending": cp.pending, "params": cp.params,
                 "results": cp.results}  # fmt: skip
         event = self._log(cp.summary(), "checkpoint", args, **scope)
@@ -56,6 +61,7 @@ class WorkingMemory:
         sc = Scope.of(**scope)
         if sc.session is None:
             raise ValidationError("resume needs session=")
+        check.maybe_text(task, "task")
         return working.latest_checkpoint(self.store, sc, task)
 
     def complete_task(
@@ -67,6 +73,11 @@ class WorkingMemory:
         ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
         successful steps seen three times become a procedure awaiting confirmation.
         """
+        check.text(task, "task")
+        check.text(outcome, "outcome", 4096)
+        check.flag(success, "success")
+        steps = check.texts(steps, "steps")
+        check.maybe_text(when, "when", 4096)
         args = {"task": task, "outcome": outcome, "success": success, "steps": list(steps), "when": when}
         event = self._log(f"Task {task}: {outcome}", "task_outcome", args, **scope)
         return self.get(self._write_logged(event))
@@ -77,4 +88,3 @@ class WorkingMemory:
         if cand is None:
             raise ValidationError(f"event {event.id!r} is not a checkpoint or a task completion")
         return self.pipeline.write([cand], [event], "agent")[0].memory_id
-

@@ -21,7 +21,7 @@ runner = CliRunner()
 
 EMAIL = "记住，我的邮箱是 alice@example.com"
 BERLIN = "I live in Berlin"
-PARIS = "I live in Paris"
+PARIS = "You live in Paris"  # the assistant's claim about the user
 DECISION = "我们决定用 PostgreSQL，因为团队熟悉，不用 MySQL"
 STEPS = ["backup", "migrate", "verify"]
 TASKS = ["migrate-orders", "migrate-users", "migrate-invoices"]

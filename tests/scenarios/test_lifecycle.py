@@ -110,7 +110,7 @@ def test_read_your_writes_before_the_worker_runs(mem: Memory) -> None:
 
 def test_stats_report_health(mem: Memory) -> None:
     mem.add("I live in Berlin", user="pat")
-    mem.add("I live in Paris", user="pat", role="assistant")
+    mem.add("You live in Paris", user="pat", role="assistant")
     mem.add("好的", user="pat")
     rid = mem.add("I like green tea", user="pat").written[0]
     mem.search("tea", user="pat")

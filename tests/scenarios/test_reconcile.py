@@ -112,7 +112,7 @@ def test_injected_instruction_is_not_remembered(mem: Memory, injected) -> None:
     assert not any("hunter2" in h.memory.content for h in mem.search("password 密码", user="alice"))
 
 
-@pytest.mark.parametrize(("said", "inferred"), [("我住在上海", "我住在北京"), ("I live in Berlin", "I live in Paris")])
+@pytest.mark.parametrize(("said", "inferred"), [("我住在上海", "你住在北京"), ("I live in Berlin", "You live in Paris")])
 def test_agent_inference_cannot_overwrite_user_statement(mem: Memory, said, inferred) -> None:
     mine = mem.add(said, user="dan").written[0]
     mem.add(inferred, user="dan", role="assistant")
@@ -125,7 +125,7 @@ def test_agent_inference_cannot_overwrite_user_statement(mem: Memory, said, infe
 
 def test_review_accept_supersedes_the_old_value(mem: Memory) -> None:
     mine = mem.add("I live in Berlin", user="dan").written[0]
-    mem.add("I live in Paris", user="dan", role="assistant")
+    mem.add("You live in Paris", user="dan", role="assistant")
     flagged = mem.review(user="dan")[0].memory.id
     resolved = mem.resolve(flagged, "accept", reason="user confirmed the move")
     assert resolved.status is Status.ACTIVE and resolved.supersedes == mine
@@ -136,7 +136,7 @@ def test_review_accept_supersedes_the_old_value(mem: Memory) -> None:
 
 def test_review_reject_invalidates_the_flagged_record(mem: Memory) -> None:
     mine = mem.add("我住在上海", user="dan").written[0]
-    mem.add("我住在北京", user="dan", role="assistant")
+    mem.add("你住在北京", user="dan", role="assistant")
     flagged = mem.review(user="dan")[0].memory.id
     assert mem.resolve(flagged, "reject").status is Status.INVALIDATED
     assert mem.get(mine).status is Status.ACTIVE and mem.get(mine).conflicts_with == []

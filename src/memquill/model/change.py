@@ -55,6 +55,9 @@ class Purge:
     audit: Audit
     at: datetime
     expected_revision: int | None = None
+    # Evidence events to tombstone in the same transaction, so no job, episode or pending
+    # read can bring the forgotten words back.
+    erase_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

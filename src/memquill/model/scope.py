@@ -46,7 +46,7 @@ class Scope(BaseModel):
         if not isinstance(v, str):
             raise ValueError("scope values are strings")
         v = v.strip()
-        if not v or len(v) > MAX_SCOPE_LEN:
+        if not v or len(v) > MAX_SCOPE_LEN or "\x00" in v:
             raise ValueError(f"scope values are 1..{MAX_SCOPE_LEN} characters")
         return v
 

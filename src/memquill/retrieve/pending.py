@@ -2,18 +2,30 @@
 
 They are matched by term overlap and returned as transient ``episode`` hits (id
 ``pending:<event id>``), so "what did I just say" works before background extraction runs.
+They pass the gate every record passes: the reader's full scope, trust (no tool, external
+or system turn), the noise gate and the injection filter; erased turns never reach here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memquill.model import Event, MemoryRecord, MemoryType, Source, Status
+from memquill.model import Event, MemoryRecord, MemoryType, Scope, Source, Status
 from memquill.model.result import Hit
 from memquill.text import query_terms, tokens
+from memquill.write import noise
+from memquill.write.episodes import eligible
 
 SOURCE = {"user": Source.EXPLICIT, "tool": Source.OBSERVED, "agent": Source.INFERRED,
           "external": Source.EXTERNAL}  # fmt: skip
+
+
+def admissible(events: Sequence[Event], reader: Scope) -> list[Event]:
+    """The pending turns ``reader`` may be shown: same rules as episodes and records."""
+    return [
+        e for e in events
+        if e.scope.visible_to(reader) and eligible(e, e.content) and noise.gate(e.content, e.role).keep
+    ]  # fmt: skip
 
 
 def as_record(e: Event) -> MemoryRecord:

@@ -11,7 +11,7 @@ from memquill.maintain import lifecycle
 from memquill.model import MemoryRecord, Status
 from memquill.model.log import QueryLog
 from memquill.model.result import Hit
-from memquill.retrieve.pending import pending_hits
+from memquill.retrieve.pending import admissible, pending_hits
 from memquill.retrieve.pipeline import Query, Retriever
 from memquill.store.base import Store
 
@@ -35,7 +35,7 @@ def with_pending(store: Store, q: Query, hits: list[Hit]) -> list[Hit]:
     """Merge the session's pending turns into ``hits`` (current-time reads only)."""
     if not q.reader.session or q.at is not None or q.include_history:
         return hits
-    pending = store.pending_events(q.reader, q.reader.session)
+    pending = admissible(store.pending_events(q.reader, q.reader.session), q.reader)
     if not pending:
         return hits
     return sorted([*hits, *pending_hits(q.text, pending, q.k)], key=lambda h: -h.score)[: q.k]

@@ -117,9 +117,15 @@ class Store(Protocol):
 
     def tally(self, tenant: str, user: str) -> Tally: ...
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
-        """Hard-delete everything of one user (events, records, revisions, jobs, logs,
-        logged queries and the register of their scratch copies)."""
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        """Hard-delete everything of one user (events, records, revisions, jobs, logs, logged
+        queries and the register of their scratch copies); with ``project``, only what is bound
+        to or was said in that project. Erased text must not survive in the backend's files
+        where the backend can promise it (SQLite: yes)."""
+        ...
+
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        """Which of these events of ``scope``'s tenant and user were erased, and when."""
         ...
 
     # --- what replay needs: the whole log, the policy history, the query log ------------

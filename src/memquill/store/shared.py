@@ -17,7 +17,7 @@ from memquill.model import Event, MemoryRecord, Revision, Scope
 from memquill.model.block import CoreBlock, Tally
 from memquill.model.event import LOG_MARKERS
 from memquill.model.query import JobStatus, RecordFilter
-from memquill.store import codec
+from memquill.store import codec, erasure
 from memquill.store.dialect import Dialect
 
 
@@ -69,7 +69,8 @@ class SharedQueries:
             return []
         clause, args = self.dialect.any_of("id", list(ids))
         rows = self._rows(
-            f"SELECT seq, body FROM events WHERE tenant = ? AND user_id = ? AND {clause} ORDER BY seq",
+            f"SELECT seq, body FROM events e WHERE tenant = ? AND user_id = ? AND {clause} "
+            f"AND {erasure.not_erased('e')} ORDER BY seq",
             [scope.tenant, scope.user, *args],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -78,8 +79,8 @@ class SharedQueries:
         self, scope: Scope, session: str, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
         rows = self._rows(
-            "SELECT seq, body FROM events WHERE tenant = ? AND user_id = ? AND session = ? "
-            "AND seq > ? ORDER BY seq LIMIT ?",
+            "SELECT seq, body FROM events e WHERE tenant = ? AND user_id = ? AND session = ? "
+            f"AND seq > ? AND {erasure.not_erased('e')} ORDER BY seq LIMIT ?",
             [scope.tenant, scope.user, session, after_seq, self._limit(limit)],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
@@ -152,7 +153,8 @@ class SharedQueries:
             "SELECT e.seq, e.body FROM events e JOIN jobs j ON j.tenant = e.tenant AND "
             "j.user_id = e.user_id AND j.kind = 'extract' AND j.ref = e.id "
             "WHERE e.tenant = ? AND e.user_id = ? AND e.session = ? "
-            "AND j.status IN ('queued', 'running') ORDER BY e.seq DESC LIMIT ?",
+            f"AND j.status IN ('queued', 'running') AND {erasure.not_erased('e')} "
+            "ORDER BY e.seq DESC LIMIT ?",
             [scope.tenant, scope.user, session, limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in reversed(rows)]
@@ -234,6 +236,14 @@ class SharedQueries:
         for r in rows("op, COUNT(*) AS n", "revisions", "GROUP BY op"):
             t.ops[r["op"]] = r["n"]
         return t
+
+    def erased(self, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+        if not ids:
+            return {}
+        clause, args = self.dialect.any_of("id", list(ids))
+        rows = self._rows(f"SELECT id, at FROM erased_events WHERE tenant = ? AND user_id = ? AND {clause}",
+                          [scope.tenant, scope.user, *args])  # fmt: skip
+        return {r["id"]: self.dialect.read_instant(r["at"]) or _never(r) for r in rows}
 
     def meta(self, key: str) -> Any:
         rows = self._rows("SELECT value FROM meta WHERE key = ?", [key])

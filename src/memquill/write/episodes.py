@@ -13,12 +13,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memquill.model import Candidate, Event, MemoryType, Source
+from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.text import EN_STOP, ZH_STOP, tokens
+from memquill.write import noise
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
+SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]{0,20}(?: [A-Z][\w'.-]{0,20})?|[\u4e00-\u9fff]{1,4})\s*[:：]\s*")
 _REACTION = re.compile(
     r"^(?:wow|oh|aw+|omg|yay|haha+|lol|hey|hi|hello|thanks?(?: you)?|thank you so much|congrat(?:s|ulations)|"
@@ -69,20 +70,87 @@ def _words(text: str) -> int:
     return len(text) // 2 if re.search(r"[\u4e00-\u9fff]", text) else len(text.split())
 
 
+def eligible(event: Event, text: str) -> bool:
+    """May this turn be quoted in an episode? Only what a trusted party said in the chat.
+
+    User turns and the assistant's own turns (as what the assistant said); never tool or
+    external content (kept in the evidence archive only), system notes, or anything carrying
+    an instruction aimed at the memory or the agent."""
+    if event.role is Role.USER:
+        trusted = event.source is Trust.USER
+    elif event.role is Role.ASSISTANT:
+        trusted = event.source in (Trust.AGENT, Trust.USER)
+    else:
+        trusted = False
+    return trusted and not noise.injected(text)
+
+
+def scope_key(event: Event) -> tuple[object, ...]:
+    """Turns of one episode share every scope dimension and the private flag."""
+    s = event.scope
+    return (s.tenant, s.user, s.agent, s.project, s.session, bool(event.metadata.get("private")))
+
+
+def _terms(text: str) -> set[str]:
+    return {t for t in tokens(text) if t not in EN_STOP and t not in ZH_STOP and len(t) > 1}
+
+
+def groups(
+    events: Sequence[Event], normalised: dict[str, str], window: int = 3
+) -> list[list[Event]]:
+    """Consecutive eligible turns, cut at any scope change, at ``window`` turns, and where
+    the talk moves on: a turn sharing no content term with the two before it starts a new
+    topic once the group already holds two turns."""
+    out: list[list[Event]] = []
+    cur: list[Event] = []
+    recent: list[set[str]] = []
+    for e in events:
+        text = normalised.get(e.id, e.content)
+        if not eligible(e, text):
+            continue
+        terms = _terms(text)
+        new_topic = len(cur) >= 2 and bool(terms) and not any(terms & r for r in recent[-2:])
+        if cur and (scope_key(e) != scope_key(cur[0]) or len(cur) >= window or new_topic):
+            out.append(cur)
+            cur, recent = [], []
+        cur.append(e)
+        recent.append(terms)
+    if cur:
+        out.append(cur)
+    return out
+
+
 def episodes(
     events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26,
     min_score: float = MIN_CONTENT_TERMS,
 ) -> list[Candidate]:  # fmt: skip
-    """``window`` consecutive turns at a time: compressed content, full wording for search.
+    """One candidate per group of turns: compressed content, full wording for search.
     A group whose sentences all score below ``MIN_CONTENT_TERMS`` yields an episode only if
     some reach ``min_score`` (the write policy's floor; by default the same bar)."""
     out = []
-    for i in range(0, len(events), window):
-        group = list(events[i : i + window])
-        cand = _episode(group, [normalised.get(e.id, e.content) for e in group], content_words, min_score)
+    for group in groups(events, normalised, window):
+        texts = [_as_said(e, normalised.get(e.id, e.content)) for e in group]
+        cand = _episode(group, texts, content_words, min_score)
         if cand is not None:
             out.append(cand)
     return out
+
+
+def _as_said(event: Event, text: str) -> str:
+    """An assistant turn is quoted as the assistant's, never as the user's own words."""
+    if event.role is Role.ASSISTANT and _SPEAKER.match(text) is None:
+        zh = re.search(r"[\u4e00-\u9fff]", text)
+        name = event.metadata.get("speaker") or ("助手" if zh else "Assistant")
+        return f"{name}: {text}"
+    return text
+
+
+def level_of(event: Event) -> Level:
+    """Where an episode applies: the agent's own when said privately, else the project, else
+    the user."""
+    if event.metadata.get("private") and event.scope.agent:
+        return Level.AGENT
+    return Level.PROJECT if event.scope.project else Level.USER
 
 
 def _episode(group: list[Event], texts: list[str], budget: int, floor: float) -> Candidate | None:
@@ -90,7 +158,7 @@ def _episode(group: list[Event], texts: list[str], budget: int, floor: float) ->
     scored = []
     for pos, text in enumerate(texts):
         speaker, body = _split_speaker(text)
-        for j, sent in enumerate(x.strip() for x in _SENTENCE.split(body.strip()) if x.strip()):
+        for j, sent in enumerate(x.strip() for x in SENTENCE.split(body.strip()) if x.strip()):
             score = sentence_score(sent)
             if score >= min(floor, MIN_CONTENT_TERMS):
                 scored.append((score, pos, j, speaker, sent))
@@ -117,7 +185,7 @@ def _episode(group: list[Event], texts: list[str], budget: int, floor: float) ->
     return Candidate(
         type=MemoryType.EPISODE, subject="conversation", key=f"episode:{first.id}", value=None,
         content=content, confidence=0.7, source=Source.OBSERVED, evidence=[e.id for e in group],
-        level=Level.PROJECT if first.scope.project else Level.USER, trigger=Trigger.SESSION_END,
+        level=level_of(first), trigger=Trigger.SESSION_END, valid_from=first.occurred_at,
         observed_at=first.occurred_at, when_start=first.occurred_at, when_end=last.occurred_at,
         language="zh" if re.search(r"[\u4e00-\u9fff]", content) else "en",
         attributes={"session": first.scope.session, "tz": first.timezone,

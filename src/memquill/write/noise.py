@@ -82,6 +82,24 @@ _MEMORY_WORDS = re.compile(
     re.IGNORECASE,
 )
 _SEP_RX = re.compile(_SEP)
+# Instructions aimed at the agent or at its memory, inside content that is not the user's own
+# words (rule 6): never a memory, never quoted in an episode.
+INJECTION = re.compile(
+    r"ignore (?:all |any )?(?:(?:your|the|previous|prior|above|earlier) )+(?:instructions|prompts|rules)|"
+    r"disregard (?:the |your |all )?(?:previous|above|prior|rules|instructions)|"
+    r"forget (?:all |any )?(?:(?:your|the|previous|prior) )+(?:rules|instructions|guidelines)|"
+    r"you are now|system prompt|new instructions|"
+    r"(?:store|save|write|add|put|record) (?:this|that|the following)\b.{0,40}?\b(?:memory|memories|profile)|"
+    r"忽略(?:你的|之前|以上|前面|所有)(?:的|所有)*(?:指令|指示|说明|规则)|无视(?:之前|以上|你的)|"
+    r"忘(?:记|掉)(?:你的|之前的?|所有的?)(?:规则|指令|设定)|你现在是|系统提示|"
+    r"(?:存|写|记|保存)(?:入|进|到)(?:你的)?(?:记忆|长期记忆|档案)",
+    re.IGNORECASE,
+)
+
+
+def injected(text: str) -> bool:
+    """True when the text tries to instruct the agent or write to its memory."""
+    return bool(INJECTION.search(text))
 
 
 @dataclass(frozen=True)

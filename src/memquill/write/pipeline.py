@@ -20,7 +20,7 @@ from memquill.model import Candidate, Event, Level, Role
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, noise, timenorm
+from memquill.write import coref, noise, roles, scoping, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
@@ -60,9 +60,13 @@ class WriteReport:
 def level_for(cand: Candidate, event: Event) -> Level:
     """How widely a record applies. An agent's or tool's finding inside a project belongs to
     the project (every agent there reads it), not to the user's global profile; an event
-    marked ``metadata={"private": True}`` stays the writing agent's own."""
+    marked ``metadata={"private": True}`` stays the writing agent's own; words asking for a
+    session or naming the project's own things decide next (``scoping``)."""
     if event.metadata.get("private") and event.scope.agent:
         return Level.AGENT
+    intended = scoping.intended_level(cand, event)
+    if intended is not None:
+        return intended
     if cand.level is Level.USER and event.role is not Role.USER and event.scope.project:
         return Level.PROJECT
     return cand.level
@@ -121,13 +125,39 @@ class WritePipeline:
         return ExtractionInput(kept, normalised, context, times), outcomes
 
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
-        """Rules always; the LLM (if configured) only off the hot path, merged after them."""
-        candidates = self.extractor.extract(batch)
+        """Rules always; the LLM (if configured) only off the hot path, merged after them.
+        Every candidate then passes the trust gate of the turn it came from."""
+        candidates = self._by_role(batch)
         if use_llm and self.llm_extractor is not None and batch.events:
             from memquill.write.extract.llm import merge_candidates
 
             candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
-        return candidates
+        by_id = {e.id: e for e in batch.events}
+        gated = [roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
+                 for c in candidates]  # fmt: skip
+        return [c for c in gated if c is not None]
+
+    def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
+        """An assistant turn is read in three parts: its own first person (about the
+        assistant), what it says about the user (restated from the user's side, a candidate
+        until confirmed), and the rest."""
+        plain = [e for e in batch.events if not roles.voiced(e)]
+        out = self.extractor.extract(replace(batch, events=plain)) if plain else []
+        for e in batch.events:
+            if roles.voiced(e):
+                out += self._assistant_turn(batch, e)
+        return out
+
+    def _assistant_turn(self, batch: ExtractionInput, e: Event) -> list[Candidate]:
+        own, about_user, other = roles.split_assistant(batch.text(e))
+
+        def run(text: str) -> list[Candidate]:
+            part = replace(batch, events=[e], normalised={**batch.normalised, e.id: text})
+            return self.extractor.extract(part) if text else []
+
+        return [*(roles.as_assistant(c, e) for c in run(own)),
+                *(roles.needs_confirmation(c, "the assistant's claim") for c in run(about_user)),
+                *run(other)]  # fmt: skip
 
     def run(
         self,
@@ -149,6 +179,8 @@ class WritePipeline:
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
         report.decisions = self.write(now_ready, [by_id[c.evidence[0]] for c in now_ready], actor)
+        staleness.close_stale_episodes(self.store, [ch for d in report.decisions for ch in d.changes],
+                                       self.clock.now())  # fmt: skip
         return report
 
     def write(

@@ -14,7 +14,7 @@ import importlib
 import sys
 
 from memquill.errors import MemquillError
-from memquill.interfaces import cli_policy
+from memquill.interfaces import cli_policy, cli_server
 from memquill.interfaces.cli.common import INGEST_KEYS, SCOPE_KEYS, app, db_path
 from memquill.interfaces.cli.common import _print_error as print_error
 from memquill.interfaces.cli.events import parse_line
@@ -26,6 +26,7 @@ COMMAND_GROUPS = ("events", "reads", "review", "worker", "export")
 for _group in COMMAND_GROUPS:
     importlib.import_module(f"{__name__}.{_group}")
 cli_policy.register(app)  # policy, replay, shadow
+cli_server.register(app)  # serve, keys, mcp
 
 
 def main() -> None:

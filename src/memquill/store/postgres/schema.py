@@ -113,7 +113,27 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     PRIMARY KEY (tenant, user_id, agent, name))""",
             ),
         ),
+        Migration(
+            10,
+            "erased events: tombstones that keep extraction, episodes and pending turns off them",
+            (
+                """CREATE TABLE erased_events (
+                    tenant text NOT NULL, user_id text NOT NULL, id text NOT NULL,
+                    at timestamptz NOT NULL, PRIMARY KEY (tenant, user_id, id))""",
+            ),
+        ),
         JOB_REF,
+        Migration(
+            13,
+            "api keys of the HTTP service",
+            (
+                """CREATE TABLE api_keys (
+                    id text PRIMARY KEY, tenant text NOT NULL, name text NOT NULL,
+                    secret_hash text NOT NULL, read_only boolean NOT NULL, trust text,
+                    created_at timestamptz NOT NULL, revoked_at timestamptz)""",
+                "CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)",
+            ),
+        ),
         Migration(
             15,
             "policy log, query log, scratch-store register",

@@ -24,7 +24,8 @@ from psycopg_pool import ConnectionPool
 from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import checks, codec
+from memquill.store import checks, codec, erasure
+from memquill.store.apikeys import ApiKeyQueries
 from memquill.store.base import Ranked
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
@@ -40,7 +41,7 @@ from memquill.store.shared import SharedQueries
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore(SharedQueries, ReplayLog):
+class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "postgres"
     dialect = POSTGRES
     capabilities = Capabilities(
@@ -256,14 +257,17 @@ class PostgresStore(SharedQueries, ReplayLog):
             with conn.cursor() as cur:
                 cur.executemany("UPDATE memories SET body = %s::json WHERE id = %s", bumped)
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine = "tenant = %s AND user_id = %s" + ("" if project is None else " AND project = %s")
+        args = [tenant, user] if project is None else [tenant, user, project]
+        # memory_vectors rows go with their memories (ON DELETE CASCADE)
+        tables = erasure.forget_tables(mine, "body->'scope'->>'project' = %s", project)
         counts: dict[str, int] = {}
         with self._tx() as conn:
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
-                          "query_log", "scratch_stores"):  # fmt: skip
-                # memory_vectors rows go with their memories (ON DELETE CASCADE)
-                cur = conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
-                        sql.Identifier(table)), (tenant, user))  # fmt: skip
+            for table, where in tables.items():
+                cur = conn.execute(sql.SQL("DELETE FROM {} WHERE ").format(sql.Identifier(table))
+                                   + sql.SQL(where), args)  # fmt: skip
                 counts[table] = cur.rowcount
+        # Dead tuples keep the words until vacuumed; WAL segments and backups are out of reach.
+        self._exec("VACUUM memories, memory_vectors, revisions, events, jobs, access_log, query_log")
         return counts

@@ -23,7 +23,8 @@ from memquill.model import (
     Event,
 )
 from memquill.model.query import Access, Job, RecordFilter
-from memquill.store import checks, codec, shared
+from memquill.store import checks, codec, erasure, shared
+from memquill.store.apikeys import ApiKeyQueries
 from memquill.store.base import Ranked
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
@@ -41,7 +42,7 @@ def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     return shared.filter_sql(SQLITE, f, alias)
 
 
-class SQLiteStore(SharedQueries, ReplayLog):
+class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "sqlite"
     dialect = SQLITE
     capabilities = Capabilities(
@@ -62,6 +63,7 @@ class SQLiteStore(SharedQueries, ReplayLog):
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA secure_delete = ON")  # erased text leaves the file's bytes
         self._lock = threading.RLock()
         self._parts: dict[tuple[str, str], Partition] = {}
         self._migrate()
@@ -233,19 +235,25 @@ class SQLiteStore(SharedQueries, ReplayLog):
                 [at.isoformat().replace("+00:00", "Z"), *ids],
             )
 
-    def forget_scope(self, tenant: str, user: str) -> dict[str, int]:
+    def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
+        mine, args = ("tenant = ? AND user_id = ?", [tenant, user]) if project is None else (
+            "tenant = ? AND user_id = ? AND project = ?", [tenant, user, project])  # fmt: skip
+        tables = erasure.forget_tables(mine, "json_extract(body, '$.scope.project') = ?", project)
         counts: dict[str, int] = {}
         with self._tx() as db:
-            db.execute(
-                "DELETE FROM memories_fts WHERE rowid IN "
-                "(SELECT rowid FROM memories WHERE tenant = ? AND user_id = ?)",
-                (tenant, user),
-            )
-            for table in ("memories", "revisions", "events", "jobs", "access_log", "core_blocks",
-                          "query_log", "scratch_stores"):  # fmt: skip
-                cur = db.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", (tenant, user))
-                counts[table] = cur.rowcount
+            db.execute(f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})",
+                       args)  # fmt: skip
+            for table, where in tables.items():
+                counts[table] = db.execute(f"DELETE FROM {table} WHERE {where}", args).rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")
         with self._lock:
             self._parts.pop((tenant, user), None)
+            self._scrub()
         return counts
+
+    def _scrub(self) -> None:
+        """Leave no erased bytes behind: merge the FTS segments (freed pages are zeroed by
+        ``secure_delete``) and truncate the WAL, which still holds the deleted rows."""
+        with self._tx() as db:
+            db.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

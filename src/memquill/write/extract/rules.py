@@ -14,6 +14,7 @@ from typing import Any
 
 from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.text import detect_language
+from memquill.write import noise
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
@@ -74,7 +75,7 @@ class RuleExtractor:
     def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
         if event.role is Role.SYSTEM:
             return []
-        if event.source is Trust.EXTERNAL and (INJECTION.search(text) or EXPLICIT.search(text.strip())
+        if event.source is Trust.EXTERNAL and (noise.injected(text) or EXPLICIT.search(text.strip())
                                                or REMIND.search(text)):  # fmt: skip
             return []  # an untrusted document telling us what to remember is an attack
         who, text = speaker(event, text)
