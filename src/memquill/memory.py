@@ -40,7 +40,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
-from memquill.retrieve import recipes, session
+from memquill.retrieve import profile, recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -89,6 +89,7 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
         self._llm_extractor = llm_extractor or _llm_extractor(self.settings)
         self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
+        self.profile_policy = profile.ProfilePolicy.from_settings(self.settings)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
     def warm_up(self) -> Memory:
@@ -235,8 +236,10 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         include_archived: bool = False,
         recipe: str | Recipe = "hybrid",
         timezone: str | None = None,
+        expand: bool = False,
         **scope: Any,
     ) -> list[Hit]:
+        """``expand=True`` also searches the terms of the situations the query implies."""
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
         check.count(k, "k")
@@ -250,7 +253,7 @@ class Memory(Curation, WorkingMemory, PolicyOps):
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
             include_archived=include_archived, recipe=self._recipe(recipe),
-            timezone=timezone or self.settings.default_timezone,
+            timezone=timezone or self.settings.default_timezone, expand=expand,
         )  # fmt: skip
         return session.search(self.retriever, self.store, q, self.clock.now())
 
@@ -277,15 +280,18 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         budget = self.settings.context_window_tokens // 3 if budget_tokens is None else budget_tokens
         check.count(budget, "budget_tokens", high=check.MAX_BUDGET)
         language = check.maybe_text(language, "language", 16)
-        hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
-                if not h.memory.attributes.get("pending")]  # fmt: skip
+        found = self.search(query, k=k, at=at, types=types, timezone=timezone, expand=True, **scope)
+        hits = [h for h in found if not h.memory.attributes.get("pending")]
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
+        when = self.clock.now() if at is None else parse_instant(at, timezone)
+        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, _types(types))
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
-        return render(parts, hits, self.tokenizer, budget, lang)
+        return render(parts, a.hits, self.tokenizer, budget, lang, a.standing, a.texts, a.withheld,
+                      self.settings.context_spend_once)  # fmt: skip
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
