@@ -14,7 +14,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any
 
-from memquill import audit, ingest, working
+from memquill import ingest, working
 from memquill import params as check
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import render, sections
@@ -22,6 +22,7 @@ from memquill.errors import DuplicateEventError, NotFoundError, ScopeError, Vali
 from memquill.ingest import build_event
 from memquill.maintain import adaptive, health, jobs, lifecycle, replay
 from memquill.maintain.worker import DrainReport, Worker
+from memquill.memory_curation import Curation
 from memquill.memory_policy import PolicyOps
 from memquill.memory_working import WorkingMemory
 from memquill.model import (
@@ -35,7 +36,6 @@ from memquill.model import (
     Scope,
     Status,
 )
-from memquill.model.block import CoreBlock
 from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
@@ -66,7 +66,7 @@ def open_store(target: str, dim: int) -> Store:
     return SQLiteStore(target, dim=dim)
 
 
-class Memory(WorkingMemory, PolicyOps):
+class Memory(Curation, WorkingMemory, PolicyOps):
     """Long-term memory for agents. See DESIGN §5 for the contract."""
 
     def __init__(
@@ -358,65 +358,6 @@ class Memory(WorkingMemory, PolicyOps):
             _enum(Status, s, "status") for s in check.texts(statuses, "statuses")
         )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
-
-    # --- audit, review, feedback -----------------------------------------------------------
-    def explain(self, memory_id: str) -> audit.Explanation:
-        """events → versions → why it is remembered."""
-        return audit.explain(self.store, memory_id)
-
-    def review(self, include_candidates: bool = False, **scope: Any) -> list[audit.ReviewItem]:
-        """Open conflicts (``needs_review``) visible to this reader; optionally candidates too."""
-        check.flag(include_candidates, "include_candidates")
-        return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
-
-    def resolve(
-        self, memory_id: str, action: audit.Action = "accept", reason: str = "",
-        actor: str = "user",
-    ) -> MemoryRecord:  # fmt: skip
-        """Apply a human decision to a flagged or candidate record."""
-        check.text(memory_id, "memory_id")
-        check.text(action, "action", 16)
-        check.text(reason, "reason", 2000, empty=True)
-        check.text(actor, "actor")
-        item = audit.load_review(self.store, memory_id)
-        self.store.apply(audit.decide_review(item, action, actor, reason, self.clock.now()))
-        rec = self.get(memory_id)
-        self._mark("resolve", rec, actor=actor, action=action)
-        return rec
-
-    def feedback(self, memory_id: str, useful: bool = True, actor: str = "user") -> MemoryRecord:
-        check.flag(useful, "useful")
-        check.text(actor, "actor")
-        rec = self.get(memory_id)
-        self.store.apply([lifecycle.feedback(rec, useful, actor, self.clock.now())])
-        self._mark("feedback", rec, actor=actor, useful=useful)
-        return self.get(memory_id)
-
-    # --- core memory blocks ----------------------------------------------------------------
-    def set_block(
-        self, name: str, content: str, *, read_only: bool = False, char_limit: int = 2000,
-        force: bool = False, **scope: Any,
-    ) -> CoreBlock:  # fmt: skip
-        """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
-        sc = Scope.of(**scope)
-        check.text(name, "name")
-        check.text(content, "content", check.MAX_BUDGET, empty=True)
-        check.count(char_limit, "char_limit", high=check.MAX_BUDGET)
-        check.flag(read_only, "read_only")
-        check.flag(force, "force")
-        if len(content) > char_limit:
-            raise ValidationError(
-                f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
-            )
-        block = CoreBlock(
-            tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
-            char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
-        )  # fmt: skip
-        self.store.put_block(block, force=force)
-        return block
-
-    def blocks(self, **scope: Any) -> list[CoreBlock]:
-        return self.store.blocks(Scope.of(**scope))
 
     # --- health ----------------------------------------------------------------------------
     def stats(self, **scope: Any) -> dict[str, Any]:

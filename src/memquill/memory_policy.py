@@ -32,8 +32,9 @@ class PolicyOps:
     _tokenizer: Tokenizer | None
     _llm_extractor: Extractor | None
 
-    def _use_policy(self, policy: WritePolicy) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Memory
+
+        def _use_policy(self, policy: WritePolicy) -> None: ...
 
     def set_policy(
         self, policy: WritePolicy, *, reason: str, actor: str = "operator", reextract: bool = True

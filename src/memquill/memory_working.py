@@ -4,7 +4,7 @@ a replay redoes them. A mixin, so the facade stays a short composition root."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memquill import params as check
 from memquill import working
@@ -18,11 +18,11 @@ class WorkingMemory:
     store: Store
     pipeline: WritePipeline
 
-    def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Memory
 
-    def get(self, memory_id: str) -> MemoryRecord:
-        raise NotImplementedError
+        def _event(self, content: Any, scope: Scope, **fields: Any) -> Event: ...
+
+        def get(self, memory_id: str) -> MemoryRecord: ...
 
     def _log(self, content: str, kind: str, args: dict[str, Any] | None = None, **scope: Any) -> Event:
         """Append a system event: an operation recorded in the log so a replay can redo it."""
@@ -88,4 +88,3 @@ class WorkingMemory:
         if cand is None:
             raise ValidationError(f"event {event.id!r} is not a checkpoint or a task completion")
         return self.pipeline.write([cand], [event], "agent")[0].memory_id
-
