@@ -29,7 +29,6 @@ from memquill.model import (
     Audit,
     Event,
     MemoryRecord,
-    MemoryType,
     Purge,
     Revision,
     RevisionOp,
@@ -255,7 +254,7 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         q = Query(
             text=query, reader=Scope.of(**scope), k=k,
             at=None if at is None else parse_instant(at, timezone),
-            types=_types(types), include_history=include_history,
+            types=check.types(types), include_history=include_history,
             include_archived=include_archived, recipe=self._recipe(recipe),
             timezone=timezone or self.settings.default_timezone, expand=expand,
         )  # fmt: skip
@@ -291,7 +290,7 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
         when = self.clock.now() if at is None else parse_instant(at, timezone)
-        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, _types(types))
+        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, check.types(types))
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
         return render(parts, a.hits, self.tokenizer, budget, lang, a.standing, a.texts, a.withheld,
@@ -349,13 +348,13 @@ class Memory(Curation, WorkingMemory, PolicyOps):
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
         """Active records visible to this reader."""
-        return self.store.count(RecordFilter(Scope.of(**scope), types=_types(types)))
+        return self.store.count(RecordFilter(Scope.of(**scope), types=check.types(types)))
 
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
 
         st = None if statuses is None else frozenset(
-            _enum(Status, s, "status") for s in check.texts(statuses, "statuses")
+            check.enum(Status, s, "status") for s in check.texts(statuses, "statuses")
         )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
 
@@ -371,9 +370,8 @@ class Memory(Curation, WorkingMemory, PolicyOps):
 def make_model_extractor(embedder: Embedder | None) -> ModelExtractor | None:
     """The attribute classifier, when its weights ship and match the embedder in use."""
     model = classifier.bundled()
-    if model is None or embedder is None or embedder.name != model.embedder:
-        return None
-    return ModelExtractor(model, embedder)
+    ok = model is not None and embedder is not None and embedder.name == model.embedder
+    return ModelExtractor(model, embedder) if ok else None  # type: ignore[arg-type]
 
 
 def _scope_kw(s: Scope) -> dict[str, Any]:
@@ -388,16 +386,3 @@ def _llm_extractor(settings: Settings) -> Extractor | None:
     from memquill.write.extract.llm import LLMExtractor
 
     return LLMExtractor(llm)
-
-
-def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:
-    if types is None:
-        return None
-    return frozenset(_enum(MemoryType, t, "type") for t in check.texts(types, "types"))
-
-
-def _enum(kind: Any, value: str, what: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError as exc:
-        raise ValidationError(f"unknown {what} {value!r}; known: {', '.join(m.value for m in kind)}") from exc

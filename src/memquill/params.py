@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memquill.errors import ValidationError
+from memquill.model import MemoryType
 
 MAX_K = 1000
 MAX_TEXT = 256
@@ -56,3 +57,19 @@ def mapping(value: Any, name: str) -> dict[str, Any]:
 def _short(value: Any) -> str:
     r = repr(value)
     return r if len(r) <= 40 else r[:37] + "..."
+
+
+def enum(kind: Any, value: Any, what: str) -> Any:
+    """``kind(value)``, or a typed error that lists the known values."""
+    try:
+        return kind(value)
+    except ValueError as exc:
+        known = ", ".join(m.value for m in kind)
+        raise ValidationError(f"unknown {what} {value!r}; known: {known}") from exc
+
+
+def types(values: Iterable[str] | None) -> frozenset[MemoryType] | None:
+    """A ``types=`` filter: memory type names, checked."""
+    if values is None:
+        return None
+    return frozenset(enum(MemoryType, t, "type") for t in texts(values, "types"))
