@@ -301,8 +301,17 @@ class Memory:
         rec = self.get(memory_id)
         now = self.clock.now()
         why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        self.store.apply([Purge(memory_id, why, now, expected_revision=rec.revision,
-                                erase_events=tuple(rec.evidence))])  # fmt: skip
+        owner = Scope(tenant=rec.scope.tenant, user=rec.scope.user)
+        mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
+        quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
+        gone = {memory_id, *(r.id for r in quoting)}
+        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
+        also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
+        self.store.apply([
+            Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
+            *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
+            *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+        ])  # fmt: skip
         self._mark("forget", rec, actor=actor)
         return self.get(memory_id)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memquill import Memory
 from memquill.model import Status
 
@@ -43,3 +45,26 @@ def test_tenants_are_isolated(mem: Memory) -> None:
     assert one == ["a@one.example"]
     mem.forget_scope(user="jo", tenant="one")
     assert [h.memory.value for h in mem.search("邮箱", user="jo", tenant="two")] == ["a@two.example"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "other", "secret"),
+    [
+        ("Remember: my email is alice@example.com", "I love hiking in the Alps on weekends", "alice@example.com"),
+        ("记住：我的手机号是 13812345678", "我喜欢喝乌龙茶", "13812345678"),
+    ],
+)
+def test_forgetting_a_memory_takes_every_record_made_from_its_turn(
+    mem: Memory, turn: str, other: str, secret: str
+) -> None:
+    mem.add(turn, user="ann", session="s1")
+    kept = mem.add(other, user="ann", session="s1").event_id
+    mem.end_session(user="ann", session="s1")
+    mem.flush()
+    holding = [r for r in mem.records(user="ann") if secret in r.content]
+    assert len(holding) >= 2  # the slot fact and the episode quoting the same turn
+    mem.forget(next(r for r in holding if r.type.value != "episode").id)  # the slot fact
+    left = mem.records(statuses=[s.value for s in Status], user="ann")
+    assert not any(secret in r.content for r in left)
+    assert not any(secret in h.memory.content for h in mem.search(secret, user="ann"))
+    assert any(r.status is Status.ACTIVE and r.evidence == [kept] for r in left)  # the other turn stays

@@ -71,7 +71,8 @@ def episodes_of(mem: Memory) -> list[MemoryRecord]:
 
 def prints(mem: Memory) -> list[tuple[object, ...]]:
     recs = mem.store.find(RecordFilter(Scope(user="alice"), statuses=None, owner=True))
-    return sorted((fingerprint(r) for r in recs), key=repr)
+    # an erased memory leaves a tombstone live; a replay never reads its (redacted) evidence
+    return sorted((fingerprint(r) for r in recs if r.status is not Status.DELETED), key=repr)
 
 
 def test_records_name_the_policy_that_wrote_them(make_store: Callable[..., Store], clock: FixedClock) -> None:
@@ -90,12 +91,13 @@ def test_replaying_a_store_with_its_own_policy_reproduces_its_records(
     live = memory(make_store(), clock)
     converse(live, clock)
     report = live.replay(into=str(tmp_path / "scratch.db"))
-    assert report.events == 9 and report.operations >= 6 and report.owners == [("default", "alice")]
+    assert report.events == 8 and report.skipped >= 1  # the erased turn is not replayed
+    assert report.operations >= 5 and report.owners == [("default", "alice")]
     scratch = Memory(str(tmp_path / "scratch.db"), embedder=HashEmbedder(), clock=FixedClock("2027-01-01T00:00Z"))
     try:
         assert prints(scratch) == prints(live)
-        erased = [r for r in scratch.records(statuses=["deleted"], **ALICE)]
-        assert erased and all("alice@example.com" not in r.content for r in erased)
+        everything = scratch.records(statuses=[s.value for s in Status], **ALICE)
+        assert everything and not any("alice@example.com" in r.content for r in everything)
     finally:
         scratch.close()
 
@@ -170,7 +172,7 @@ def test_shadow_reports_without_changing_anything_live(tmp_path: Path, clock: Fi
     assert out["metrics"]["live"]["active"] > out["metrics"]["candidate"]["active"]
     assert out["policy_diff"]["type_thresholds.episode"] == {"live": None, "candidate": 0.65}
     assert out["queries"] == 2 and out["overlap_at_k"] is not None
-    assert looser.to_dict()["metrics"]["candidate"]["records"] >= looser.to_dict()["metrics"]["live"]["records"]
+    assert looser.to_dict()["metrics"]["candidate"]["active"] >= looser.to_dict()["metrics"]["live"]["active"]
 
 
 def test_switching_policy_is_audited_and_reextracts_in_the_background(

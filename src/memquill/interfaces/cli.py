@@ -713,6 +713,10 @@ from memquill.interfaces import cli_policy  # noqa: E402  (policy, replay, shado
 
 cli_policy.register(app)
 
+from memquill.interfaces import cli_server  # noqa: E402  (serve, keys, mcp)
+
+cli_server.register(app)
+
 
 def main() -> None:
     """Console-script entry point."""

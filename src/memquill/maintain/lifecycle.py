@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -144,3 +145,18 @@ def _common_trigger(members: list[MemoryRecord]) -> str:
             prefix = prefix[:-1]
     prefix = prefix.rstrip("-_ 0123456789")
     return f"Procedure for {prefix}" if prefix else "Procedure"
+
+
+def derived_from(records: Iterable[MemoryRecord], erased: set[str], skip: str = "") -> list[MemoryRecord]:
+    """Records that quote or were made from an erased turn: they go with it (an episode or a
+    fact from the forgotten words must never bring them back), tombstones excepted."""
+    return [r for r in records
+            if r.id != skip and r.status is not Status.DELETED and erased & set(r.evidence)]  # fmt: skip
+
+
+def restored(rec: MemoryRecord, now: datetime, why: str) -> Update:
+    """The version an erased record had replaced holds again: as if the erased words were
+    never said (what a replay of the log, which never sees them, also concludes)."""
+    back = rec.model_copy(update={"status": Status.ACTIVE, "valid_to": None, "superseded_by": None,
+                                  "revision": rec.revision + 1, "updated_at": now})  # fmt: skip
+    return Update(back, rec.revision, Audit(RevisionOp.REACTIVATE, ACTOR, why))

@@ -124,6 +124,17 @@ def migrations(dim: int) -> tuple[Migration, ...]:
         ),
         JOB_REF,
         Migration(
+            13,
+            "api keys of the HTTP service",
+            (
+                """CREATE TABLE api_keys (
+                    id text PRIMARY KEY, tenant text NOT NULL, name text NOT NULL,
+                    secret_hash text NOT NULL, read_only boolean NOT NULL, trust text,
+                    created_at timestamptz NOT NULL, revoked_at timestamptz)""",
+                "CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)",
+            ),
+        ),
+        Migration(
             15,
             "policy log, query log, scratch-store register",
             (

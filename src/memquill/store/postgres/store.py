@@ -25,6 +25,7 @@ from memquill.errors import ConflictError
 from memquill.model import ApplyResult, Change, Event
 from memquill.model.query import Access, Job, RecordFilter
 from memquill.store import checks, codec, erasure
+from memquill.store.apikeys import ApiKeyQueries
 from memquill.store.base import Ranked
 from memquill.store.dialect import POSTGRES, Capabilities
 from memquill.store.postgres import jobs as queue
@@ -40,7 +41,7 @@ from memquill.store.shared import SharedQueries
 LAZY_COMMIT = "SET LOCAL synchronous_commit = off"
 
 
-class PostgresStore(SharedQueries, ReplayLog):
+class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "postgres"
     dialect = POSTGRES
     capabilities = Capabilities(

@@ -69,6 +69,17 @@ MIGRATIONS = (
     ),
     JOB_REF,
     Migration(
+        13,
+        "api keys of the HTTP service",
+        (
+            """CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY, tenant TEXT NOT NULL, name TEXT NOT NULL,
+                secret_hash TEXT NOT NULL, read_only INTEGER NOT NULL, trust TEXT,
+                created_at REAL NOT NULL, revoked_at REAL)""",
+            """CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)""",
+        ),
+    ),
+    Migration(
         15,
         "policy log, query log, scratch-store register",
         (

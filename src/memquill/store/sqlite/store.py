@@ -24,6 +24,7 @@ from memquill.model import (
 )
 from memquill.model.query import Access, Job, RecordFilter
 from memquill.store import checks, codec, erasure, shared
+from memquill.store.apikeys import ApiKeyQueries
 from memquill.store.base import Ranked
 from memquill.store.dialect import SQLITE, Capabilities
 from memquill.store.migrations import pending
@@ -41,7 +42,7 @@ def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
     return shared.filter_sql(SQLITE, f, alias)
 
 
-class SQLiteStore(SharedQueries, ReplayLog):
+class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     backend = "sqlite"
     dialect = SQLITE
     capabilities = Capabilities(

@@ -1,0 +1,1 @@
+"""Adapters that let other frameworks use memquill as their memory (optional extras)."""
