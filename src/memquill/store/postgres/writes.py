@@ -17,7 +17,7 @@ from psycopg import Connection
 from memquill.errors import ConflictError, MemquillError
 from memquill.model import ApplyResult, Audit, Change, Create, MemoryRecord, Purge, SlotGuard, Update
 from memquill.model.change import SLOT_OPEN
-from memquill.store import checks, codec
+from memquill.store import checks, codec, erasure
 from memquill.store.postgres.sql import placeholders, slot_lock_key, tsvector_literal
 from memquill.store.tombstone import tombstone
 
@@ -172,7 +172,13 @@ class Writer:
         self.erase_events(dead.scope.tenant, dead.scope.user, ch.erase_events, ch.at)
 
     def erase_events(self, tenant: str, user: str, ids: Sequence[str], at: Any) -> None:
-        """Tombstone evidence events: every reader of the live store skips them from now on."""
+        """Tombstone evidence events: their words redacted, their ids kept off every reader."""
         for eid in ids:
+            row = self.conn.execute("SELECT body FROM events WHERE tenant = %s AND user_id = %s AND id = %s",
+                                    (tenant, user, eid)).fetchone()  # fmt: skip
+            if row is not None:
+                body = erasure.redacted_body(row["body"])
+                self.conn.execute("UPDATE events SET body = %s::json WHERE tenant = %s AND user_id = %s "
+                                  "AND id = %s", (body, tenant, user, eid))  # fmt: skip
             self.conn.execute("INSERT INTO erased_events VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
                               (tenant, user, eid, at))  # fmt: skip

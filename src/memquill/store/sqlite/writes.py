@@ -12,7 +12,7 @@ from typing import Any
 from memquill.errors import MemquillError
 from memquill.model import ApplyResult, Change, Create, MemoryRecord, Purge, SlotGuard, Update
 from memquill.model.change import SLOT_OPEN
-from memquill.store import checks, codec
+from memquill.store import checks, codec, erasure
 from memquill.store.tombstone import tombstone
 
 
@@ -118,6 +118,12 @@ def purge(db: sqlite3.Connection, ch: Purge, seq: int, dim: int) -> None:
 
 
 def erase_events(db: sqlite3.Connection, tenant: str, user: str, ids: Sequence[str], at: datetime) -> None:
-    """Tombstone evidence events: every reader of the live store skips them from now on."""
-    db.executemany("INSERT OR IGNORE INTO erased_events VALUES (?, ?, ?, ?)",
-                   [(tenant, user, eid, at.timestamp()) for eid in ids])  # fmt: skip
+    """Tombstone evidence events: their words redacted, their ids kept off every reader."""
+    for eid in ids:
+        row = db.execute("SELECT body FROM events WHERE tenant = ? AND user_id = ? AND id = ?",
+                         (tenant, user, eid)).fetchone()  # fmt: skip
+        if row is not None:
+            db.execute("UPDATE events SET body = ? WHERE tenant = ? AND user_id = ? AND id = ?",
+                       (erasure.redacted_body(row["body"]), tenant, user, eid))  # fmt: skip
+        db.execute("INSERT OR IGNORE INTO erased_events VALUES (?, ?, ?, ?)",
+                   (tenant, user, eid, at.timestamp()))  # fmt: skip
