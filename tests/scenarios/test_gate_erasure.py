@@ -145,4 +145,5 @@ def test_erased_events_are_tombstoned_in_the_store(mem: Memory) -> None:
     mem.forget(rid)
     assert mem.store.get_events(Scope(user="u"), [ev]) == []
     assert set(mem.store.erased(Scope(user="u"), [ev])) == {ev}
+    assert ev not in {e.id for e in mem.store.log_events(user="u")}  # a replay never re-reads it
     assert mem.get(rid).status is Status.DELETED

@@ -11,7 +11,7 @@ from typing import Any
 
 from memquill.model import Event, Scope
 from memquill.model.log import PolicyRevision, QueryLog
-from memquill.store import codec
+from memquill.store import codec, erasure
 from memquill.store.dialect import Dialect
 
 
@@ -30,13 +30,14 @@ class ReplayLog:
     def log_events(
         self, tenant: str | None = None, user: str | None = None, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
-        where, args = ["seq > ?"], [after_seq]  # type: list[str], list[Any]
+        # an erased turn is never replayed: a forgotten fact must not come back from the log
+        where, args = ["seq > ?", erasure.not_erased("e")], [after_seq]  # type: list[str], list[Any]
         for col, value in (("tenant", tenant), ("user_id", user)):
             if value is not None:
                 where.append(f"{col} = ?")
                 args.append(value)
         rows = self._rows(
-            f"SELECT seq, body FROM events WHERE {' AND '.join(where)} ORDER BY seq LIMIT ?",
+            f"SELECT seq, body FROM events e WHERE {' AND '.join(where)} ORDER BY seq LIMIT ?",
             [*args, self.dialect.no_limit if limit is None else limit],
         )
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
