@@ -32,12 +32,13 @@ def sentence(rng: random.Random) -> str:
     return f"{rng.choice(ZH_SUBJ)}{rng.choice(ZH_VERB)}{rng.choice(ZH_OBJ)}（{rng.randint(1, 9999)}）。"
 
 
-def records(n: int, user: str, seed: int = 7, dim: int = 384) -> list[Create]:
-    """n active records with unit vectors; content from a small bilingual grammar."""
+def records(n: int, user: str, seed: int = 7, dim: int = 384, vecs: np.ndarray | None = None) -> list[Create]:
+    """n active records with unit vectors (random unless ``vecs`` are given); content from a
+    small bilingual grammar."""
     rng = random.Random(seed)
-    nrng = np.random.default_rng(seed)
-    vecs = nrng.standard_normal((n, dim)).astype(np.float32)
-    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    if vecs is None:
+        vecs = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     out = []
     scope = Scope(user=user)
     for i in range(n):

@@ -230,8 +230,8 @@ ZYGOTE = (
     WORKER_BODY
     + r"""
 import os
-from memquill.memory import warm_up
-warm_up()
+from memquill import Memory
+Memory(":memory:", embedder="hash").warm_up().close()
 if sys.argv[4] == "1":
     prewarm()
 print("ready", flush=True)

@@ -58,6 +58,7 @@ from memquill.clock import FixedClock
 from memquill.ingest import build_event
 from memquill.model import Candidate, Event, Scope
 from memquill.store.sqlite import SQLiteStore
+from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import WritePipeline
 from memquill.write.policy import WritePolicy
@@ -86,7 +87,7 @@ _NEGATION = re.compile(
 def make_pipeline() -> WritePipeline:
     store = SQLiteStore(":memory:")
     clock = FixedClock("2026-11-29T02:00:00+00:00")
-    return WritePipeline(store, clock, WritePolicy(worthiness_threshold=THRESHOLD), RuleExtractor(), None)
+    return WritePipeline(store, clock, WritePolicy(worthiness_threshold=THRESHOLD), RuleExtractor(PATTERNS), None)
 
 
 def make_event(row: dict[str, Any], n: int = 0) -> Event:

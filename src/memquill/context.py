@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from memquill.clock import zone
-from memquill.model import MemoryRecord, Polarity, Scope
+from memquill.model import MemoryRecord, MemoryType, Polarity, Scope
 from memquill.model.result import Context, ContextItem, Hit
 from memquill.providers.base import Tokenizer
+from memquill.retrieve import spend
 from memquill.retrieve.budget import pack
 from memquill.retrieve.pending import admissible
+from memquill.retrieve.profile import Standing
 from memquill.store.base import Store
 from memquill.working import Checkpoint
 
@@ -19,20 +21,26 @@ LABELS = {
         "preamble": "Background memories about the user (may be outdated; prefer what the user "
         "says now):",
         "core": "Core memory",
+        "profile": "User profile",
+        "project": "Project",
         "memory": "Relevant memories",
         "session": "This session",
         "checkpoint": "Task checkpoint",
         "not": "NOT",
+        "critical": "safety-critical",
         "when": "when",
         "if": "only if",
     },
     "zh": {
         "preamble": "以下是关于用户的背景记忆（可能已过时；以用户当前所说为准）：",
         "core": "核心记忆",
+        "profile": "用户画像",
+        "project": "项目",
         "memory": "相关记忆",
         "session": "本次会话",
         "checkpoint": "任务检查点",
         "not": "否",
+        "critical": "安全攸关",
         "when": "时间",
         "if": "条件",
     },
@@ -45,7 +53,7 @@ class Section:
     items: list[ContextItem]
 
 
-def memory_line(rec: MemoryRecord, language: str) -> str:
+def memory_line(rec: MemoryRecord, language: str, critical: bool = False) -> str:
     """One record as a line: content, conditions, date and source, so the model can cite it."""
     lab = LABELS[language]
     parts = [rec.content]
@@ -57,7 +65,45 @@ def memory_line(rec: MemoryRecord, language: str) -> str:
     meta = [f"{rec.type.value}", date.date().isoformat(), rec.source.value]
     if rec.polarity is Polarity.NEGATIVE and language == "en" and " not " not in rec.content:
         meta.append("negative")
+    if critical:
+        meta.insert(0, lab["critical"])
     return f"- {' '.join(parts)} [{', '.join(meta)}]"
+
+
+@dataclass
+class _Block:
+    """The block being packed: sections in order, each with its header and chosen items."""
+
+    tokenizer: Tokenizer
+    room: int
+    labels: dict[str, str]
+    used: int = 0
+    parts: dict[str, tuple[str, list[ContextItem]]] = field(default_factory=dict)
+
+    def header(self, name: str, title: str = "") -> str:
+        return f"## {self.labels.get(name, name)}{' ' + title if title else ''}"
+
+    def left(self, name: str, header: str) -> int:
+        opening = 0 if name in self.parts else self.tokenizer.count(header) + 1
+        return max(self.room - self.used - opening, 0)
+
+    def put(self, name: str, header: str, picked: Sequence[ContextItem]) -> None:
+        if not picked:
+            return
+        if name not in self.parts:
+            self.used += self.tokenizer.count(header) + 1
+            self.parts[name] = (header, [])
+        self.used += sum(i.tokens for i in picked)
+        self.parts[name][1].extend(picked)
+
+    def items(self) -> list[ContextItem]:
+        return [i for _, items in self.parts.values() for i in items]
+
+    def text(self, preamble: str) -> str:
+        if not self.parts:
+            return ""
+        blocks = ["\n".join([h, *(i.text for i in items)]) for h, items in self.parts.values()]
+        return "\n\n".join([preamble, *blocks])
 
 
 def render(
@@ -66,58 +112,143 @@ def render(
     tokenizer: Tokenizer,
     budget: int,
     language: str,
+    standing: Sequence[Standing] = (),
+    texts: Mapping[str, str] | None = None,
+    withheld: Collection[str] = (),
+    spend_once: bool = True,
     _room: int | None = None,
 ) -> Context:
-    """Fixed sections first (core, checkpoint, session), then memories by rank, all budgeted.
+    """Core blocks, standing sections, checkpoint and session, then memories by rank.
 
-    Pieces are counted one by one; if the joined text still counts more (tokenizers are not
-    additive), the packing room shrinks by the excess and the block is packed again.
+    Safety-critical standing lines may use the whole budget (they are the last thing
+    dropped); the other standing lines stay within their share until the task memories are
+    packed, then take what room is left. Memories already shown in a standing section, and
+    episodes whose turns a shown record carries, are not spent twice; turns in ``withheld``
+    (private memories the request does not bear on) are cut from episodes too. Pieces are counted one
+    by one; if the joined text still counts more (tokenizers are not additive), the packing
+    room shrinks by the excess and the block is packed again.
     """
-    room_total = budget if _room is None else _room
     lab = LABELS.get(language, LABELS["en"])
-    preamble = lab["preamble"]
-    used = tokenizer.count(preamble) + 1
-    if used > room_total:
+    block = _Block(tokenizer, budget if _room is None else _room, lab)
+    block.used = tokenizer.count(lab["preamble"]) + 1
+    if block.used > block.room:
         return Context(text="", items=[], tokens=0, budget_tokens=budget, language=language)
-    items: list[ContextItem] = []
-    blocks: list[str] = [preamble]
-    for sec in sections:
-        header = f"## {lab.get(sec.name, sec.name)}"
-        chosen = pack(sec.items, lambda i: i.tokens, lambda i: None,
-                      room_total - used - tokenizer.count(header))  # fmt: skip
-        if not chosen.chosen:
-            continue
-        used += tokenizer.count(header) + chosen.tokens
-        picked = [sec.items[i] for i in chosen.chosen]
-        items.extend(picked)
-        blocks.append("\n".join([header, *(i.text for i in picked)]))
-    header = f"## {lab['memory']}"
-    mem_items = [
-        ContextItem(section="memory", text=memory_line(h.memory, language), memory_id=h.memory.id,
-                    why={"score": round(h.score, 4), **h.why})
-        for h in hits
-    ]  # fmt: skip
-    for it in mem_items:
-        it.tokens = tokenizer.count(it.text) + 1
-    room = room_total - used - tokenizer.count(header) - 1
-    packed = pack(mem_items, lambda i: i.tokens, lambda i: _type_of(hits, i), max(room, 0))
-    if packed.chosen:
-        used += tokenizer.count(header) + 1 + packed.tokens
-        picked = [mem_items[i] for i in packed.chosen]
-        items.extend(picked)
-        blocks.append("\n".join([header, *(i.text for i in picked)]))
-    text = "\n\n".join(blocks) if len(blocks) > 1 else ""
+    for sec in [s for s in sections if s.name == "core"]:
+        _put_section(block, sec)
+    later = {st.name: _put_standing(block, st, int(st.share * budget), language) for st in standing}
+    for sec in [s for s in sections if s.name != "core"]:
+        _put_section(block, sec)
+    shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
+    ids = {r.id for r in shown}
+    _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language,
+                  set(withheld), spend_once)  # fmt: skip
+    said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
+    for st in standing:  # what room the task left goes to the rest of the standing lines
+        by_id = {e.record.id: e.record for e in st.entries}
+        rest = [i for i in later[st.name] if not _chosen(block, "memory", i.memory_id)
+                and not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)]  # fmt: skip
+        _put_items(block, st.name, block.header(st.name, st.title), rest)
+    text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
     if tokens > budget:
-        return render(sections, hits, tokenizer, budget, language, room_total - (tokens - budget))
-    return Context(text=text, items=items, tokens=tokens, budget_tokens=budget, language=language)
+        return render(sections, hits, tokenizer, budget, language, standing, texts, withheld, spend_once,
+                      block.room - (tokens - budget))  # fmt: skip
+    return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget,
+                   language=language)  # fmt: skip
 
 
-def _type_of(hits: Sequence[Hit], item: ContextItem):  # type: ignore[no-untyped-def]
-    for h in hits:
-        if h.memory.id == item.memory_id:
-            return h.memory.type
-    return None
+def _evidence(hits: Sequence[Hit], memory_id: str | None) -> list[str]:
+    return next((h.memory.evidence for h in hits if h.memory.id == memory_id), [])
+
+
+def _chosen(block: _Block, name: str, memory_id: str | None) -> bool:
+    return name in block.parts and any(i.memory_id == memory_id for i in block.parts[name][1])
+
+
+def _put_items(block: _Block, name: str, header: str, items: Sequence[ContextItem]) -> list[ContextItem]:
+    """Pack ``items`` in order into the room left; the ones that did not fit."""
+    chosen = pack(items, lambda i: i.tokens, lambda i: None, block.left(name, header))
+    block.put(name, header, [items[i] for i in chosen.chosen])
+    return [it for i, it in enumerate(items) if i not in set(chosen.chosen)]
+
+
+def _put_section(block: _Block, sec: Section) -> None:
+    _put_items(block, sec.name, block.header(sec.name), sec.items)
+
+
+def _item(section: str, rec: MemoryRecord, language: str, tokenizer: Tokenizer,
+          why: dict[str, object]) -> ContextItem:  # fmt: skip
+    text = memory_line(rec, language, critical=bool(why.get("safety_critical")))
+    return ContextItem(section=section, text=text, memory_id=rec.id,
+                       tokens=tokenizer.count(text) + 1, why=why)  # fmt: skip
+
+
+def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[ContextItem]:
+    """Safety-critical lines within the whole room, the others within ``cap``; the rest."""
+    header = block.header(st.name, st.title)
+    items = [
+        _item(st.name, e.record, language, block.tokenizer,
+              {"profile": e.attribute.profile, "attribute": e.attribute.key,
+               "score": e.score, **({"safety_critical": True} if e.safety_critical else {})})
+        for e in st.entries
+    ]  # fmt: skip
+    critical = [i for i, e in zip(items, st.entries, strict=True) if e.safety_critical]
+    other = [i for i, e in zip(items, st.entries, strict=True) if not e.safety_critical]
+    _put_items(block, st.name, header, critical)
+    shown = [i for i in critical if _chosen(block, st.name, i.memory_id)]
+    spent = block.tokenizer.count(header) + 1 + sum(i.tokens for i in shown)
+    room = min(block.left(st.name, header), cap - spent)
+    first = pack(other, lambda i: i.tokens, lambda i: None, max(room, 0))
+    block.put(st.name, header, [other[i] for i in first.chosen])
+    return [it for i, it in enumerate(other) if i not in set(first.chosen)]
+
+
+def _put_memories(
+    block: _Block, hits: Sequence[Hit], profile: Sequence[MemoryRecord], texts: Mapping[str, str],
+    language: str, withheld: set[str], spend_once: bool = True,
+) -> None:  # fmt: skip
+    """Rank order, per-type quotas, and evidence spent once (re-packed until nothing changes).
+
+    Trimming only shrinks or drops candidates, so every item chosen in one pass still fits
+    in the next: the loop converges, and no record an episode gave way to is lost.
+    """
+    header = block.header("memory")
+    room = block.left("memory", header)
+    records = [h.memory for h in hits]
+    why = {h.memory.id: {"score": round(h.score, 4), **h.why} for h in hits}
+    kinds = {r.id: r.type for r in records}
+    made: dict[tuple[str, str], ContextItem] = {}  # counting tokens is the costly part
+    for _ in range(4):
+        for r in records:
+            if (r.id, r.content) not in made:
+                made[(r.id, r.content)] = _item("memory", r, language, block.tokenizer, why[r.id])
+        items = [made[(r.id, r.content)] for r in records]
+        packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
+        chosen = [records[i] for i in packed.chosen] if spend_once else []
+        spent = _spend_once(records, profile if spend_once else [], chosen, texts, withheld, spend_once)
+        if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
+            break
+        records = spent
+    block.put("memory", header, [items[i] for i in packed.chosen])
+
+
+def _spend_once(
+    records: Sequence[MemoryRecord], profile: Sequence[MemoryRecord],
+    chosen: Sequence[MemoryRecord], texts: Mapping[str, str], withheld: set[str], once: bool = True,
+) -> list[MemoryRecord]:  # fmt: skip
+    """Candidates without what shown records already carry (see ``retrieve/spend.py``) and
+    without withheld turns; with ``once`` off only the withheld turns go (privacy stays)."""
+    records_shown = [r for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE]
+    carried = withheld | {e for r in records_shown for e in r.evidence}
+    out: list[MemoryRecord] = []
+    for rec in records:
+        if rec.type is MemoryType.EPISODE:
+            content = spend.trim_episode(rec, carried, texts)
+            if content is not None:
+                out.append(rec if content == rec.content else rec.model_copy(update={"content": content}))
+        elif not (once and spend.redundant_record(rec, [*profile, *out])):
+            out.append(rec)
+    return out
 
 
 # --- sections around the ranked memories ------------------------------------------------------

@@ -7,23 +7,23 @@ retrieval → context; then maintenance and audit.
 from __future__ import annotations
 
 import functools
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from memquill import audit, ingest, working
 from memquill import params as check
-from memquill.clock import Clock, FixedClock, SystemClock, parse_instant
+from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import render, sections
 from memquill.errors import DuplicateEventError, NotFoundError, ScopeError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import adaptive, health, jobs, lifecycle, replay, shadow
+from memquill.maintain import adaptive, health, jobs, lifecycle, replay
 from memquill.maintain.worker import DrainReport, Worker
+from memquill.memory_policy import PolicyOps
+from memquill.memory_working import WorkingMemory
 from memquill.model import (
     Audit,
     Event,
@@ -36,18 +36,18 @@ from memquill.model import (
     Status,
 )
 from memquill.model.block import CoreBlock
-from memquill.model.log import PolicyRevision
 from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
-from memquill.providers.registry import make_embedder, make_llm_extractor, make_tokenizer
-from memquill.retrieve import recipes, session
+from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
+from memquill.retrieve import profile, recipes, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
 from memquill.write.extract.base import Extractor
+from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
 from memquill.write.policy import WritePolicy
@@ -64,7 +64,7 @@ def open_store(target: str, dim: int) -> Store:
     return SQLiteStore(target, dim=dim)
 
 
-class Memory:
+class Memory(WorkingMemory, PolicyOps):
     """Long-term memory for agents. See DESIGN §5 for the contract."""
 
     def __init__(
@@ -87,8 +87,9 @@ class Memory:
         self._tokenizer = tokenizer
         target = target or self.settings.db or default_db_path()
         self.store = store or open_store(target, dim=embedder.dim if embedder else 384)
-        self._llm_extractor = llm_extractor or make_llm_extractor(self.settings)
+        self._llm_extractor = llm_extractor or _llm_extractor(self.settings)
         self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
+        self.profile_policy = profile.ProfilePolicy.from_settings(self.settings)
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
     def warm_up(self) -> Memory:
@@ -96,13 +97,18 @@ class Memory:
 
         Explicit, so constructing a Memory (tests, CLI one-shots) stays cheap; long-lived
         processes (worker, servers, benchmarks) call it once at start."""
-        warm_up()
+        from memquill.text import tokens
+        from memquill.write import timenorm
+
+        tokens("预热 warm up")
+        # "3号" reaches the jionlp fallback, whose first call loads its tables (~0.5 s)
+        timenorm.find_times("下个月3号交报告，明天下午三点 tomorrow", self.clock.now(), "UTC")
         return self
 
     def _use_policy(self, policy: WritePolicy) -> None:
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
-        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(), self.embedder,
+        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(PATTERNS), self.embedder,
                                       self._llm_extractor)  # fmt: skip
         self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
                                    policy.dedup_similarity)  # fmt: skip
@@ -230,8 +236,10 @@ class Memory:
         include_archived: bool = False,
         recipe: str | Recipe = "hybrid",
         timezone: str | None = None,
+        expand: bool = False,
         **scope: Any,
     ) -> list[Hit]:
+        """``expand=True`` also searches the terms of the situations the query implies."""
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
         check.count(k, "k")
@@ -245,7 +253,7 @@ class Memory:
             at=None if at is None else parse_instant(at, timezone),
             types=_types(types), include_history=include_history,
             include_archived=include_archived, recipe=self._recipe(recipe),
-            timezone=timezone or self.settings.default_timezone,
+            timezone=timezone or self.settings.default_timezone, expand=expand,
         )  # fmt: skip
         return session.search(self.retriever, self.store, q, self.clock.now())
 
@@ -272,15 +280,18 @@ class Memory:
         budget = self.settings.context_window_tokens // 3 if budget_tokens is None else budget_tokens
         check.count(budget, "budget_tokens", high=check.MAX_BUDGET)
         language = check.maybe_text(language, "language", 16)
-        hits = [h for h in self.search(query, k=k, at=at, types=types, timezone=timezone, **scope)
-                if not h.memory.attributes.get("pending")]  # fmt: skip
+        found = self.search(query, k=k, at=at, types=types, timezone=timezone, expand=True, **scope)
+        hits = [h for h in found if not h.memory.attributes.get("pending")]
         hits = focus(hits)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
+        when = self.clock.now() if at is None else parse_instant(at, timezone)
+        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, _types(types))
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
-        return render(parts, hits, self.tokenizer, budget, lang)
+        return render(parts, a.hits, self.tokenizer, budget, lang, a.standing, a.texts, a.withheld,
+                      self.settings.context_spend_once)  # fmt: skip
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -403,142 +414,6 @@ class Memory:
     def blocks(self, **scope: Any) -> list[CoreBlock]:
         return self.store.blocks(Scope.of(**scope))
 
-    # --- working memory: checkpoints and outcomes --------------------------------------------
-    def _log(self, content: str, kind: str, args: dict[str, Any] | None = None, **scope: Any) -> Event:
-        """Append a system event: an operation recorded in the log so a replay can redo it."""
-        meta = {"kind": kind, **(args or {})}
-        event = self._event(content, Scope.of(**scope), role="system", source="agent", metadata=meta)
-        return self.store.append_event(event)[0]
-
-    def _mark(self, kind: str, rec: MemoryRecord, **args: Any) -> None:
-        """Log an operation on a record by its slot and evidence ids (never its content), so
-        a replay finds the record it derived from the same evidence."""
-        sc = rec.scope
-        self._log(f"{kind} {rec.id}", kind, {"memory_id": rec.id, "subject": rec.subject, "key": rec.key,
-                  "evidence": list(rec.evidence), **args}, tenant=sc.tenant, user=sc.user)  # fmt: skip
-
-    def checkpoint(
-        self, *, task: str, done: Iterable[str] = (), pending: Iterable[str] = (),
-        params: dict[str, Any] | None = None, results: dict[str, Any] | None = None,
-        **scope: Any,
-    ) -> working.Checkpoint:  # fmt: skip
-        """Save where a task stands, so a reconnect continues instead of restarting."""
-        if not scope.get("session"):
-            raise ValidationError("checkpoint needs session=")
-        Scope.of(**scope)
-        cp = working.Checkpoint(
-            task=check.text(task, "task"), done=check.texts(done, "done"),
-            pending=check.texts(pending, "pending"), params=check.mapping(params, "params"),
-            results=check.mapping(results, "results"),
-        )  # fmt: skip
-        args = {"task": task, "done": cp.done, "pending": cp.pending, "params": cp.params,
-                "results": cp.results}  # fmt: skip
-        event = self._log(cp.summary(), "checkpoint", args, **scope)
-        return working.Checkpoint.from_record(self.get(self._write_logged(event)))
-
-    def resume(self, task: str | None = None, **scope: Any) -> working.Checkpoint | None:
-        """The latest checkpoint of the session (of ``task`` if given)."""
-        sc = Scope.of(**scope)
-        if sc.session is None:
-            raise ValidationError("resume needs session=")
-        check.maybe_text(task, "task")
-        return working.latest_checkpoint(self.store, sc, task)
-
-    def complete_task(
-        self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
-        when: str | None = None, **scope: Any,
-    ) -> MemoryRecord:  # fmt: skip
-        """Record a task outcome once it is known (never during the discussion).
-
-        ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same
-        successful steps seen three times become a procedure awaiting confirmation.
-        """
-        check.text(task, "task")
-        check.text(outcome, "outcome", 4096)
-        check.flag(success, "success")
-        steps = check.texts(steps, "steps")
-        check.maybe_text(when, "when", 4096)
-        args = {"task": task, "outcome": outcome, "success": success, "steps": list(steps), "when": when}
-        event = self._log(f"Task {task}: {outcome}", "task_outcome", args, **scope)
-        return self.get(self._write_logged(event))
-
-    def _write_logged(self, event: Event) -> str:
-        """Write the record a logged checkpoint/completion stands for; returns its id."""
-        cand = working.candidate_from_log(event)
-        if cand is None:
-            raise ValidationError(f"event {event.id!r} is not a checkpoint or a task completion")
-        return self.pipeline.write([cand], [event], "agent")[0].memory_id
-
-    # --- the write policy -------------------------------------------------------------------
-    def set_policy(
-        self, policy: WritePolicy, *, reason: str, actor: str = "operator", reextract: bool = True
-    ) -> int:
-        """Switch the live write policy, as an audited change; returns the re-extraction jobs
-        queued (one per user: the log is re-read under the new policy, every version kept)."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise ValidationError("a policy switch needs a reason")
-        now = self.clock.now()
-        self.store.record_policy(PolicyRevision(policy.id, policy.to_json(), actor, reason, now))
-        self._use_policy(policy)
-        if not reextract:
-            return 0
-        owners = replay.owners(self.store)
-        return self.store.enqueue([jobs.reextract_job(owner, policy, now) for owner in owners])
-
-    def policy_history(self) -> list[PolicyRevision]:
-        """Every switch of the live policy, oldest first (who, when, why)."""
-        return self.store.policy_log()
-
-    def replay(
-        self, policy: WritePolicy | None = None, *, into: str, tenant: str | None = None,
-        user: str | None = None, since: datetime | str | None = None,
-    ) -> replay.ReplayReport:  # fmt: skip
-        """Re-run the write path over this store's log into the scratch store ``into`` (never
-        this one), under ``policy`` (default: the live one). The copy is registered here so
-        that erasing a user erases it too."""
-        scratch, clock = self._scratch(into, policy)
-        try:
-            report = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
-                                   since=_instant(since), target=into)  # fmt: skip
-        finally:
-            scratch.close()
-        for t, u in report.owners:
-            self.store.register_scratch(into, t, u, self.clock.now())
-        return report
-
-    def shadow(
-        self, policy: WritePolicy, *, tenant: str | None = None, user: str | None = None,
-        since: datetime | str | None = None, queries: int = 200,
-    ) -> shadow.ShadowReport:  # fmt: skip
-        """Replay ``policy`` into a temporary store and compare it with the live memory.
-        Changes nothing here: the live store is only read (searches are not logged)."""
-        with tempfile.TemporaryDirectory(prefix="memquill-shadow-") as tmp:
-            scratch, clock = self._scratch(str(Path(tmp) / "shadow.db"), policy)
-            try:
-                replayed = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
-                                         since=_instant(since))  # fmt: skip
-                asked = shadow.recorded_queries(self, tenant, user, queries)
-                return shadow.compare(self, scratch, replayed, asked)
-            finally:
-                scratch.close()
-
-    def _scratch(self, target: str, policy: WritePolicy | None) -> tuple[Memory, FixedClock]:
-        if replay.same_target(target, self.store):
-            raise ValidationError("a replay never writes into the live store: choose another target")
-        clock = FixedClock("1970-01-01T00:00:00Z")  # moved to each event's recorded time
-        mem = Memory(target, settings=self.settings, clock=clock, embedder=self.embedder,
-                     tokenizer=self._tokenizer, llm_extractor=self._llm_extractor,
-                     policy=policy or self.policy)  # fmt: skip
-        return mem, clock
-
-    def adapt(self) -> adaptive.Proposal:
-        """One adaptive step (if the policy enables it): thresholds follow use, recorded as a
-        policy revision with its reason. Returns what was (or, when off, would be) changed."""
-        proposal = adaptive.propose(self.store, self.policy, self.clock.now())
-        if self.policy.adaptive.enabled and proposal.changes:
-            self.set_policy(proposal.policy, reason=proposal.reason, actor="adaptive", reextract=False)
-        return proposal
-
     # --- health ----------------------------------------------------------------------------
     def stats(self, **scope: Any) -> dict[str, Any]:
         sc = Scope.of(**scope)
@@ -548,22 +423,18 @@ class Memory:
         return out
 
 
-def warm_up() -> None:
-    """Load the segmenter and the time parser once per process, not inside the first add()."""
-    from memquill.text import tokens
-    from memquill.write import timenorm
-
-    tokens("预热 warm up")
-    # "3号" reaches the jionlp fallback, whose first call loads its tables (~0.5 s)
-    timenorm.find_times("下个月3号交报告，明天下午三点 tomorrow", SystemClock().now(), "UTC")
-
-
 def _scope_kw(s: Scope) -> dict[str, Any]:
     return {k: v for k, v in s.model_dump().items() if v is not None}
 
 
-def _instant(at: datetime | str | None) -> datetime | None:
-    return None if at is None else parse_instant(at)
+def _llm_extractor(settings: Settings) -> Extractor | None:
+    """The optional LLM extractor over the configured endpoint (imported only when used)."""
+    llm = make_llm(settings)
+    if llm is None:
+        return None
+    from memquill.write.extract.llm import LLMExtractor
+
+    return LLMExtractor(llm)
 
 
 def _types(types: Iterable[str] | None) -> frozenset[MemoryType] | None:

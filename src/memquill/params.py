@@ -31,7 +31,7 @@ def text(value: Any, name: str, max_len: int = MAX_TEXT, empty: bool = False) ->
     if bad or "\x00" in value:
         raise ValidationError(f"{name} must be a {'' if empty else 'non-empty '}string of at most {max_len} "
                               f"characters without NUL, got {_short(value)}")  # fmt: skip
-    return value
+    return str(value)
 
 
 def maybe_text(value: Any, name: str, max_len: int = MAX_TEXT) -> str | None:

@@ -37,6 +37,12 @@ class Settings:
     half_life_days: float = 30.0
     dedup_similarity: float = 0.95
     context_window_tokens: int = 8192
+    # the always-present profile section of context() (retrieve/profile.py)
+    profile_share: float = 0.2
+    profile_groups: str = "identity,constraint,preference"
+    profile_max_items: int = 12
+    project_share: float = 0.2
+    context_spend_once: bool = True  # episodes give way to records carrying the same turns
     # optional LLM extractor (any OpenAI-compatible endpoint)
     llm_base_url: str = ""
     llm_model: str = ""

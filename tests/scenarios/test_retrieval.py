@@ -68,8 +68,8 @@ def test_near_identical_hits_collapse_keeping_the_best_supported(mem: Memory) ->
     assert hits[0].why["collapsed"] == ["m0"]
 
 
-@pytest.mark.parametrize(("query", "label", "other"), [("我的偏好", "相关记忆", "Relevant memories"),
-                                                       ("my preferences", "Relevant memories", "相关记忆")])
+@pytest.mark.parametrize(("query", "label", "other"), [("我的偏好", "用户画像", "User profile"),
+                                                       ("my preferences", "User profile", "用户画像")])
 def test_context_labels_follow_the_language_and_core_blocks_come_first(mem: Memory, query, label, other) -> None:
     mem.set_block("persona", "You are a concise assistant.", user="u")
     mem.add("我喜欢绿茶", user="u")
@@ -78,7 +78,7 @@ def test_context_labels_follow_the_language_and_core_blocks_come_first(mem: Memo
     assert label in ctx.text and other not in ctx.text
     assert ctx.text.index("You are a concise assistant.") < ctx.text.index(label)
     assert ctx.items[0].section == "core"
-    assert all(i.section in {"core", "memory", "session", "checkpoint"} for i in ctx.items)
+    assert all(i.section in {"core", "profile", "project", "memory", "session", "checkpoint"} for i in ctx.items)
 
 
 def test_context_respects_a_small_budget_and_keeps_the_core(mem: Memory) -> None:

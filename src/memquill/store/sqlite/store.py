@@ -31,10 +31,11 @@ from memquill.store.migrations import pending
 from memquill.store.replaylog import ReplayLog
 from memquill.store.shared import SharedQueries
 from memquill.store.sqlite import jobs as queue
+from memquill.store.sqlite import lexical as fts
 from memquill.store.sqlite import writes
 from memquill.store.sqlite.errors import translate
 from memquill.store.sqlite.schema import MIGRATIONS
-from memquill.store.sqlite.vectors import Partition
+from memquill.store.sqlite.vectors import ANN_MIN_ROWS, Partition
 
 
 def filter_sql(f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
@@ -49,9 +50,13 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
         durable_file=True, advisory_locks=False, concurrent_writers=False, ann_index=False
     )
 
-    def __init__(self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0,
+        ann_min_rows: int = ANN_MIN_ROWS,
+    ) -> None:  # fmt: skip
         self.path = path
         self.dim = dim
+        self.ann_min_rows = ann_min_rows
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         with translate(f"cannot open SQLite database {path!r}"):
@@ -143,16 +148,18 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
         filters; only when filters reject too many does it rank every match."""
         if not terms or limit <= 0:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match, floor = fts.bounded(self._q, terms, limit)  # at most RANK_CAP rows ranked
         where, args = filter_sql(f)
         inner = limit * 8
         rows = self._q(
             f"SELECT m.id, t.rank AS s, t.n FROM (SELECT rowid, rank, COUNT(*) OVER () AS n FROM "
-            f"(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank "
-            f"LIMIT ?)) t JOIN memories m ON m.rowid = t.rowid WHERE {where} ORDER BY s LIMIT ?",
-            [match, inner, *args, limit],
+            f"(SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? AND rowid > ? "
+            f"ORDER BY rank LIMIT ?)) t JOIN memories m ON m.rowid = t.rowid WHERE {where} "
+            f"ORDER BY s LIMIT ?",
+            [match, floor, inner, *args, limit],
         )
-        if len(rows) < limit and (not rows or rows[0]["n"] >= inner):
+        if len(rows) < limit and (not rows or rows[0]["n"] >= inner or floor > 0):
+            match = fts.match_expr(terms)  # filters rejected too many: rank every match
             rows = self._q(
                 f"SELECT m.id, bm25(memories_fts) AS s FROM memories_fts "
                 f"JOIN memories m ON m.rowid = memories_fts.rowid "
@@ -167,7 +174,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             epoch = self._q("SELECT value FROM meta WHERE key = 'purge_epoch'")[0][0]
             part = self._parts.get(key)
             if part is None or part.epoch != epoch:
-                part = self._parts[key] = Partition(self.dim)
+                part = self._parts[key] = Partition(self.dim, self.ann_min_rows)
                 part.epoch = epoch
             rows = self._q(
                 "SELECT id, status, type, project, session, agent, valid_from, valid_to, "
@@ -184,8 +191,9 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
         if np.asarray(query).shape != (self.dim,):
             raise ValidationError(f"query vector has shape {np.asarray(query).shape}; expected ({self.dim},)")
-        part = self._partition(f.reader.tenant, f.reader.user)
-        hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
+        with self._lock:  # the mirror and its index change under another thread's refresh
+            part = self._partition(f.reader.tenant, f.reader.user)
+            hits = part.search(f, query, limit if f.subject is None and f.key is None else part.n)
         if f.subject is not None or f.key is not None:
             allowed = {r.id for r in self.find(f)}
             hits = [h for h in hits if h[0] in allowed][:limit]

@@ -41,13 +41,13 @@ holds a relative time: the time stage has already written absolute labels.
 
 from __future__ import annotations
 
+from memquill.write.extract.clause import Pattern
 from memquill.write.extract.patterns_common import conditioned
 from memquill.write.extract.patterns_decision import decision
 from memquill.write.extract.patterns_prefs import instruction, preference
 from memquill.write.extract.patterns_profile import profile
 from memquill.write.extract.patterns_project import project_facts
 from memquill.write.extract.patterns_time import plan, reminder, short_lived, task_state
-from memquill.write.extract.rules import Pattern
 
 _TABLE: tuple[Pattern, ...] = (
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time

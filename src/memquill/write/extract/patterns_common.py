@@ -9,9 +9,9 @@ from typing import Any
 
 from memquill.model import Candidate
 from memquill.model.scope import Level
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
-from memquill.write.extract.rules import Clause
 
 I = re.IGNORECASE  # noqa: E741
 # The end of a captured phrase: punctuation, or an English conjunction starting a new part.

@@ -12,10 +12,10 @@ import re
 
 from memquill.model import Candidate, MemoryType
 from memquill.model.candidate import Trigger
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import category, slug
 from memquill.write.extract.patterns_common import blocked, flags, project_subject, rx
 from memquill.write.extract.phrasing import clean_object, ensure_subject, strip_times
-from memquill.write.extract.rules import Clause
 
 _STOP = (
     r"(?=$|[，,。;；:：]|因为|由于|原因|理由|不用|不选|而不是|而非|放弃|弃用|"

@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from memquill.model import Candidate, MemoryType, Polarity
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, flags, imperative, pref_key, rx, say
 from memquill.write.extract.phrasing import clean_object, strip_times
-from memquill.write.extract.rules import Clause
 
 _X = r"(?P<obj>[^，,。.!！?？;；]{1,60}?)"
 _ADV_EN = r"(?:(?:really|just|also|honestly|now|still)\s+)?"

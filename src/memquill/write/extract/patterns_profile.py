@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 from memquill.model import Candidate, MemoryType
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
-from memquill.write.extract.rules import Clause
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 _NAME = r"([^，,。.!！?？;；\s][^，,。.!！?？;；]{0,30}?)"

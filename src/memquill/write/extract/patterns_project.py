@@ -13,10 +13,10 @@ import re
 from memquill.model import Candidate, MemoryType, Polarity
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import TECH, tech_name
 from memquill.write.extract.patterns_common import blocked, first, flags, project_subject, rx
 from memquill.write.extract.phrasing import sentence, third_person
-from memquill.write.extract.rules import Clause
 
 # --- tech stack -----------------------------------------------------------------------
 _CTX = rx(

@@ -16,10 +16,10 @@ from datetime import datetime
 from memquill.model import Candidate, MemoryType
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
+from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import slug
 from memquill.write.extract.patterns_common import I, blocked, flags, say
 from memquill.write.extract.phrasing import ensure_subject, sentence, strip_times
-from memquill.write.extract.rules import Clause
 
 _OTHER = {"zh": ("en", re.compile(r"[A-Za-z]{3}")), "en": ("zh", re.compile(r"[\u4e00-\u9fff]"))}
 

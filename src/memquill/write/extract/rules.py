@@ -8,18 +8,17 @@ pattern family that matches wins for that clause.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
-from memquill.model.candidate import Trigger
-from memquill.model.scope import Level
+from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.text import detect_language
 from memquill.write import noise
 from memquill.write.extract.base import ExtractionInput
-from memquill.write.extract.phrasing import sentence, strip_terminal, third_person
+from memquill.write.extract.clause import Clause, Pattern
+from memquill.write.extract.lexicon import slug
+from memquill.write.extract.phrasing import strip_terminal
 
 EXPLICIT = re.compile(
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记得|别忘了|不要忘了|别忘记)[:：,，\s]*|"
@@ -51,69 +50,6 @@ _HEDGE = re.compile(
 )
 
 
-@dataclass
-class Clause:
-    """One clause of a turn plus what the turn as a whole says about it."""
-
-    event: Event
-    text: str
-    language: str
-    explicit: bool
-    correction: bool
-    source: Source
-    confidence: float
-    project: str | None
-    conditions: list[str] = field(default_factory=list)
-    when: tuple[datetime, datetime | None] | None = None  # the clause's resolved time, UTC
-
-    def make(
-        self,
-        type: MemoryType,
-        subject: str,
-        key: str,
-        content: str,
-        *,
-        value: str | None = None,
-        polarity: Polarity = Polarity.POSITIVE,
-        level: Level = Level.USER,
-        trigger: Trigger = Trigger.SIGNAL,
-        confidence: float | None = None,
-        rule: str,
-        when: tuple[datetime, datetime | None] | None = None,
-        expires_at: datetime | None = None,
-        **attributes: object,
-    ) -> Candidate:
-        if self.explicit or self.correction:
-            trigger = Trigger.HOT
-        attrs: dict[str, Any] = {**attributes, "tz": self.event.timezone}
-        if self.correction:
-            attrs["correction"] = True
-        if self.explicit:
-            attrs["explicit"] = True
-        return Candidate(
-            type=type, subject=subject, key=key, value=value,
-            content=sentence(content, self.language), polarity=polarity,
-            conditions=list(self.conditions), observed_at=self.event.occurred_at,
-            when_start=when[0] if when else None, when_end=when[1] if when else None,
-            expires_at=expires_at,
-            confidence=min(0.99, confidence if confidence is not None else self.confidence),
-            source=self.source, evidence=[self.event.id], level=level,
-            language=self.language, trigger=trigger, attributes=attrs, rule=rule,
-        )  # fmt: skip
-
-    def said(self, text: str | None = None) -> str:
-        """The clause as a self-contained third-person statement."""
-        return third_person(text if text is not None else self.text, self.language, self.team)
-
-    @property
-    def team(self) -> str | None:
-        if not self.project:
-            return None
-        return f"项目 {self.project} " if self.language == "zh" else f"project {self.project}"
-
-
-Pattern = Callable[[Clause], list[Candidate]]
-
 _SOURCE = {
     Trust.USER: (Source.EXPLICIT, 0.9),
     Trust.TOOL: (Source.OBSERVED, 0.8),
@@ -127,12 +63,8 @@ class RuleExtractor:
 
     name = "rules"
 
-    def __init__(self, patterns: list[Pattern] | None = None) -> None:
-        if patterns is None:
-            from memquill.write.extract.patterns import PATTERNS
-
-            patterns = list(PATTERNS)
-        self.patterns = patterns
+    def __init__(self, patterns: Sequence[Pattern]) -> None:
+        self.patterns = list(patterns)
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
         out: list[Candidate] = []
@@ -230,8 +162,6 @@ def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetim
 
 def _note(c: Clause) -> Candidate:
     """An explicit request no pattern understood: kept verbatim (third person), high confidence."""
-    from memquill.write.extract.lexicon import slug
-
     kind = "reminder" if REMIND.search(c.event.content) else "note"
     return c.make(
         MemoryType.FACT, "user", f"{kind}:{slug(c.text)}", c.said(), rule=f"explicit.{kind}"

@@ -1,0 +1,5 @@
+"""``python -m memquill.interfaces.cli``."""
+
+from memquill.interfaces.cli import main
+
+main()

@@ -1,0 +1,235 @@
+"""Standing sections: who the user is, what always holds for them, what the project is.
+
+Core memory is the small state every run must see; hand-set blocks cover part of it, and
+the rest is already in the store as active user-level records (name, role, city, allergies,
+standing preferences) and as the records of the reader's project (stack, conventions). This
+module picks those records — by the catalogue's ``profile`` group, never by keywords — and
+ranks them: safety-critical first (the last thing the packer drops), then importance ×
+confidence × recency, with the ones the request touches ahead of the rest. Safety-critical
+memories are private: shown only where the request's situation bears on them, and their
+turns are withheld from episodes elsewhere (``assemble``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memquill.errors import ConfigError
+from memquill.model import MemoryRecord, MemoryType, Scope
+from memquill.model.query import RecordFilter
+from memquill.model.result import Hit
+from memquill.retrieve import intents
+from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
+from memquill.retrieve.rerank import recency
+from memquill.settings import Settings
+from memquill.store.base import Store
+
+PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
+PROJECT_TYPES = frozenset({MemoryType.FACT, MemoryType.DECISION, MemoryType.PROCEDURE,
+                           MemoryType.PREFERENCE, MemoryType.EPISODE})  # fmt: skip
+# How much a line of each group is worth when the share is tight.
+IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5,
+              "episode": 0.4}  # fmt: skip
+EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode",
+                    profile="context")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ProfilePolicy:
+    """Per-deployment knobs (``Settings.profile_*``)."""
+
+    share: float = 0.2  # largest share of the budget the non-critical profile may take
+    groups: tuple[str, ...] = ("identity", "constraint", "preference")
+    max_items: int = 12
+    project_share: float = 0.2  # the same for the reader's project section
+    project_max_items: int = 8
+    half_life_days: float = 365.0  # standing facts fade slowly
+    importance: dict[str, float] = field(default_factory=lambda: dict(IMPORTANCE))
+
+    @classmethod
+    def from_settings(cls, s: Settings) -> ProfilePolicy:
+        groups = tuple(g.strip() for g in s.profile_groups.split(",") if g.strip())
+        unknown = set(groups) - set(PROFILE_GROUPS)
+        if unknown or not (0.0 <= s.profile_share <= 1.0 and 0.0 <= s.project_share <= 1.0):
+            raise ConfigError(
+                f"profile_groups must be among {', '.join(PROFILE_GROUPS)} and profile_share "
+                f"within 0..1 (got {s.profile_groups!r}, {s.profile_share})"
+            )
+        return cls(share=s.profile_share, groups=groups, max_items=s.profile_max_items,
+                   project_share=s.project_share)
+
+    @property
+    def enabled(self) -> bool:
+        return self.share > 0 and bool(self.groups)
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    record: MemoryRecord
+    attribute: Attribute
+    score: float
+    relevant: bool = False
+
+    @property
+    def safety_critical(self) -> bool:
+        return self.attribute.safety_critical
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A standing section (the user profile, the reader's project): its entries, ranked, and
+    the share of the budget its non-critical lines may take before task memories are packed."""
+
+    name: str  # "profile" | "project"
+    entries: Sequence[ProfileEntry]
+    share: float
+    title: str = ""  # appended to the header ("Project shop")
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """What ``context()`` hands the renderer besides the fixed sections."""
+
+    hits: list[Hit]  # task memories, private ones the request does not bear on removed
+    standing: list[Standing]
+    withheld: set[str]  # turns of private memories the request does not bear on
+    texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
+
+
+def assemble(
+    store: Store, reader: Scope, query: str, hits: Sequence[Hit], at: datetime, policy: ProfilePolicy,
+    types: frozenset[MemoryType] | None = None, catalogue: Catalogue | None = None,
+) -> Assembly:  # fmt: skip
+    """The request's situations decide what is private here; then profile, project, withheld."""
+    bears_on = intents.bears_on(query)
+    kept = gate(hits, bears_on, catalogue)
+    found = {h.memory.id for h in kept}
+    user = select(store, reader, at, policy, catalogue, found, types, bears_on)
+    project = select_project(store, reader, at, policy, catalogue, found, types)
+    entries = user + project
+    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
+    return Assembly(kept, [Standing("profile", user, policy.share),
+                           Standing("project", project, policy.project_share, reader.project or "")],
+                    hidden, evidence_texts(store, reader, kept, entries, hidden))  # fmt: skip
+
+
+def user_level(reader: Scope) -> Scope:
+    """The scope of records that apply to the user everywhere (not one project/session)."""
+    return Scope(tenant=reader.tenant, user=reader.user)
+
+
+def select(
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    policy: ProfilePolicy,
+    catalogue: Catalogue | None = None,
+    relevant: Collection[str] = (),
+    types: frozenset[MemoryType] | None = None,
+    bears_on: Collection[str] = (),
+) -> list[ProfileEntry]:
+    """Active user-level records of the policy's profile groups, best first.
+
+    ``relevant`` holds ids the request's search found and ``bears_on`` the attributes its
+    situations bear on (retrieve/intents.py); such entries come first. A safety-critical
+    entry is shown only when the request bears on it — an allergy belongs in "what to pack
+    for the train", not in a code review — and then ahead of everything else.
+    """
+    if not policy.enabled:
+        return []
+    recs = _find(store, user_level(reader), at, PROFILE_TYPES, types)
+    return _rank(recs, at, policy, policy.groups, policy.max_items, catalogue, relevant, bears_on)
+
+
+def select_project(
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    policy: ProfilePolicy,
+    catalogue: Catalogue | None = None,
+    relevant: Collection[str] = (),
+    types: frozenset[MemoryType] | None = None,
+) -> list[ProfileEntry]:
+    """The standing memory of the reader's project: its stack, conventions, deadlines —
+    what every task in that project needs, whatever words the task uses. Episodes of the
+    project stand in for what extraction has not distilled into records."""
+    if reader.project is None or policy.project_share <= 0:
+        return []
+    scope = Scope(tenant=reader.tenant, user=reader.user, project=reader.project)
+    recs = _find(store, scope, at, PROJECT_TYPES, types)
+    return _rank(recs, at, policy, PROFILE_GROUPS, policy.project_max_items, catalogue, relevant, ())
+
+
+def _find(store: Store, scope: Scope, at: datetime, kinds: frozenset[MemoryType],
+          types: frozenset[MemoryType] | None) -> list[MemoryRecord]:  # fmt: skip
+    wanted = kinds if types is None else kinds & types
+    if not wanted:
+        return []
+    return store.find(RecordFilter(scope, types=wanted, at=at, exact_scope=True), limit=500)
+
+
+def _rank(
+    records: Sequence[MemoryRecord], at: datetime, policy: ProfilePolicy, groups: Collection[str],
+    limit: int, catalogue: Catalogue | None, relevant: Collection[str], bears_on: Collection[str],
+) -> list[ProfileEntry]:  # fmt: skip
+    entries = []
+    for rec in records:
+        attr = EPISODE if rec.type is MemoryType.EPISODE else attribute_of(rec, catalogue)
+        if attr.profile not in groups and not attr.safety_critical:
+            continue
+        hit = rec.id in relevant or attr.key in bears_on
+        if attr.safety_critical and not hit:
+            continue
+        weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
+        score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
+        entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
+    entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
+    critical = [e for e in entries if e.safety_critical]
+    return critical + [e for e in entries if not e.safety_critical][:limit]
+
+
+def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | None = None) -> list[Hit]:
+    """Hits without safety-critical memories the request does not bear on.
+
+    A diagnosis or an allergy is private: it enters the block when the request's situation
+    bears on it, or when the request names it (a lexical or slot match), never merely
+    because its vector sits near an unrelated request.
+    """
+    out = []
+    for h in hits:
+        attr = attribute_of(h.memory, catalogue)
+        legs = set(h.why.get("legs", {}))
+        if _private(attr, bears_on) and not legs & {"lexical", "slot"}:
+            continue
+        out.append(h)
+    return out
+
+
+def withheld(
+    store: Store, reader: Scope, at: datetime, bears_on: Collection[str], shown: Collection[str],
+    catalogue: Catalogue | None = None,
+) -> set[str]:
+    """Turns behind safety-critical memories this request does not bear on (and that are not
+    shown): an episode quoting such a turn is trimmed of it like a turn already said."""
+    recs = _find(store, user_level(reader), at, PROFILE_TYPES, None)
+    return {ev for r in recs if r.id not in shown
+            for ev in r.evidence if _private(attribute_of(r, catalogue), bears_on)}  # fmt: skip
+
+
+def _private(attr: Attribute, bears_on: Collection[str]) -> bool:
+    return attr.safety_critical and attr.key not in bears_on
+
+
+def evidence_texts(
+    store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry],
+    hidden: Collection[str] = (),
+) -> dict[str, str]:
+    """Wording of the turns an episode shares with a record of the block, or with a withheld
+    one: what trimming needs."""
+    records = [h.memory for h in hits] + [e.record for e in entries]
+    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence} | set(hidden)
+    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence}
+                    & carried)  # fmt: skip
+    return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}

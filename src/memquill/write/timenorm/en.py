@@ -1,0 +1,105 @@
+"""English time expressions: word tables and the rules that read them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date, timedelta
+
+from memquill.write.timenorm.base import (
+    _EN_SINCE,
+    _MONTHS_EN,
+    _WEEKDAYS_EN,
+    _Ctx,
+    _day,
+    _end_of,
+    _Handler,
+    _int,
+    _offset,
+    _period,
+    _Piece,
+    _weekday,
+    _weekend,
+    _yearless,
+)
+
+# fmt: off
+_EN_DAYS = {"the day after tomorrow": (2, None), "the day before yesterday": (-2, None),
+            "today": (0, None), "tonight": (0, "evening"), "tomorrow": (1, None),
+            "yesterday": (-1, None), "last night": (-1, "evening"),
+            "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
+            "this evening": (0, "evening")}
+
+
+_EN_K = {"next": 1, "last": -1, "past": -1, "this": None, "coming": None, "the": 0}
+
+
+_EN_N = (r"(\d{1,3}|half\s+an?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+         r"|(?:a\s+)?couple\s+of)")
+
+
+_EN_UNIT = r"(minute|hour|day|week|month|year)s?"
+
+
+_MON = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May|MAY)|june?|july?|aug(?:ust)?"
+        r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+
+
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?\b"
+
+
+def _en_n(s: str) -> float:
+    return 0.5 if s.lower().startswith("half") else _int(s)
+
+
+def _mon(s: str) -> int:
+    return [n[:3] for n in _MONTHS_EN].index(s[:3].title()) + 1
+
+
+def _en_period(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    k, unit = _EN_K[m[1].split()[-1].lower()], m[2].lower()
+    if k == 0:
+        return None  # "the month" is no time; "(over) the weekend" may be the last or the next
+    return _weekend(k or 0, c.today) if unit == "weekend" else _period(unit, k or 0, c.today)
+
+
+def _en_weekday(m: re.Match[str], c: _Ctx) -> _Piece:
+    """ "since Monday" is the last Monday (today counts); other bare weekdays the next one."""
+    wd, rel = _WEEKDAYS_EN.index(m[2].title()), (m[1] or "").lower()
+    if not rel and _EN_SINCE.search(m.string, max(0, m.start() - 10), m.start()):
+        return _Piece(day=c.today - timedelta(days=(c.today.weekday() - wd) % 7), bare=True)
+    return replace(_weekday(wd, _EN_K[rel or "this"], c.today), bare=not rel)
+
+
+def _en_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    h, mi, mer = int(m[1]), int(m[2] or 0), (m[3] or "").lower() or None
+    return _Piece(clock=(h, mi, mer)) if h <= (12 if mer else 23) else None
+
+
+_EN_RULES: list[tuple[str, _Handler]] = [
+    (r"\b(" + "|".join(k.replace(" ", r"\s+") for k in _EN_DAYS) + r")\b",
+     lambda m, c: _day(c, *_EN_DAYS[" ".join(m[1].lower().split())])),
+    (r"(?<!every\s)\b(?:(next|last|this|coming|past)\s+)?(" + "|".join(_WEEKDAYS_EN) + r")\b",
+     _en_weekday),
+    (r"\b(next|last|this|(?:the\s+)?coming|(?:the\s+)?past|the)\s+"
+     r"(week|month|quarter|year|weekend)\b", _en_period),
+    (r"\b(?:the\s+)?end\s+of\s+(?:(the|this|next|last)\s+)?(week|month|quarter|year)\b",
+     lambda m, c: _end_of(m[2].lower(), _EN_K.get((m[1] or "").lower()) or 0, c.today)),
+    (rf"\bin\s+{_EN_N}\s+{_EN_UNIT}(?:'?\s+time)?\b",
+     lambda m, c: _offset(_en_n(m[1]), m[2].lower(), 1, c)),
+    (rf"\b{_EN_N}\s+{_EN_UNIT}\s+(ago|from\s+now|later)\b",
+     lambda m, c: _offset(_en_n(m[1]), m[2].lower(), -1 if m[3].lower() == "ago" else 1, c)),
+    (rf"\b{_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(\d{{4}})\b)?",
+     lambda m, c: _yearless(c.today, _mon(m[2]), int(m[1]), m[3])),
+    (rf"\b{_MON}\s+{_ORD}(?:,?\s+(\d{{4}})\b)?",
+     lambda m, c: _yearless(c.today, _mon(m[1]), int(m[2]), m[3])),
+    (rf"\b{_MON},?\s+(\d{{4}})\b",
+     lambda m, c: _period("month", 0, date(int(m[2]), _mon(m[1]), 1))),
+    (r"\b(?:in\s+the\s+)?(morning|afternoon|evening|night)\b",
+     lambda m, c: _Piece(part=m[1].lower().replace("night", "evening"))),
+    (r"\b(?:at\s+)?(\d{1,2})(?::([0-5]\d))?\s*([ap])\.?m\b", _en_clock),
+    (r"\b(?:at\s+)?([01]?\d|2[0-3]):([0-5]\d)()\b", _en_clock),
+    (r"\bat\s+(\d{1,2})()()\b(?![:.]\d)", _en_clock),
+    (r"\b(?:at\s+)?(?:noon|midday)\b", lambda m, c: _Piece(clock=(12, 0, "p"))),
+]
+# fmt: on

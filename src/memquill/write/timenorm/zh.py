@@ -1,0 +1,97 @@
+"""Chinese time expressions: word tables and the rules that read them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+
+from memquill.write.timenorm.base import (
+    _NOT_NUM,
+    _WD_NOTE,
+    _ZWD,
+    _closest,
+    _Ctx,
+    _day,
+    _end_of,
+    _Handler,
+    _int,
+    _offset,
+    _period,
+    _Piece,
+    _weekday,
+    _weekend,
+    _yearless,
+)
+
+# fmt: off
+_ZN = r"(\d{1,4}|[零〇一二两三四五六七八九十]{1,5})"
+
+
+_ZREL = r"(?<!一)(上上|下下|上|下|本|这)个?"  # "一下周报" is 一下 + 周报
+
+
+_ZK = {"上上": -2, "上": -1, "本": 0, "这": 0, "下": 1, "下下": 2,
+       "今": 0, "明": 1, "去": -1, "前": -2, "后": 2}
+
+
+_ZUNIT = {"天": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year",
+          "季": "quarter", "季度": "quarter", "小时": "hour", "钟头": "hour", "分钟": "minute"}
+
+
+_ZDAYS = {"大后天": (3, None), "大前天": (-3, None), "今天": (0, None), "今日": (0, None),
+          "明天": (1, None), "明日": (1, None), "后天": (2, None), "昨天": (-1, None),
+          "昨日": (-1, None), "前天": (-2, None), "今早": (0, "morning"), "今晨": (0, "morning"),
+          "今晚": (0, "evening"), "今夜": (0, "evening"), "明早": (1, "morning"),
+          "明晚": (1, "evening"), "昨晚": (-1, "evening"), "昨夜": (-1, "evening")}
+
+
+_ZPARTS = {"凌晨": "early", "半夜": "early", "早上": "morning", "早晨": "morning",
+           "清晨": "morning", "上午": "morning", "中午": "noon", "下午": "afternoon",
+           "傍晚": "evening", "晚上": "evening", "夜里": "evening"}
+
+
+def _zh_offset(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    n, half, unit, way = m.group(1, 3, 4, 5)
+    if not (n or half) or (unit == "月" and "个" not in m[0]):
+        return None  # "3月前" is "before March", not "three months ago"
+    amount = (_int(n) if n else 0) + (0.5 if half else 0)
+    return _offset(amount, _ZUNIT[unit], -1 if way == "前" else 1, c)
+
+
+def _zh_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    h, frac, mi = m.group(1, 2, 3)
+    minute = {"半": 30, "一刻": 15, "三刻": 45}.get(frac or "", _int(mi) if mi else 0)
+    return _Piece(clock=(_int(h), minute, None)) if _int(h) <= 24 and minute < 60 else None
+
+
+_ZH_RULES: list[tuple[str, _Handler]] = [
+    (_NOT_NUM + "(" + "|".join(_ZDAYS) + ")", lambda m, c: _day(c, *_ZDAYS[m[1]])),
+    (_NOT_NUM + f"(?:{_ZREL})?(?:周|星期|礼拜)([一二三四五六日天1-7])(?![次个])",
+     lambda m, c: _weekday(_ZWD[m[2]], None if m[1] is None else _ZK[m[1]], c.today)),
+    # not 周期/周报/周刊/周边/周围 (but 周报名 is "sign up this week")
+    (_ZREL + "(周|星期|礼拜|月|季度|季)(?![期节末底边围]|报(?![名销到考])|刊(?!登))",
+     lambda m, c: _period(_ZUNIT[m[2]], _ZK[m[1]], c.today)),
+    (_ZREL + "周末", lambda m, c: _weekend(_ZK[m[1]], c.today)),  # a bare 周末 is a habit
+    (f"(?:{_ZREL})?月[底末]", lambda m, c: _end_of("month", _ZK.get(m[1] or "本", 0), c.today)),
+    (r"(今|明|去)?年年?[底末]", lambda m, c: _end_of("year", _ZK.get(m[1] or "今", 0), c.today)),
+    (r"(今|明|去|前|后)年(?![底末])", lambda m, c: _period("year", _ZK[m[1]], c.today)),
+    (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月{_ZN}[日号]{_WD_NOTE}",
+     lambda m, c: _yearless(c.today, _int(m[2]), _int(m[3]), m[1])),
+    (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月份?(?![\d零〇一二两三四五六七八九十底末初])",
+     lambda m, c: replace(_period("month", 0, _closest(c.today, _int(m[2]), None, m[1])),
+                          yearless=not m[1])),
+    (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月[底末]",
+     lambda m, c: _end_of("month", 0, _closest(c.today, _int(m[2]), None, m[1]))),
+    (r"(?<!\d)(\d{4}|[零〇一二三四五六七八九]{4})年(?!年?[底末])",
+     lambda m, c: _period("year", 0, date(_int(m[1]), 1, 1))),
+    (rf"(?:{_ZN}年)?第([一二三四1-4])个?季度",
+     lambda m, c: _period("quarter", 0, _closest(c.today, 3 * _int(m[2]) - 2, None, m[1]))),
+    (_NOT_NUM + _ZN + r"?(个)?(半)?个?(天|周|星期|礼拜|月|年|小时|钟头|分钟)[以之]?([后前])",
+     _zh_offset),
+    ("(" + "|".join(_ZPARTS) + ")", lambda m, c: _Piece(part=_ZPARTS[m[1]])),
+    (rf"(?<![\d.]){_ZN}点(?:(半|一刻|三刻)|{_ZN}分?)?", _zh_clock),
+    (r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)",
+     lambda m, c: _Piece(clock=(int(m[1]), int(m[2]), None))),
+]
+# fmt: on

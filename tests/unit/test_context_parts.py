@@ -1,0 +1,108 @@
+"""Pure parts of the context block: evidence spent once, attribute mapping, situations, fusion."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memquill.errors import ConfigError
+from memquill.model import MemoryRecord, MemoryType, Scope, Source
+from memquill.retrieve import attributes, intents, spend
+from memquill.retrieve.hybrid import max_fused, shares_script
+from memquill.retrieve.profile import ProfilePolicy
+from memquill.retrieve.recipes import recipe
+from memquill.settings import Settings
+
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+
+
+def rec(content: str, evidence: list[str], type_: MemoryType = MemoryType.EPISODE, key: str = "k",
+        subject: str = "user") -> MemoryRecord:  # fmt: skip
+    return MemoryRecord(id=f"m-{key}-{len(evidence)}-{hash(content) % 999}", type=type_, scope=Scope(user="u"),
+                        subject=subject, key=key, content=content, confidence=0.9, source=Source.EXPLICIT,
+                        evidence=evidence, created_at=NOW, updated_at=NOW)  # fmt: skip
+
+
+@pytest.mark.parametrize(("content", "texts", "left"), [
+    ("我不喝咖啡，别给我推荐咖啡 我喜欢深色主题 周末去了书店。",
+     {"e1": "我不喝咖啡，别给我推荐咖啡 我喜欢深色主题"}, "周末去了书店。"),
+    ("I don't drink coffee, never suggest it At the weekend I visited a bookshop.",
+     {"e1": "I don't drink coffee, never suggest it"}, "At the weekend I visited a bookshop."),
+    # a time-normalised quote is not verbatim: its sentence goes by its words
+    ("I fly to Paris on 2026-12-02 (Wednesday). My sister lives in Lyon.",
+     {"e1": "I fly to Paris next Wednesday."}, "My sister lives in Lyon."),
+])  # fmt: skip
+def test_episode_is_trimmed_to_what_no_shown_record_carries(content: str, texts: dict[str, str], left: str) -> None:
+    ep = rec(content, ["e1", "e2"])
+    assert spend.trim_episode(ep, {"e1"}, texts) == left
+
+
+def test_episode_fully_carried_is_dropped_and_one_without_wording_kept_whole() -> None:
+    ep = rec("我叫林晓。我住在杭州。", ["e1", "e2"])
+    assert spend.trim_episode(ep, {"e1", "e2"}, {}) is None
+    assert spend.trim_episode(ep, {"e1"}, {}) == ep.content
+    assert spend.trim_episode(ep, {"e9"}, {"e9": "我叫林晓"}) == ep.content
+
+
+def test_record_adding_nothing_to_a_record_with_the_same_evidence_is_redundant() -> None:
+    full = rec("The user does not drink coffee and likes tea", ["e1"], MemoryType.PREFERENCE, "a")
+    part = rec("The user does not drink coffee", ["e1"], MemoryType.PREFERENCE, "b")
+    other = rec("The user is Li Wei", ["e1"], MemoryType.FACT, "name")
+    assert spend.redundant_record(part, [full])
+    assert not spend.redundant_record(other, [full])  # same turn, a different fact
+    assert not spend.redundant_record(part, [rec("x", ["e2"], MemoryType.FACT, "c")])
+
+
+@pytest.mark.parametrize(("subject", "key", "expected", "critical"), [
+    ("user", "allergy:peanut", "allergy", True), ("user", "allergy", "allergy", True),
+    ("user", "location", "city", False), ("user", "role", "occupation", False),
+    ("user", "beverage:coffee", "beverage", False), ("project", "stack:language", "stack:language", False),
+])  # fmt: skip
+def test_old_and_new_keys_map_to_the_catalogue(subject: str, key: str, expected: str, critical: bool) -> None:
+    attr = attributes.attribute_of(rec("x", ["e"], MemoryType.FACT, key, subject))
+    assert (attr.key, attr.safety_critical) == (expected, critical)
+
+
+def test_without_a_catalogue_entry_type_decides_and_nothing_is_critical() -> None:
+    empty = attributes.Catalogue()
+    assert attributes.attribute_of(rec("x", ["e"], MemoryType.PREFERENCE, "likes:hiking"), empty).profile == "preference"
+    fact = attributes.attribute_of(rec("x", ["e"], MemoryType.FACT, "allergy:peanut"), empty)
+    assert fact.profile == "context" and not fact.safety_critical
+    with pytest.raises(ConfigError):
+        attributes.parse([{"key": "x", "profile": "bogus"}])
+
+
+def test_every_situation_names_catalogue_attributes() -> None:
+    known = set(attributes.bundled().attributes)
+    for s in intents.bundled():
+        assert s.attributes <= known, s.name
+        assert s.cues.pattern and s.terms
+
+
+@pytest.mark.parametrize(("query", "situation", "term"), [
+    ("Any ideas what to pack to eat on the train?", "eating", "过敏"),
+    ("火车上带点什么吃的好？", "eating", "allergi"),
+    ("周末想去看场电影", "outing", "wheelchair"),
+])  # fmt: skip
+def test_situations_from_cues_in_either_language(query: str, situation: str, term: str) -> None:
+    assert situation in [s.name for s in intents.situations(query)]
+    assert term in intents.expansion(query)
+    assert intents.situations("Add a pagination parameter to the orders endpoint") == []
+
+
+def test_fusion_does_not_halve_a_memory_the_lexical_leg_cannot_reach() -> None:
+    r = recipe("hybrid")
+    assert not shares_script("what can I eat", "我对花生过敏")
+    assert shares_script("我喜欢 Go", "Go is great") and shares_script("喝茶", "用户喜欢喝茶")
+    assert shares_script("what time?", "10:30")  # no script to tell: the lexical leg may match
+    assert max_fused(r, lexical_possible=False) == pytest.approx(max_fused(r) / 2)
+
+
+def test_profile_settings_are_checked() -> None:
+    assert ProfilePolicy.from_settings(Settings(profile_groups="identity,constraint")).groups == (
+        "identity", "constraint")  # fmt: skip
+    with pytest.raises(ConfigError):
+        ProfilePolicy.from_settings(Settings(profile_groups="identity,hobbies"))
+    with pytest.raises(ConfigError):
+        ProfilePolicy.from_settings(Settings(profile_share=1.5))
