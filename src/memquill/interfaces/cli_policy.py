@@ -21,18 +21,10 @@ from rich.table import Table
 
 from memquill import Memory
 from memquill.errors import ConfigError, MemquillError
+from memquill.interfaces.cli.common import AsJson, Db
 from memquill.settings import Settings, default_db_path
 from memquill.write.policy import WritePolicy
 
-Db = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database file or postgresql:// URL (default: MEMQUILL_DB, else the per-user data file).",
-        show_default=False,
-    ),
-]
-AsJson = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 PolicyFile = Annotated[
     Path, typer.Option("--policy", help="A policy JSON file (from `memquill policy export`).")
 ]

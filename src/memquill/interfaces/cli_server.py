@@ -16,18 +16,9 @@ import typer
 from memquill import Memory, SystemClock
 from memquill.apikeys import KeyRing
 from memquill.errors import ConfigError, MemquillError
+from memquill.interfaces.cli.common import AsJson, Db
 from memquill.model.apikey import ApiKey
 from memquill.settings import Settings, default_db_path
-
-Db = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database file or postgresql:// URL (default: MEMQUILL_DB, else the per-user data file).",
-        show_default=False,
-    ),
-]
-AsJson = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
 keys = typer.Typer(help="API keys of the HTTP service (only a salted hash is stored).", no_args_is_help=True)
 
