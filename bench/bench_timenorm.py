@@ -20,51 +20,127 @@ ANCHOR = datetime(2026, 11, 29, 2, 0, tzinfo=UTC)
 ZONE = "Asia/Shanghai"
 
 ZH_TIMES = [
-    "明天下午三点", "后天", "下周三", "上周五", "三个月后", "下个季度", "今天下午", "月底",
-    "今天下午五点前", "本周", "下个月", "2023年5月8日", "5月8日", "今晚八点", "明早八点半",
-    "周五前", "两周后", "年底", "下周末", "3天前", "半小时后", "本季度", "下个月15号",
-    "国庆节", "明年",
-]  # fmt: skip
+    "明天下午三点",
+    "后天",
+    "下周三",
+    "上周五",
+    "三个月后",
+    "下个季度",
+    "今天下午",
+    "月底",
+    "今天下午五点前",
+    "本周",
+    "下个月",
+    "2023年5月8日",
+    "5月8日",
+    "今晚八点",
+    "明早八点半",
+    "周五前",
+    "两周后",
+    "年底",
+    "下周末",
+    "3天前",
+    "半小时后",
+    "本季度",
+    "下个月15号",
+    "国庆节",
+    "明年",
+]
 ZH_PLAIN = [
-    "好的，明白了", "我喜欢喝美式咖啡，不加糖", "这个方案不错，就按这个来", "谢谢你的帮助",
-    "我住在杭州西湖区", "项目用的是 PostgreSQL 数据库", "请用中文回答我", "我对花生过敏",
-    "代码风格请用四个空格缩进", "我的猫叫小白", "把这个接口改成异步的", "我是后端工程师",
-    "不要在回复里用表情符号", "这个需求先放一放", "我们团队有五个人", "测试覆盖率要达到八成",
-    "部署脚本在仓库的根目录", "我更喜欢简洁的回答", "这家餐厅的菜很好吃", "以后都用英文写注释",
-    "我女儿在读小学", "我们用飞书沟通", "请帮我检查一下拼写", "我不喝酒", "文档写得很清楚",
-]  # fmt: skip
+    "好的，明白了",
+    "我喜欢喝美式咖啡，不加糖",
+    "这个方案不错，就按这个来",
+    "谢谢你的帮助",
+    "我住在杭州西湖区",
+    "项目用的是 PostgreSQL 数据库",
+    "请用中文回答我",
+    "我对花生过敏",
+    "代码风格请用四个空格缩进",
+    "我的猫叫小白",
+    "把这个接口改成异步的",
+    "我是后端工程师",
+    "不要在回复里用表情符号",
+    "这个需求先放一放",
+    "我们团队有五个人",
+    "测试覆盖率要达到八成",
+    "部署脚本在仓库的根目录",
+    "我更喜欢简洁的回答",
+    "这家餐厅的菜很好吃",
+    "以后都用英文写注释",
+    "我女儿在读小学",
+    "我们用飞书沟通",
+    "请帮我检查一下拼写",
+    "我不喝酒",
+    "文档写得很清楚",
+]
 EN_TIMES = [
-    "tomorrow at 3pm", "the day after tomorrow", "next Wednesday", "last Friday",
-    "in three months", "next quarter", "by the end of the month", "this afternoon",
-    "this week", "tonight", "on 8 May, 2023", "May 8", "2023-05-08", "at 9:30 am on Monday",
-    "before 5pm today", "next month", "in 2 hours", "3 days ago", "this weekend", "next year",
-    "yesterday", "tomorrow morning", "Q1 2027", "end of next week", "on Friday",
-]  # fmt: skip
+    "tomorrow at 3pm",
+    "the day after tomorrow",
+    "next Wednesday",
+    "last Friday",
+    "in three months",
+    "next quarter",
+    "by the end of the month",
+    "this afternoon",
+    "this week",
+    "tonight",
+    "on 8 May, 2023",
+    "May 8",
+    "2023-05-08",
+    "at 9:30 am on Monday",
+    "before 5pm today",
+    "next month",
+    "in 2 hours",
+    "3 days ago",
+    "this weekend",
+    "next year",
+    "yesterday",
+    "tomorrow morning",
+    "Q1 2027",
+    "end of next week",
+    "on Friday",
+]
 EN_PLAIN = [
-    "ok thanks", "I prefer tabs over spaces", "Use PostgreSQL for the orders service",
-    "My cat is called Pixel", "I am allergic to peanuts", "Please answer in English",
-    "The build script lives in the repo root", "I work on the payments team",
-    "Keep the replies short", "That plan sounds good to me", "I don't drink coffee",
-    "We deploy with GitHub Actions", "Sorry, I meant the other file", "Great, that works",
-    "The API must stay backwards compatible", "I live in Lisbon", "No emojis please",
-    "Our team uses Python and Go", "Let's go with option B", "That's not what I asked",
-    "I like concise answers", "The tests are flaky", "Ship it", "Write the docs in Markdown",
+    "ok thanks",
+    "I prefer tabs over spaces",
+    "Use PostgreSQL for the orders service",
+    "My cat is called Pixel",
+    "I am allergic to peanuts",
+    "Please answer in English",
+    "The build script lives in the repo root",
+    "I work on the payments team",
+    "Keep the replies short",
+    "That plan sounds good to me",
+    "I don't drink coffee",
+    "We deploy with GitHub Actions",
+    "Sorry, I meant the other file",
+    "Great, that works",
+    "The API must stay backwards compatible",
+    "I live in Lisbon",
+    "No emojis please",
+    "Our team uses Python and Go",
+    "Let's go with option B",
+    "That's not what I asked",
+    "I like concise answers",
+    "The tests are flaky",
+    "Ship it",
+    "Write the docs in Markdown",
     "My daughter plays the piano",
-]  # fmt: skip
+]
 
 
 def batch() -> list[tuple[str, str, bool]]:
     """(sentence, language, has_time); 50 per (language, has_time) cell."""
     zh_t = [f"我们{t}开会" if i % 2 else f"他说{t}要交报告" for i, t in enumerate(ZH_TIMES * 2)]
-    en_t = [
-        f"I fly to Paris {t}" if i % 2 else f"The review is {t}" for i, t in enumerate(EN_TIMES * 2)
-    ]
+    en_t = [f"I fly to Paris {t}" if i % 2 else f"The review is {t}" for i, t in enumerate(EN_TIMES * 2)]
     zh_p = list(islice(cycle(ZH_PLAIN), 50))
     en_p = [f"{s}." if i >= 25 else s for i, s in enumerate(islice(cycle(EN_PLAIN), 50))]
     return (
-        [(s, "zh", True) for s in zh_t] + [(s, "en", True) for s in en_t]
-        + [(s, "zh", False) for s in zh_p] + [(s, "en", False) for s in en_p]
-    )  # fmt: skip
+        [(s, "zh", True) for s in zh_t]
+        + [(s, "en", True) for s in en_t]
+        + [(s, "zh", False) for s in zh_p]
+        + [(s, "en", False) for s in en_p]
+    )
 
 
 def run(items: list[tuple[str, str, bool]], seconds: float) -> tuple[float, float, float]:

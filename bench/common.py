@@ -17,13 +17,40 @@ NOW = datetime(2026, 11, 29, 2, 0, tzinfo=UTC)
 
 EN_SUBJ = ["The user", "The team", "Project web", "The client", "Alice", "Bob"]
 EN_VERB = ["prefers", "uses", "dislikes", "deployed", "migrated", "reviewed", "scheduled", "owns"]
-EN_OBJ = ["dark mode", "PostgreSQL 16", "green tea", "the billing service", "Kubernetes",
-          "weekly reports", "the mobile app", "React 18", "a trip to Berlin", "pnpm workspaces",
-          "the staging database", "TypeScript", "on-call rotation", "the search API"]
+EN_OBJ = [
+    "dark mode",
+    "PostgreSQL 16",
+    "green tea",
+    "the billing service",
+    "Kubernetes",
+    "weekly reports",
+    "the mobile app",
+    "React 18",
+    "a trip to Berlin",
+    "pnpm workspaces",
+    "the staging database",
+    "TypeScript",
+    "on-call rotation",
+    "the search API",
+]
 ZH_SUBJ = ["用户", "团队", "项目 web", "客户", "张伟", "李娜"]
 ZH_VERB = ["喜欢", "使用", "不喜欢", "部署了", "迁移了", "评审了", "安排了", "负责"]
-ZH_OBJ = ["深色主题", "PostgreSQL 16", "绿茶", "计费服务", "Kubernetes", "周报", "移动端应用",
-          "React 18", "去杭州出差", "微服务架构", "预发数据库", "接口文档", "值班安排", "搜索接口"]
+ZH_OBJ = [
+    "深色主题",
+    "PostgreSQL 16",
+    "绿茶",
+    "计费服务",
+    "Kubernetes",
+    "周报",
+    "移动端应用",
+    "React 18",
+    "去杭州出差",
+    "微服务架构",
+    "预发数据库",
+    "接口文档",
+    "值班安排",
+    "搜索接口",
+]
 
 
 def sentence(rng: random.Random) -> str:
@@ -43,10 +70,18 @@ def records(n: int, user: str, seed: int = 7, dim: int = 384, vecs: np.ndarray |
     scope = Scope(user=user)
     for i in range(n):
         rec = MemoryRecord(
-            id=f"mem-{uuid.UUID(int=rng.getrandbits(128)).hex[:20]}", type=MemoryType.FACT, scope=scope,
-            subject="user", key=f"k{i}", content=sentence(rng), confidence=0.9, source=Source.EXPLICIT,
-            evidence=[f"e{i}"], created_at=NOW, updated_at=NOW,
-        )  # fmt: skip
+            id=f"mem-{uuid.UUID(int=rng.getrandbits(128)).hex[:20]}",
+            type=MemoryType.FACT,
+            scope=scope,
+            subject="user",
+            key=f"k{i}",
+            content=sentence(rng),
+            confidence=0.9,
+            source=Source.EXPLICIT,
+            evidence=[f"e{i}"],
+            created_at=NOW,
+            updated_at=NOW,
+        )
         out.append(Create(rec, Audit(RevisionOp.ADD, "bench", "bench"), vecs[i].tolist()))
     return out
 
@@ -67,7 +102,10 @@ def machine() -> str:
 
 
 def table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    cells = [[str(c) for c in header], *[[f"{c:.2f}" if isinstance(c, float) else str(c) for c in r] for r in rows]]
+    cells = [
+        [str(c) for c in header],
+        *[[f"{c:.2f}" if isinstance(c, float) else str(c) for c in r] for r in rows],
+    ]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
     out = [f"\n### {title}\n", line(cells[0]), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]

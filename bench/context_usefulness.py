@@ -64,10 +64,16 @@ class Score:
     misses: list[dict[str, Any]] = field(default_factory=list)
 
     def row(self, name: str, budget: int) -> list[object]:
-        return [name, budget, self.found / max(self.must, 1), self.found_stored / max(self.stored, 1),
-                self.full / max(self.requests, 1),
-                self.leaks, self.safety_found / max(self.safety_must, 1),
-                statistics.fmean(self.tokens) if self.tokens else 0.0]  # fmt: skip
+        return [
+            name,
+            budget,
+            self.found / max(self.must, 1),
+            self.found_stored / max(self.stored, 1),
+            self.full / max(self.requests, 1),
+            self.leaks,
+            self.safety_found / max(self.safety_must, 1),
+            statistics.fmean(self.tokens) if self.tokens else 0.0,
+        ]
 
 
 def load() -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -81,8 +87,9 @@ def converse(mem: Memory, user: dict[str, Any], said: dict[str, str], clock: Fix
     lang = user["lang"]
     personal = [f for f in user["facts"] if f["scope"] == "user"]
     sessions: list[tuple[str, str | None, list[dict[str, Any]]]] = [
-        ("s1", None, personal[: len(personal) // 2]), ("s2", None, personal[len(personal) // 2:]),
-    ]  # fmt: skip
+        ("s1", None, personal[: len(personal) // 2]),
+        ("s2", None, personal[len(personal) // 2 :]),
+    ]
     for project in user.get("projects") or []:
         facts = [f for f in user["facts"] if f["scope"] == f"project:{project}"]
         sessions.append((f"p-{project}", project, facts))
@@ -95,8 +102,14 @@ def converse(mem: Memory, user: dict[str, Any], said: dict[str, str], clock: Fix
                 turns.append((None, filler[(i + n) % len(filler)]))
         for event_id, text in turns:
             clock.advance(minutes=3)
-            mem.add(text, id=event_id, user=user["id"], session=session, project=project,
-                    timezone="Asia/Shanghai" if lang == "zh" else "UTC")  # fmt: skip
+            mem.add(
+                text,
+                id=event_id,
+                user=user["id"],
+                session=session,
+                project=project,
+                timezone="Asia/Shanghai" if lang == "zh" else "UTC",
+            )
         mem.end_session(user=user["id"], session=session, project=project)
         clock.advance(days=2)
     mem.flush()
@@ -128,7 +141,9 @@ def stored_facts(mem: Memory, user: dict[str, Any], said: dict[str, str]) -> set
     return shown_facts(mem, [(r.id, r.content) for r in recs.values()], said)
 
 
-def search_block(mem: Memory, req: dict[str, Any], user: str, budget: int) -> tuple[list[tuple[str | None, str]], int]:
+def search_block(
+    mem: Memory, req: dict[str, Any], user: str, budget: int
+) -> tuple[list[tuple[str | None, str]], int]:
     """Plain search top-10, rendered one line per hit in rank order while the budget lasts."""
     hits = mem.search(req["text"], k=10, user=user, project=req["project"], session=f"q-{req['id']}")
     lang = detect_language(req["text"])
@@ -144,8 +159,14 @@ def search_block(mem: Memory, req: dict[str, Any], user: str, budget: int) -> tu
     return lines, used
 
 
-def score(sc: Score, req: dict[str, Any], facts: dict[str, dict[str, Any]], shown: set[str],
-          tokens: int, stored: set[str]) -> None:  # fmt: skip
+def score(
+    sc: Score,
+    req: dict[str, Any],
+    facts: dict[str, dict[str, Any]],
+    shown: set[str],
+    tokens: int,
+    stored: set[str],
+) -> None:
     must = set(req["must_include"])
     got = must & shown
     sc.stored += len(must & stored)
@@ -161,8 +182,14 @@ def score(sc: Score, req: dict[str, Any], facts: dict[str, dict[str, Any]], show
     sc.safety_found += len(safety & shown)
     sc.tokens.append(tokens)
     if got != must or leaked:
-        sc.misses.append({"request": req["id"], "text": req["text"], "missing": sorted(must - got),
-                          "leaked": sorted(leaked)})  # fmt: skip
+        sc.misses.append(
+            {
+                "request": req["id"],
+                "text": req["text"],
+                "missing": sorted(must - got),
+                "leaked": sorted(leaked),
+            }
+        )
 
 
 def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
@@ -182,8 +209,13 @@ def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
         stored = stored_facts(mem, user, said)
         for req in user["requests"]:
             for b in budgets:
-                ctx = mem.context(req["text"], budget_tokens=b, user=user["id"], project=req["project"],
-                                  session=f"q-{req['id']}")  # fmt: skip
+                ctx = mem.context(
+                    req["text"],
+                    budget_tokens=b,
+                    user=user["id"],
+                    project=req["project"],
+                    session=f"q-{req['id']}",
+                )
                 shown = shown_facts(mem, [(i.memory_id, i.text) for i in ctx.items], said)
                 score(scores["context"][b], req, facts, shown, ctx.tokens, stored)
                 lines, used = search_block(mem, req, user["id"], b)
@@ -203,18 +235,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     scores = run(args)
     rows = [sc.row(name, b) for name, per in scores.items() for b, sc in per.items()]
-    print(table(f"Context usefulness ({args.embedder}; {time.perf_counter() - started:.0f} s)",
-                ["system", "budget", "must recall", "of stored", "requests full", "leaks",
-                 "safety recall", "tokens"], rows))  # fmt: skip
+    print(
+        table(
+            f"Context usefulness ({args.embedder}; {time.perf_counter() - started:.0f} s)",
+            [
+                "system",
+                "budget",
+                "must recall",
+                "of stored",
+                "requests full",
+                "leaks",
+                "safety recall",
+                "tokens",
+            ],
+            rows,
+        )
+    )
     if args.show:
         per = scores["context"]
         b = 300 if 300 in per else next(iter(per))
         for miss in per[b].misses[: args.show]:
             print(json.dumps(miss, ensure_ascii=False))
     if args.json:
-        out = {n: {b: {**dict(zip(["system", "budget", "must_recall", "of_stored", "requests_full", "leaks",
-                                     "safety_recall", "tokens"], s.row(n, b), strict=True)),
-                       "misses": s.misses} for b, s in per.items()} for n, per in scores.items()}  # fmt: skip
+        out = {
+            n: {
+                b: {
+                    **dict(
+                        zip(
+                            [
+                                "system",
+                                "budget",
+                                "must_recall",
+                                "of_stored",
+                                "requests_full",
+                                "leaks",
+                                "safety_recall",
+                                "tokens",
+                            ],
+                            s.row(n, b),
+                            strict=True,
+                        )
+                    ),
+                    "misses": s.misses,
+                }
+                for b, s in per.items()
+            }
+            for n, per in scores.items()
+        }
         Path(args.json).write_text(json.dumps(out, ensure_ascii=False, indent=1), "utf-8")
     return 0
 

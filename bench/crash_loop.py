@@ -66,23 +66,47 @@ EXPLICIT = [
     ("Remember that my badge number is {n}", "en"),
 ]
 # Dates: "3号" sends Chinese text to the jionlp time parser (imported on first use).
-DATED = ["记住：下个月3号要交季度报告", "Remember that the quarterly review is on the 15th of next month",
-         "记住：12月8号上午十点和客户开会", "Remember that the offsite is next Friday"]  # fmt: skip
+DATED = [
+    "记住：下个月3号要交季度报告",
+    "Remember that the quarterly review is on the 15th of next month",
+    "记住：12月8号上午十点和客户开会",
+    "Remember that the offsite is next Friday",
+]
 # (project, statements of one decision slot, in the order they replace each other)
 DECISIONS: list[tuple[str, list[str]]] = [
     ("web", ["我们最终选择了 Vue 3 做前端", "We decided to go with React instead of Vue"]),
-    ("web", ["我们决定用 PostgreSQL，因为团队熟悉，不用 MySQL",
-             "We decided to use MySQL for the database because ops knows it"]),
+    (
+        "web",
+        [
+            "我们决定用 PostgreSQL，因为团队熟悉，不用 MySQL",
+            "We decided to use MySQL for the database because ops knows it",
+        ],
+    ),
     ("api", ["We decided to use Redis for caching because it is fast", "我们决定用 Memcached 做缓存"]),
-]  # fmt: skip
-BUSINESS = ["我们团队有 {n} 个工程师", "Our customers are mostly small banks",
-            "Our customers are mostly hospitals", "我们公司主要做跨境支付"]  # fmt: skip
+]
+BUSINESS = [
+    "我们团队有 {n} 个工程师",
+    "Our customers are mostly small banks",
+    "Our customers are mostly hospitals",
+    "我们公司主要做跨境支付",
+]
 FILLER = ["好的", "ok thanks", "明白了", "got it", "嗯嗯", "Sounds good", "谢谢", "okay"]
-CHATTER = ["I was reading about sailing boats yesterday", "我们今天讨论了一下周报的格式",
-           "The weather in the office is cold", "晚上吃了火锅，味道还行", "Looked at some logs for a while",
-           "我刚看完一部电影", "Traffic was heavy on the way in", "这个问题有点复杂，我再想想"]  # fmt: skip
-ASSISTANT = ["Sure, I can help with that.", "好的，我来看一下。", "Here is a summary of the logs.",
-             "已经整理好了。"]  # fmt: skip
+CHATTER = [
+    "I was reading about sailing boats yesterday",
+    "我们今天讨论了一下周报的格式",
+    "The weather in the office is cold",
+    "晚上吃了火锅，味道还行",
+    "Looked at some logs for a while",
+    "我刚看完一部电影",
+    "Traffic was heavy on the way in",
+    "这个问题有点复杂，我再想想",
+]
+ASSISTANT = [
+    "Sure, I can help with that.",
+    "好的，我来看一下。",
+    "Here is a summary of the logs.",
+    "已经整理好了。",
+]
 
 
 @dataclass(frozen=True)
@@ -109,8 +133,10 @@ def stream(n: int, seed: int, base: datetime) -> list[Step]:
     made = 0
     while made < n:
         user = rng.choice(USERS)
-        session, left = open_sessions.get(user) or (f"{user}-s{sum(s.op == 'end' for s in steps)}",
-                                                    rng.randint(12, 40))  # fmt: skip
+        session, left = open_sessions.get(user) or (
+            f"{user}-s{sum(s.op == 'end' for s in steps)}",
+            rng.randint(12, 40),
+        )
         roll, project, role = rng.random(), None, "user"
         if roll < 0.09:
             tpl, _ = rng.choice(EXPLICIT)
@@ -168,8 +194,16 @@ def produce(mem: Memory, step: Step) -> AddResult | int:
     if step.op == "end":
         return mem.end_session(user=step.user, session=step.session)
     kw: dict[str, Any] = {"project": step.project} if step.project else {}
-    return mem.add(step.content, user=step.user, session=step.session, id=step.id, role=step.role,
-                   at=step.at, timezone=TIMEZONE, **kw)  # fmt: skip
+    return mem.add(
+        step.content,
+        user=step.user,
+        session=step.session,
+        id=step.id,
+        role=step.role,
+        at=step.at,
+        timezone=TIMEZONE,
+        **kw,
+    )
 
 
 # --- the worker process ---------------------------------------------------------------------
@@ -273,8 +307,10 @@ class ColdWorker(Handle):
     def __init__(self, path: str, lease_s: float, batch: int, prewarm: bool = False) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", COLD, path, str(lease_s), str(batch), str(int(prewarm))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.pid = self.proc.pid
 
     def start(self, mode: str) -> None:
@@ -308,8 +344,9 @@ class ColdWorker(Handle):
 class ColdLauncher:
     """Cold workers, ``standby`` of them warming up ahead of the kills."""
 
-    def __init__(self, path: str, lease_s: float, batch: int, standby: int = 2,
-                 prewarm: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, path: str, lease_s: float, batch: int, standby: int = 2, prewarm: bool | None = None
+    ) -> None:
         self.args = (path, lease_s, batch, bool(prewarm))
         self.pool = [ColdWorker(*self.args) for _ in range(max(1, standby))]
 
@@ -343,13 +380,16 @@ class Forked(Handle):
 class ForkLauncher:
     """One ``python -c`` fork server; each worker is a fork of it (no cold start per kill)."""
 
-    def __init__(self, path: str, lease_s: float, batch: int, standby: int = 0,
-                 prewarm: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, path: str, lease_s: float, batch: int, standby: int = 0, prewarm: bool | None = None
+    ) -> None:
         warm = prewarm is None or prewarm
         self.proc = subprocess.Popen(
             [sys.executable, "-c", ZYGOTE, path, str(lease_s), str(batch), str(int(warm))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert self.proc.stdout is not None
         if (line := self.proc.stdout.readline().strip()) != "ready":
             raise RuntimeError(f"fork server did not start (exit {self.proc.wait()}): {line!r}")
@@ -406,8 +446,11 @@ def _leased_to(path: str, pid: int) -> int:
     """Jobs still leased to the worker process ``pid`` (named host:pid:thread)."""
     db = sqlite3.connect(path, timeout=30)
     try:
-        return int(db.execute("SELECT COUNT(*) FROM jobs WHERE status = 'running' AND worker LIKE ?",
-                              (f"%:{pid}:%",)).fetchone()[0])  # fmt: skip
+        return int(
+            db.execute(
+                "SELECT COUNT(*) FROM jobs WHERE status = 'running' AND worker LIKE ?", (f"%:{pid}:%",)
+            ).fetchone()[0]
+        )
     finally:
         db.close()
 
@@ -421,9 +464,19 @@ def _kill_later(worker: Handle, delay_s: float, path: str, aim: bool) -> None:
     worker.kill()
 
 
-def crash_run(path: str, steps: list[Step], kills: int, seed: int, lease_s: float, batch: int,
-              log: Callable[[str], None] = lambda _: None, spawn: str = "cold",
-              standby: int = 2, prewarm: bool | None = None, aim: bool = False) -> RunReport:  # fmt: skip
+def crash_run(
+    path: str,
+    steps: list[Step],
+    kills: int,
+    seed: int,
+    lease_s: float,
+    batch: int,
+    log: Callable[[str], None] = lambda _: None,
+    spawn: str = "cold",
+    standby: int = 2,
+    prewarm: bool | None = None,
+    aim: bool = False,
+) -> RunReport:
     """Produce ``steps`` into ``path`` while killing ``kills`` workers, then drain.
 
     A third of the stream is queued before the first worker starts; the rest is spread over
@@ -521,8 +574,11 @@ def all_records(mem: Memory) -> list[MemoryRecord]:
 def active_set(mem: Memory) -> set[tuple[str, str, str, str]]:
     """What is remembered. An episode's key names its first turn, which depends on which of
     two identical windows was processed first, so episodes compare by content alone."""
-    return {(r.scope.user, r.type.value, "" if r.key.startswith("episode:") else r.key, norm_value(r.content))
-            for r in all_records(mem) if r.status is Status.ACTIVE}  # fmt: skip
+    return {
+        (r.scope.user, r.type.value, "" if r.key.startswith("episode:") else r.key, norm_value(r.content))
+        for r in all_records(mem)
+        if r.status is Status.ACTIVE
+    }
 
 
 def _slot(r: MemoryRecord) -> tuple[Any, ...]:
@@ -543,22 +599,38 @@ def check(mem: Memory, path: str, steps: list[Step]) -> list[tuple[str, bool, st
     try:
         rows = db.execute("SELECT user_id, id, body FROM events").fetchall()
         # operations logged for replay (session ends) are events too, but not interactions
-        got = Counter((u, i) for u, i, body in rows if json.loads(body).get("metadata", {}).get("kind")
-                      not in LOG_MARKERS)  # fmt: skip
+        got = Counter(
+            (u, i)
+            for u, i, body in rows
+            if json.loads(body).get("metadata", {}).get("kind") not in LOG_MARKERS
+        )
     finally:
         db.close()
     missing = sorted(f"{u}/{i}" for u, i in want if got[(u, i)] == 0)
     twice = sorted(f"{u}/{i}" for (u, i), n in got.items() if n > 1)
     extra = sorted(f"{u}/{i}" for u, i in got if (u, i) not in want)
-    checks.append(("every event logged exactly once", not (missing or twice or extra),
-                   f"{sum(got.values())}/{len(want)} events" + (
-                       f"; missing {_some(missing)}; twice {_some(twice)}; unknown {_some(extra)}"
-                       if missing or twice or extra else "")))  # fmt: skip
+    checks.append(
+        (
+            "every event logged exactly once",
+            not (missing or twice or extra),
+            f"{sum(got.values())}/{len(want)} events"
+            + (
+                f"; missing {_some(missing)}; twice {_some(twice)}; unknown {_some(extra)}"
+                if missing or twice or extra
+                else ""
+            ),
+        )
+    )
 
     jobs = mem.store.job_counts()
     left = jobs.get("queued", 0) + jobs.get("running", 0)
-    checks.append(("no job left queued/running", left == 0,
-                   f"queued {jobs.get('queued', 0)}, running {jobs.get('running', 0)}"))  # fmt: skip
+    checks.append(
+        (
+            "no job left queued/running",
+            left == 0,
+            f"queued {jobs.get('queued', 0)}, running {jobs.get('running', 0)}",
+        )
+    )
     checks.append(("no dead letters", jobs.get("dead", 0) == 0, f"dead {jobs.get('dead', 0)}"))
 
     records = all_records(mem)
@@ -569,8 +641,9 @@ def check(mem: Memory, path: str, steps: list[Step]) -> list[tuple[str, bool, st
         if r.status is Status.ACTIVE and (cat.get(r.key) is None or cat.get(r.key).single):  # type: ignore[union-attr]
             slots[_slot(r)].append(r)  # a multi-valued attribute may hold several values
     multi = [f"{k[5]}/{k[6]}@{k[1]}: {len(v)} active" for k, v in slots.items() if len(v) > 1]
-    checks.append(("≤ 1 active record per single-valued slot", not multi,
-                   _some(multi) or f"{len(slots)} slots"))  # fmt: skip
+    checks.append(
+        ("≤ 1 active record per single-valued slot", not multi, _some(multi) or f"{len(slots)} slots")
+    )
 
     same: dict[tuple[Any, ...], list[MemoryRecord]] = defaultdict(list)
     for r in records:
@@ -597,24 +670,41 @@ def check(mem: Memory, path: str, steps: list[Step]) -> list[tuple[str, bool, st
         if nxt is None:
             broken.append(f"{r.id} → missing {r.superseded_by}")
         elif nxt.supersedes != r.id and r.id not in nxt.conflicts_with:
-            broken.append(f"{r.id} ({r.content!r}) → {nxt.id} ({nxt.content!r}) which supersedes "
-                          f"{nxt.supersedes}")  # fmt: skip
-    checks.append(("superseded_by exists and points back", not broken,
-                   _some(broken, 2) or "all chains linked"))  # fmt: skip
+            broken.append(
+                f"{r.id} ({r.content!r}) → {nxt.id} ({nxt.content!r}) which supersedes {nxt.supersedes}"
+            )
+    checks.append(
+        ("superseded_by exists and points back", not broken, _some(broken, 2) or "all chains linked")
+    )
     return checks
 
 
 def compare(crash: set[tuple[str, ...]], ref: set[tuple[str, ...]]) -> tuple[str, bool, str]:
     only_crash, only_ref = sorted(crash - ref), sorted(ref - crash)
-    detail = f"{len(crash)} active in both" if not (only_crash or only_ref) else (
-        f"only after kills: {_some([' '.join(t[1:]) for t in only_crash], 2)}; "
-        f"only in reference: {_some([' '.join(t[1:]) for t in only_ref], 2)}")  # fmt: skip
+    detail = (
+        f"{len(crash)} active in both"
+        if not (only_crash or only_ref)
+        else (
+            f"only after kills: {_some([' '.join(t[1:]) for t in only_crash], 2)}; "
+            f"only in reference: {_some([' '.join(t[1:]) for t in only_ref], 2)}"
+        )
+    )
     return ("same active set as the reference run", not (only_crash or only_ref), detail)
 
 
-def run(kills: int, events: int, seed: int, workdir: Path, lease_s: float = 2.0, batch: int = 1,
-        log: Callable[[str], None] = lambda _: None, spawn: str = "cold",
-        standby: int = 2, prewarm: bool | None = None, aim: bool = False) -> RunReport:  # fmt: skip
+def run(
+    kills: int,
+    events: int,
+    seed: int,
+    workdir: Path,
+    lease_s: float = 2.0,
+    batch: int = 1,
+    log: Callable[[str], None] = lambda _: None,
+    spawn: str = "cold",
+    standby: int = 2,
+    prewarm: bool | None = None,
+    aim: bool = False,
+) -> RunReport:
     """The whole experiment: crash run, reference run, invariants on both, comparison."""
     steps = stream(events, seed, stream_base(events))
     crash_path, ref_path = str(workdir / "crash.db"), str(workdir / "reference.db")
@@ -659,9 +749,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aim", action="store_true", help="kill only once the worker holds a job (≤ 1 s late)")
     ap.add_argument("--keep", type=Path, default=None, help="keep the two SQLite files in this directory")
     args = ap.parse_args(argv)
-    print(f"crash loop: {args.kills} kills, {args.events} events, seed {args.seed}, "
-          f"lease {args.lease}s, batch {args.batch}, {args.spawn} workers{', aimed kills' if args.aim else ''}"
-          f"{'' if args.prewarm is None else (', prewarmed' if args.prewarm else ', not prewarmed')} — {machine()}", flush=True)  # fmt: skip
+    print(
+        f"crash loop: {args.kills} kills, {args.events} events, seed {args.seed}, "
+        f"lease {args.lease}s, batch {args.batch}, {args.spawn} workers{', aimed kills' if args.aim else ''}"
+        f"{'' if args.prewarm is None else (', prewarmed' if args.prewarm else ', not prewarmed')} — {machine()}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="memquill-crash-") as tmp:
         workdir = Path(tmp)
         if args.keep is not None:
@@ -669,31 +762,58 @@ def main(argv: list[str] | None = None) -> int:
             workdir.mkdir(parents=True, exist_ok=True)
             for old in workdir.glob("*.db*"):
                 old.unlink()
-        r = run(args.kills, args.events, args.seed, workdir, args.lease, args.batch,
-                log=lambda m: print(m, flush=True), spawn=args.spawn, standby=args.standby, prewarm=args.prewarm, aim=args.aim)  # fmt: skip
+        r = run(
+            args.kills,
+            args.events,
+            args.seed,
+            workdir,
+            args.lease,
+            args.batch,
+            log=lambda m: print(m, flush=True),
+            spawn=args.spawn,
+            standby=args.standby,
+            prewarm=args.prewarm,
+            aim=args.aim,
+        )
     fmt = lambda d: ", ".join(f"{k} {v}" for k, v in d.items())  # noqa: E731
-    print(table("Crash loop", ["figure", "value"], [
-        ["worker kills (SIGKILL)", r.kills],
-        ["kills that left jobs leased to the dead worker", r.kills_mid_lease],
-        ["orphaned leases (summed over kills)", r.orphaned_leases],
-        ["events produced", r.events],
-        ["producer steps (adds + end_session)", r.steps],
-        ["jobs processed (done)", r.jobs_done],
-        ["jobs by status", fmt(r.jobs)],
-        ["retries (stats)", r.retries],
-        ["dead letters (stats)", r.dead_letters],
-        ["records by status (after kills)", fmt(r.by_status)],
-        ["records by status (reference)", fmt(r.ref_by_status)],
-        ["elapsed, crash run (s)", round(r.elapsed_s, 1)],
-        ["  of which final drain (s)", round(r.final_s, 1)],
-        ["elapsed, reference run (s)", round(r.ref_elapsed_s, 1)],
-    ]))  # fmt: skip
+    print(
+        table(
+            "Crash loop",
+            ["figure", "value"],
+            [
+                ["worker kills (SIGKILL)", r.kills],
+                ["kills that left jobs leased to the dead worker", r.kills_mid_lease],
+                ["orphaned leases (summed over kills)", r.orphaned_leases],
+                ["events produced", r.events],
+                ["producer steps (adds + end_session)", r.steps],
+                ["jobs processed (done)", r.jobs_done],
+                ["jobs by status", fmt(r.jobs)],
+                ["retries (stats)", r.retries],
+                ["dead letters (stats)", r.dead_letters],
+                ["records by status (after kills)", fmt(r.by_status)],
+                ["records by status (reference)", fmt(r.ref_by_status)],
+                ["elapsed, crash run (s)", round(r.elapsed_s, 1)],
+                ["  of which final drain (s)", round(r.final_s, 1)],
+                ["elapsed, reference run (s)", round(r.ref_elapsed_s, 1)],
+            ],
+        )
+    )
     ref = {name: (ok, detail) for name, ok, detail in r.ref_checks}
-    print(table("Invariants", ["invariant", "after kills", "detail", "reference"], [
-        [name, "PASS" if ok else "FAIL", detail,
-         ("PASS" if ref[name][0] else f"FAIL: {ref[name][1]}") if name in ref else ""]
-        for name, ok, detail in r.checks
-    ]))  # fmt: skip
+    print(
+        table(
+            "Invariants",
+            ["invariant", "after kills", "detail", "reference"],
+            [
+                [
+                    name,
+                    "PASS" if ok else "FAIL",
+                    detail,
+                    ("PASS" if ref[name][0] else f"FAIL: {ref[name][1]}") if name in ref else "",
+                ]
+                for name, ok, detail in r.checks
+            ],
+        )
+    )
     print()
     print("ALL INVARIANTS PASS" if r.ok else "SOME INVARIANT FAILED")
     return 0 if r.ok else 1

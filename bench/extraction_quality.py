@@ -87,17 +87,25 @@ _NEGATION = re.compile(
 def make_pipeline() -> WritePipeline:
     store = SQLiteStore(":memory:")
     clock = FixedClock("2026-11-29T02:00:00+00:00")
-    return WritePipeline(store, clock, WritePolicy(worthiness_threshold=THRESHOLD), RuleExtractor(PATTERNS), None)
+    return WritePipeline(
+        store, clock, WritePolicy(worthiness_threshold=THRESHOLD), RuleExtractor(PATTERNS), None
+    )
 
 
 def make_event(row: dict[str, Any], n: int = 0) -> Event:
     scope = Scope.of(user="bench", session="s1", project=row.get("project"))
     return build_event(
-        row["text"], scope=scope, clock=FixedClock(row["at"]), max_bytes=32 * 1024,
-        default_timezone=row.get("timezone") or "UTC", role=row.get("role", "user"),
-        source=row.get("source"), id=f"{row['id']}#{n}", at=row["at"],
+        row["text"],
+        scope=scope,
+        clock=FixedClock(row["at"]),
+        max_bytes=32 * 1024,
+        default_timezone=row.get("timezone") or "UTC",
+        role=row.get("role", "user"),
+        source=row.get("source"),
+        id=f"{row['id']}#{n}",
+        at=row["at"],
         timezone=row.get("timezone"),
-    )  # fmt: skip
+    )
 
 
 def run_one(pipe: WritePipeline, event: Event) -> tuple[list[Candidate], str, str]:
@@ -149,9 +157,11 @@ def _extras_ok(exp: dict[str, Any], c: Candidate, tz: str) -> bool:
             return False
     attrs = c.attributes
     checks = (
-        ("expires", c.expires_at is not None), ("conditions", bool(c.conditions)),
-        ("reasons", bool(attrs.get("reasons"))), ("correction", bool(attrs.get("correction"))),
-    )  # fmt: skip
+        ("expires", c.expires_at is not None),
+        ("conditions", bool(c.conditions)),
+        ("reasons", bool(attrs.get("reasons"))),
+        ("correction", bool(attrs.get("correction"))),
+    )
     if any(name in exp and exp[name] is not None and exp[name] != have for name, have in checks):
         return False
     want = exp.get("rejected_contains")
@@ -160,8 +170,7 @@ def _extras_ok(exp: dict[str, Any], c: Candidate, tz: str) -> bool:
 
 def assign(expect: list[dict[str, Any]], cands: list[Candidate], tz: str) -> dict[int, int]:
     """Maximum one-to-one matching expectation index -> candidate index (augmenting paths)."""
-    ok = [[j for j, c in enumerate(cands) if not content_issue(c) and matches(e, c, tz)]
-          for e in expect]  # fmt: skip
+    ok = [[j for j, c in enumerate(cands) if not content_issue(c) and matches(e, c, tz)] for e in expect]
     owner: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -229,17 +238,20 @@ def evaluate(row: dict[str, Any], pipe: WritePipeline) -> Item:
     item.misses = [e for i, e in enumerate(expect) if i not in pairs and not e.get("optional")]
     item.false_pos = [(c, content_issue(c)) for j, c in enumerate(cands) if j not in used]
     required_hits = sum(1 for i in pairs if not expect[i].get("optional"))
-    item.tally = Tally(required_hits, len(item.false_pos), len(item.misses), 1,
-                       int(not item.misses and not item.false_pos))  # fmt: skip
+    item.tally = Tally(
+        required_hits, len(item.false_pos), len(item.misses), 1, int(not item.misses and not item.false_pos)
+    )
     return item
 
 
 def describe(c: Candidate, tz: str) -> str:
     when = c.when_start.astimezone(ZoneInfo(tz)).date().isoformat() if c.when_start else "-"
     extra = {k: v for k, v in c.attributes.items() if k in ("reasons", "rejected", "correction")}
-    return (f"{c.type.value} {c.subject} {c.key} {c.polarity.value} value={c.value!r} "
-            f"when={when} expires={c.expires_at is not None} cond={c.conditions} {extra or ''} "
-            f"| {c.content}")  # fmt: skip
+    return (
+        f"{c.type.value} {c.subject} {c.key} {c.polarity.value} value={c.value!r} "
+        f"when={when} expires={c.expires_at is not None} cond={c.conditions} {extra or ''} "
+        f"| {c.content}"
+    )
 
 
 # --------------------------------------------------------------------------- throughput
@@ -273,13 +285,17 @@ def _fmt(x: float | None) -> str:
 
 
 def print_table(by_cat: dict[str, Tally], total: Tally) -> None:
-    print(f"{'category':<12} {'turns':>5} {'exact':>5} {'TP':>4} {'FP':>4} {'FN':>4} "
-          f"{'prec':>6} {'recall':>6} {'F1':>6}")  # fmt: skip
+    print(
+        f"{'category':<12} {'turns':>5} {'exact':>5} {'TP':>4} {'FP':>4} {'FN':>4} "
+        f"{'prec':>6} {'recall':>6} {'F1':>6}"
+    )
     for name, t in [*sorted(by_cat.items()), ("OVERALL", total)]:
         if name == "OVERALL":
             print("-" * 62)
-        print(f"{name:<12} {t.turns:>5} {t.exact:>5} {t.tp:>4} {t.fp:>4} {t.fn:>4} "
-              f"{_fmt(t.precision)} {_fmt(t.recall)} {_fmt(t.f1)}")  # fmt: skip
+        print(
+            f"{name:<12} {t.turns:>5} {t.exact:>5} {t.tp:>4} {t.fp:>4} {t.fn:>4} "
+            f"{_fmt(t.precision)} {_fmt(t.recall)} {_fmt(t.f1)}"
+        )
 
 
 def print_errors(items: list[Item], show_all: bool) -> None:
@@ -308,21 +324,37 @@ def to_json(
     items: list[Item], by_cat: dict[str, Tally], total: Tally, rate: float, cpu_rate: float
 ) -> dict[str, Any]:
     def tally(t: Tally) -> dict[str, Any]:
-        return {"turns": t.turns, "exact": t.exact, "tp": t.tp, "fp": t.fp, "fn": t.fn,
-                "precision": t.precision, "recall": t.recall, "f1": t.f1}  # fmt: skip
+        return {
+            "turns": t.turns,
+            "exact": t.exact,
+            "tp": t.tp,
+            "fp": t.fp,
+            "fn": t.fn,
+            "precision": t.precision,
+            "recall": t.recall,
+            "f1": t.f1,
+        }
 
     return {
-        "overall": tally(total), "categories": {k: tally(v) for k, v in by_cat.items()},
+        "overall": tally(total),
+        "categories": {k: tally(v) for k, v in by_cat.items()},
         "events_per_second": rate,
         "events_per_cpu_second": cpu_rate,
-        "items": [{"id": it.row["id"], "text": it.row["text"], "skipped": it.skipped,
-                   "normalised": it.normalised,
-                   "produced": [c.model_dump(mode="json") for c in it.produced],
-                   "misses": it.misses,
-                   "false_positives": [{"candidate": c.model_dump(mode="json"), "issue": why}
-                                       for c, why in it.false_pos]}
-                  for it in items],
-    }  # fmt: skip
+        "items": [
+            {
+                "id": it.row["id"],
+                "text": it.row["text"],
+                "skipped": it.skipped,
+                "normalised": it.normalised,
+                "produced": [c.model_dump(mode="json") for c in it.produced],
+                "misses": it.misses,
+                "false_positives": [
+                    {"candidate": c.model_dump(mode="json"), "issue": why} for c, why in it.false_pos
+                ],
+            }
+            for it in items
+        ],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,16 +376,24 @@ def main(argv: list[str] | None = None) -> int:
         by_cat[it.row.get("category", "?")].add(it.tally)
         total.add(it.tally)
     print_errors(items, args.show_all)
-    print(f"\nExtraction quality — {len(rows)} turns from {args.labels.name} "
-          f"(rules path, worthiness ≥ {THRESHOLD})\n")  # fmt: skip
+    print(
+        f"\nExtraction quality — {len(rows)} turns from {args.labels.name} "
+        f"(rules path, worthiness ≥ {THRESHOLD})\n"
+    )
     print_table(by_cat, total)
     rate, cpu_rate, n = throughput(rows, args.events) if args.events > 0 and rows else (0.0, 0.0, 0)
-    print(f"\nthroughput: {rate:,.0f} events/s wall clock, {cpu_rate:,.0f} events/s of one core's CPU time "
-          f"(gate → timenorm → coref → rules → score; {n} events, one per call, no embeddings; "
-          f"best of 3 passes after a warm-up)")  # fmt: skip
+    print(
+        f"\nthroughput: {rate:,.0f} events/s wall clock, {cpu_rate:,.0f} events/s of one core's CPU time "
+        f"(gate → timenorm → coref → rules → score; {n} events, one per call, no embeddings; "
+        f"best of 3 passes after a warm-up)"
+    )
     if args.json:
-        args.json.write_text(json.dumps(to_json(items, by_cat, total, rate, cpu_rate), ensure_ascii=False,
-                                        indent=1, default=str), "utf-8")  # fmt: skip
+        args.json.write_text(
+            json.dumps(
+                to_json(items, by_cat, total, rate, cpu_rate), ensure_ascii=False, indent=1, default=str
+            ),
+            "utf-8",
+        )
     return 0
 
 

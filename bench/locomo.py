@@ -346,9 +346,11 @@ class MemquillSystem:
 
     def note(self) -> str:
         """Episodes per turn and the share of returned hits that are episodes."""
-        return (f"memquill episodes: {self.episodes} for {self.turns} turns "
-                f"({self.episodes / max(1, self.turns):.3f} per turn); "
-                f"{self.episode_hits / max(1, self.hits):.1%} of top-10 hits are episodes")  # fmt: skip
+        return (
+            f"memquill episodes: {self.episodes} for {self.turns} turns "
+            f"({self.episodes / max(1, self.turns):.3f} per turn); "
+            f"{self.episode_hits / max(1, self.hits):.1%} of top-10 hits are episodes"
+        )
 
     def stored(self) -> int:
         return int(self._mem.count(user=self._user))
@@ -375,9 +377,7 @@ class SystemRun:
         return [r.latency_ms for r in self.results]
 
 
-def run_system(
-    system: System, convs: Sequence[Conversation], count: Callable[[str], int]
-) -> SystemRun:
+def run_system(system: System, convs: Sequence[Conversation], count: Callable[[str], int]) -> SystemRun:
     run = SystemRun(system.name)
     for conv in convs:
         t0 = time.perf_counter()

@@ -45,7 +45,9 @@ def ingest(conv: Conversation, embedder: str, path: str = ":memory:") -> tuple[M
     return mem, conv.sessions[-1].at.isoformat()
 
 
-def ask(mem: Memory, conv: Conversation, at: str, question: str, budget: int, once: bool) -> tuple[set[str], int]:
+def ask(
+    mem: Memory, conv: Conversation, at: str, question: str, budget: int, once: bool
+) -> tuple[set[str], int]:
     mem.settings = mem.settings.with_(context_spend_once=once)
     ctx = mem.context(question, user=conv.sample_id, at=at, budget_tokens=budget)
     evidence = {e for i in ctx.items if i.memory_id for e in mem.get(i.memory_id).evidence}
@@ -72,8 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             mem.close()
             # each mode reads its own copy: search() records accesses, which feed recency
             shutil.copy(f"{tmp}/on.db", f"{tmp}/off.db")
-            mems = {once: Memory(f"{tmp}/{'on' if once else 'off'}.db",
-                                 settings=Settings(embedder=args.embedder)) for once in (True, False)}  # fmt: skip
+            mems = {
+                once: Memory(f"{tmp}/{'on' if once else 'off'}.db", settings=Settings(embedder=args.embedder))
+                for once in (True, False)
+            }
             for qa in [q for q in conv.qa if q.category in (1, 2, 3, 4)]:
                 for b in budgets:
                     for once, m in mems.items():
@@ -83,10 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             for m in mems.values():
                 m.close()
         print(f"  {conv.sample_id} done ({len(conv.qa)} questions)", file=sys.stderr)
-    rows = [[b, "on" if once else "off", statistics.fmean(found[(b, once)]), statistics.fmean(tokens[(b, once)])]
-            for b in budgets for once in (True, False)]  # fmt: skip
-    print(table(f"LoCoMo through context() ({len(samples)} conversations, {time.perf_counter() - started:.0f} s)",
-                ["budget", "spend once", "recall_any", "tokens"], rows))  # fmt: skip
+    rows = [
+        [b, "on" if once else "off", statistics.fmean(found[(b, once)]), statistics.fmean(tokens[(b, once)])]
+        for b in budgets
+        for once in (True, False)
+    ]
+    print(
+        table(
+            f"LoCoMo through context() ({len(samples)} conversations, {time.perf_counter() - started:.0f} s)",
+            ["budget", "spend once", "recall_any", "tokens"],
+            rows,
+        )
+    )
     if args.json:
         out: dict[str, Any] = {f"{r[0]}/{r[1]}": {"recall_any": r[2], "tokens": r[3]} for r in rows}
         args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")

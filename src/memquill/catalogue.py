@@ -25,9 +25,22 @@ from memquill.errors import ConfigError
 
 SubjectKind = Literal["user", "person", "project", "org", "event", "item"]
 ValueType = Literal[
-    "place", "organisation", "person", "email", "phone", "date", "datetime", "number", "money",
-    "duration", "enum", "text", "url", "language", "tech",
-]  # fmt: skip
+    "place",
+    "organisation",
+    "person",
+    "email",
+    "phone",
+    "date",
+    "datetime",
+    "number",
+    "money",
+    "duration",
+    "enum",
+    "text",
+    "url",
+    "language",
+    "tech",
+]
 
 
 class _Frozen(BaseModel):

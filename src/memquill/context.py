@@ -18,8 +18,7 @@ from memquill.working import Checkpoint
 
 LABELS = {
     "en": {
-        "preamble": "Background memories about the user (may be outdated; prefer what the user "
-        "says now):",
+        "preamble": "Background memories about the user (may be outdated; prefer what the user says now):",
         "core": "Core memory",
         "profile": "User profile",
         "project": "Project",
@@ -140,21 +139,41 @@ def render(
         _put_section(block, sec)
     shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
     ids = {r.id for r in shown}
-    _put_memories(block, [h for h in hits if h.memory.id not in ids], shown, texts or {}, language,
-                  set(withheld), spend_once)  # fmt: skip
+    _put_memories(
+        block,
+        [h for h in hits if h.memory.id not in ids],
+        shown,
+        texts or {},
+        language,
+        set(withheld),
+        spend_once,
+    )
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
     for st in standing:  # what room the task left goes to the rest of the standing lines
         by_id = {e.record.id: e.record for e in st.entries}
-        rest = [i for i in later[st.name] if not _chosen(block, "memory", i.memory_id)
-                and not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)]  # fmt: skip
+        rest = [
+            i
+            for i in later[st.name]
+            if not _chosen(block, "memory", i.memory_id)
+            and not (spend_once and set(by_id[i.memory_id or ""].evidence) <= said)
+        ]
         _put_items(block, st.name, block.header(st.name, st.title), rest)
     text = block.text(lab["preamble"])
     tokens = tokenizer.count(text) if text else 0
     if tokens > budget:
-        return render(sections, hits, tokenizer, budget, language, standing, texts, withheld, spend_once,
-                      block.room - (tokens - budget))  # fmt: skip
-    return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget,
-                   language=language)  # fmt: skip
+        return render(
+            sections,
+            hits,
+            tokenizer,
+            budget,
+            language,
+            standing,
+            texts,
+            withheld,
+            spend_once,
+            block.room - (tokens - budget),
+        )
+    return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget, language=language)
 
 
 def _evidence(hits: Sequence[Hit], memory_id: str | None) -> list[str]:
@@ -176,22 +195,33 @@ def _put_section(block: _Block, sec: Section) -> None:
     _put_items(block, sec.name, block.header(sec.name), sec.items)
 
 
-def _item(section: str, rec: MemoryRecord, language: str, tokenizer: Tokenizer,
-          why: dict[str, object]) -> ContextItem:  # fmt: skip
+def _item(
+    section: str, rec: MemoryRecord, language: str, tokenizer: Tokenizer, why: dict[str, object]
+) -> ContextItem:
     text = memory_line(rec, language, critical=bool(why.get("safety_critical")))
-    return ContextItem(section=section, text=text, memory_id=rec.id,
-                       tokens=tokenizer.count(text) + 1, why=why)  # fmt: skip
+    return ContextItem(
+        section=section, text=text, memory_id=rec.id, tokens=tokenizer.count(text) + 1, why=why
+    )
 
 
 def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[ContextItem]:
     """Safety-critical lines within the whole room, the others within ``cap``; the rest."""
     header = block.header(st.name, st.title)
     items = [
-        _item(st.name, e.record, language, block.tokenizer,
-              {"profile": e.attribute.profile, "attribute": e.attribute.key,
-               "score": e.score, **({"safety_critical": True} if e.safety_critical else {})})
+        _item(
+            st.name,
+            e.record,
+            language,
+            block.tokenizer,
+            {
+                "profile": e.attribute.profile,
+                "attribute": e.attribute.key,
+                "score": e.score,
+                **({"safety_critical": True} if e.safety_critical else {}),
+            },
+        )
         for e in st.entries
-    ]  # fmt: skip
+    ]
     critical = [i for i, e in zip(items, st.entries, strict=True) if e.safety_critical]
     other = [i for i, e in zip(items, st.entries, strict=True) if not e.safety_critical]
     _put_items(block, st.name, header, critical)
@@ -204,9 +234,14 @@ def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[
 
 
 def _put_memories(
-    block: _Block, hits: Sequence[Hit], profile: Sequence[MemoryRecord], texts: Mapping[str, str],
-    language: str, withheld: set[str], spend_once: bool = True,
-) -> None:  # fmt: skip
+    block: _Block,
+    hits: Sequence[Hit],
+    profile: Sequence[MemoryRecord],
+    texts: Mapping[str, str],
+    language: str,
+    withheld: set[str],
+    spend_once: bool = True,
+) -> None:
     """Rank order, per-type quotas, and evidence spent once (re-packed until nothing changes).
 
     Trimming only shrinks or drops candidates, so every item chosen in one pass still fits
@@ -233,9 +268,13 @@ def _put_memories(
 
 
 def _spend_once(
-    records: Sequence[MemoryRecord], profile: Sequence[MemoryRecord],
-    chosen: Sequence[MemoryRecord], texts: Mapping[str, str], withheld: set[str], once: bool = True,
-) -> list[MemoryRecord]:  # fmt: skip
+    records: Sequence[MemoryRecord],
+    profile: Sequence[MemoryRecord],
+    chosen: Sequence[MemoryRecord],
+    texts: Mapping[str, str],
+    withheld: set[str],
+    once: bool = True,
+) -> list[MemoryRecord]:
     """Candidates without what shown records already carry (see ``retrieve/spend.py``) and
     without withheld turns; with ``once`` off only the withheld turns go (privacy stays)."""
     records_shown = [r for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE]

@@ -14,21 +14,52 @@ from collections.abc import Iterator
 # Canonical tech name (``lexicon.tech_name``) → the stack role it fills.
 TECH_ROLES: dict[str, str] = {
     **dict.fromkeys(
-        ("postgresql", "mysql", "sqlite", "mongodb", "oracle", "clickhouse", "snowflake",
-         "bigquery", "mariadb", "dynamodb", "cassandra", "tidb", "sql_server", "supabase"),
-        "stack:database"),
+        (
+            "postgresql",
+            "mysql",
+            "sqlite",
+            "mongodb",
+            "oracle",
+            "clickhouse",
+            "snowflake",
+            "bigquery",
+            "mariadb",
+            "dynamodb",
+            "cassandra",
+            "tidb",
+            "sql_server",
+            "supabase",
+        ),
+        "stack:database",
+    ),
     **dict.fromkeys(("redis", "memcached", "valkey"), "stack:cache"),
     **dict.fromkeys(("kafka", "rabbitmq", "celery", "sqs", "pulsar", "nats"), "stack:queue"),
     **dict.fromkeys(("elasticsearch", "opensearch", "meilisearch", "solr"), "stack:search"),
     **dict.fromkeys(
-        ("python", "go", "rust", "java", "typescript", "javascript", "kotlin", "swift", "ruby",
-         "php", "scala", "elixir", "c#", "c++", ".net"),
-        "stack:language"),
+        (
+            "python",
+            "go",
+            "rust",
+            "java",
+            "typescript",
+            "javascript",
+            "kotlin",
+            "swift",
+            "ruby",
+            "php",
+            "scala",
+            "elixir",
+            "c#",
+            "c++",
+            ".net",
+        ),
+        "stack:language",
+    ),
     **dict.fromkeys(("node.js", "deno", "jdk", "bun"), "stack:runtime"),
     **dict.fromkeys(("react", "vue", "angular", "svelte", "next.js", "nuxt"), "stack:frontend"),
     **dict.fromkeys(
-        ("django", "flask", "fastapi", "spring", "rails", "laravel", "nestjs", "express"),
-        "stack:framework"),
+        ("django", "flask", "fastapi", "spring", "rails", "laravel", "nestjs", "express"), "stack:framework"
+    ),
     **dict.fromkeys(("aws", "gcp", "azure", "aliyun", "tencent_cloud"), "stack:cloud"),
     **dict.fromkeys(("kubernetes", "vercel", "heroku", "netlify"), "stack:deploy_target"),
     **dict.fromkeys(("docker", "podman"), "stack:container"),
@@ -43,8 +74,9 @@ TECH_ROLES: dict[str, str] = {
     **dict.fromkeys(("prometheus", "grafana", "sentry", "datadog"), "stack:monitoring"),
     **dict.fromkeys(
         ("tensorflow", "pytorch", "spark", "flink", "airflow", "nginx", "sqlalchemy", "prisma"),
-        "stack:library"),
-}  # fmt: skip
+        "stack:library",
+    ),
+}
 
 # Exact renames (same subject).
 RENAMED: dict[str, str] = {

@@ -110,11 +110,23 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
         model = make_model_extractor(self.embedder)
-        self.pipeline = WritePipeline(self.store, self.clock, policy, RuleExtractor(PATTERNS), self.embedder,
-                                      self._llm_extractor, model_extractor=model)  # fmt: skip
-        self.retriever = Retriever(self.store, self.embedder, self.clock, self.settings.half_life_days,
-                                   policy.dedup_similarity,
-                                   router=model.classifier if model is not None else None)  # fmt: skip
+        self.pipeline = WritePipeline(
+            self.store,
+            self.clock,
+            policy,
+            RuleExtractor(PATTERNS),
+            self.embedder,
+            self._llm_extractor,
+            model_extractor=model,
+        )
+        self.retriever = Retriever(
+            self.store,
+            self.embedder,
+            self.clock,
+            self.settings.half_life_days,
+            policy.dedup_similarity,
+            router=model.classifier if model is not None else None,
+        )
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -151,8 +163,9 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         """Log one interaction durably, then write what must be visible at once (hot path)."""
         started = time.perf_counter()
         sc = Scope.of(**scope)
-        event = self._event(content, sc, role=role, source=source, id=id, at=at, timezone=timezone,
-                            metadata=metadata)  # fmt: skip
+        event = self._event(
+            content, sc, role=role, source=source, id=id, at=at, timezone=timezone, metadata=metadata
+        )
         stored, created = ingest.log(self.store, event, self.clock.now(), self.settings.job_max_attempts)
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
@@ -193,8 +206,14 @@ class Memory(Curation, WorkingMemory, PolicyOps):
 
     def _event(self, content: Any, scope: Scope, **fields: Any) -> Event:
         """Validate and build one event (nothing is written here)."""
-        return build_event(content, scope=scope, clock=self.clock, max_bytes=self.settings.max_content_bytes,
-                           default_timezone=self.settings.default_timezone, **fields)  # fmt: skip
+        return build_event(
+            content,
+            scope=scope,
+            clock=self.clock,
+            max_bytes=self.settings.max_content_bytes,
+            default_timezone=self.settings.default_timezone,
+            **fields,
+        )
 
     def end_session(self, **scope: Any) -> int:
         """Session-end trigger: business context of the session is batched for the worker."""
@@ -220,8 +239,13 @@ class Memory(Curation, WorkingMemory, PolicyOps):
 
     def worker(self, lease_s: float | None = None, name: str | None = None) -> Worker:
         """A background worker on this store (``drain()`` for burst mode, ``run_forever(stop)``)."""
-        return Worker(self.store, self.clock, self.handlers.table(), name=name,
-                      lease_s=lease_s or self.settings.job_lease_s)  # fmt: skip
+        return Worker(
+            self.store,
+            self.clock,
+            self.handlers.table(),
+            name=name,
+            lease_s=lease_s or self.settings.job_lease_s,
+        )
 
     def flush(self) -> DrainReport:
         """Run queued background work to completion, in-process."""
@@ -252,12 +276,17 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         if not isinstance(recipe, str | Recipe):
             raise ValidationError(f"recipe must be a recipe name, got {type(recipe).__name__}")
         q = Query(
-            text=query, reader=Scope.of(**scope), k=k,
+            text=query,
+            reader=Scope.of(**scope),
+            k=k,
             at=None if at is None else parse_instant(at, timezone),
-            types=check.types(types), include_history=include_history,
-            include_archived=include_archived, recipe=self._recipe(recipe),
-            timezone=timezone or self.settings.default_timezone, expand=expand,
-        )  # fmt: skip
+            types=check.types(types),
+            include_history=include_history,
+            include_archived=include_archived,
+            recipe=self._recipe(recipe),
+            timezone=timezone or self.settings.default_timezone,
+            expand=expand,
+        )
         return session.search(self.retriever, self.store, q, self.clock.now())
 
     def _recipe(self, name: str | Recipe) -> Recipe:
@@ -293,8 +322,17 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, check.types(types))
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
-        return render(parts, a.hits, self.tokenizer, budget, lang, a.standing, a.texts, a.withheld,
-                      self.settings.context_spend_once)  # fmt: skip
+        return render(
+            parts,
+            a.hits,
+            self.tokenizer,
+            budget,
+            lang,
+            a.standing,
+            a.texts,
+            a.withheld,
+            self.settings.context_spend_once,
+        )
 
     # --- records and audit -----------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -321,11 +359,13 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         gone = {memory_id, *(r.id for r in quoting)}
         back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
         also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
-        self.store.apply([
-            Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
-            *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
-            *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
-        ])  # fmt: skip
+        self.store.apply(
+            [
+                Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
+                *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
+                *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+            ]
+        )
         self._mark("forget", rec, actor=actor)
         return self.get(memory_id)
 
@@ -342,8 +382,9 @@ class Memory(Curation, WorkingMemory, PolicyOps):
         copies = self.store.scratch_stores(sc.tenant, sc.user)
         counts = self.store.forget_scope(sc.tenant, sc.user)
         opener = functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
-        counts["scratch_stores"] = sum(replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener)
-                                       for t in copies)  # fmt: skip
+        counts["scratch_stores"] = sum(
+            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
+        )
         return counts
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
@@ -353,8 +394,10 @@ class Memory(Curation, WorkingMemory, PolicyOps):
     def records(self, *, statuses: Iterable[str] | None = None, **scope: Any) -> list[MemoryRecord]:
         """Every record visible to this reader, optionally by status (newest first)."""
 
-        st = None if statuses is None else frozenset(
-            check.enum(Status, s, "status") for s in check.texts(statuses, "statuses")
+        st = (
+            None
+            if statuses is None
+            else frozenset(check.enum(Status, s, "status") for s in check.texts(statuses, "statuses"))
         )
         return self.store.find(RecordFilter(Scope.of(**scope), statuses=st))
 

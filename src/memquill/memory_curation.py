@@ -37,9 +37,12 @@ class Curation:
         return audit.review_queue(self.store, Scope.of(**scope), include_candidates)
 
     def resolve(
-        self, memory_id: str, action: audit.Action = "accept", reason: str = "",
+        self,
+        memory_id: str,
+        action: audit.Action = "accept",
+        reason: str = "",
         actor: str = "user",
-    ) -> MemoryRecord:  # fmt: skip
+    ) -> MemoryRecord:
         """Apply a human decision to a flagged or candidate record."""
         check.text(memory_id, "memory_id")
         check.text(action, "action", 16)
@@ -61,9 +64,15 @@ class Curation:
 
     # --- core memory blocks ----------------------------------------------------------------
     def set_block(
-        self, name: str, content: str, *, read_only: bool = False, char_limit: int = 2000,
-        force: bool = False, **scope: Any,
-    ) -> CoreBlock:  # fmt: skip
+        self,
+        name: str,
+        content: str,
+        *,
+        read_only: bool = False,
+        char_limit: int = 2000,
+        force: bool = False,
+        **scope: Any,
+    ) -> CoreBlock:
         """Pin a block (persona, user profile, rules). A read-only block changes only with force."""
         sc = Scope.of(**scope)
         check.text(name, "name")
@@ -72,13 +81,17 @@ class Curation:
         check.flag(read_only, "read_only")
         check.flag(force, "force")
         if len(content) > char_limit:
-            raise ValidationError(
-                f"block {name!r} is {len(content)} chars; its limit is {char_limit}"
-            )
+            raise ValidationError(f"block {name!r} is {len(content)} chars; its limit is {char_limit}")
         block = CoreBlock(
-            tenant=sc.tenant, user=sc.user, agent=sc.agent, name=name, content=content,
-            char_limit=char_limit, read_only=read_only, updated_at=self.clock.now(),
-        )  # fmt: skip
+            tenant=sc.tenant,
+            user=sc.user,
+            agent=sc.agent,
+            name=name,
+            content=content,
+            char_limit=char_limit,
+            read_only=read_only,
+            updated_at=self.clock.now(),
+        )
         self.store.put_block(block, force=force)
         return block
 

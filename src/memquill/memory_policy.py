@@ -56,16 +56,22 @@ class PolicyOps:
         return self.store.policy_log()
 
     def replay(
-        self, policy: WritePolicy | None = None, *, into: str, tenant: str | None = None,
-        user: str | None = None, since: datetime | str | None = None,
-    ) -> replay.ReplayReport:  # fmt: skip
+        self,
+        policy: WritePolicy | None = None,
+        *,
+        into: str,
+        tenant: str | None = None,
+        user: str | None = None,
+        since: datetime | str | None = None,
+    ) -> replay.ReplayReport:
         """Re-run the write path over this store's log into the scratch store ``into`` (never
         this one), under ``policy`` (default: the live one). The copy is registered here so
         that erasing a user erases it too."""
         scratch, clock = self._scratch(into, policy)
         try:
-            report = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
-                                   since=_instant(since), target=into)  # fmt: skip
+            report = replay.replay(
+                self.store, scratch, clock, tenant=tenant, user=user, since=_instant(since), target=into
+            )
         finally:
             scratch.close()
         for t, u in report.owners:
@@ -73,16 +79,22 @@ class PolicyOps:
         return report
 
     def shadow(
-        self, policy: WritePolicy, *, tenant: str | None = None, user: str | None = None,
-        since: datetime | str | None = None, queries: int = 200,
-    ) -> shadow.ShadowReport:  # fmt: skip
+        self,
+        policy: WritePolicy,
+        *,
+        tenant: str | None = None,
+        user: str | None = None,
+        since: datetime | str | None = None,
+        queries: int = 200,
+    ) -> shadow.ShadowReport:
         """Replay ``policy`` into a temporary store and compare it with the live memory.
         Changes nothing here: the live store is only read (searches are not logged)."""
         with tempfile.TemporaryDirectory(prefix="memquill-shadow-") as tmp:
             scratch, clock = self._scratch(str(Path(tmp) / "shadow.db"), policy)
             try:
-                replayed = replay.replay(self.store, scratch, clock, tenant=tenant, user=user,
-                                         since=_instant(since))  # fmt: skip
+                replayed = replay.replay(
+                    self.store, scratch, clock, tenant=tenant, user=user, since=_instant(since)
+                )
                 live = cast("Memory", self)
                 asked = shadow.recorded_queries(live, tenant, user, queries)
                 return shadow.compare(live, scratch, replayed, asked)
@@ -95,9 +107,15 @@ class PolicyOps:
         if replay.same_target(target, self.store):
             raise ValidationError("a replay never writes into the live store: choose another target")
         clock = FixedClock("1970-01-01T00:00:00Z")  # moved to each event's recorded time
-        mem = Memory(target, settings=self.settings, clock=clock, embedder=self.embedder,
-                     tokenizer=self._tokenizer, llm_extractor=self._llm_extractor,
-                     policy=policy or self.policy)  # fmt: skip
+        mem = Memory(
+            target,
+            settings=self.settings,
+            clock=clock,
+            embedder=self.embedder,
+            tokenizer=self._tokenizer,
+            llm_extractor=self._llm_extractor,
+            policy=policy or self.policy,
+        )
         return mem, clock
 
     def adapt(self) -> adaptive.Proposal:
@@ -107,7 +125,6 @@ class PolicyOps:
         if self.policy.adaptive.enabled and proposal.changes:
             self.set_policy(proposal.policy, reason=proposal.reason, actor="adaptive", reextract=False)
         return proposal
-
 
 
 def _instant(at: datetime | str | None) -> datetime | None:

@@ -34,25 +34,48 @@ class WorkingMemory:
         """Log an operation on a record by its slot and evidence ids (never its content), so
         a replay finds the record it derived from the same evidence."""
         sc = rec.scope
-        self._log(f"{kind} {rec.id}", kind, {"memory_id": rec.id, "subject": rec.subject, "key": rec.key,
-                  "evidence": list(rec.evidence), **args}, tenant=sc.tenant, user=sc.user)  # fmt: skip
+        self._log(
+            f"{kind} {rec.id}",
+            kind,
+            {
+                "memory_id": rec.id,
+                "subject": rec.subject,
+                "key": rec.key,
+                "evidence": list(rec.evidence),
+                **args,
+            },
+            tenant=sc.tenant,
+            user=sc.user,
+        )
 
     def checkpoint(
-        self, *, task: str, done: Iterable[str] = (), pending: Iterable[str] = (),
-        params: dict[str, Any] | None = None, results: dict[str, Any] | None = None,
+        self,
+        *,
+        task: str,
+        done: Iterable[str] = (),
+        pending: Iterable[str] = (),
+        params: dict[str, Any] | None = None,
+        results: dict[str, Any] | None = None,
         **scope: Any,
-    ) -> working.Checkpoint:  # fmt: skip
+    ) -> working.Checkpoint:
         """Save where a task stands, so a reconnect continues instead of restarting."""
         if not scope.get("session"):
             raise ValidationError("checkpoint needs session=")
         Scope.of(**scope)
         cp = working.Checkpoint(
-            task=check.text(task, "task"), done=check.texts(done, "done"),
-            pending=check.texts(pending, "pending"), params=check.mapping(params, "params"),
+            task=check.text(task, "task"),
+            done=check.texts(done, "done"),
+            pending=check.texts(pending, "pending"),
+            params=check.mapping(params, "params"),
             results=check.mapping(results, "results"),
-        )  # fmt: skip
-        args = {"task": task, "done": cp.done, "pending": cp.pending, "params": cp.params,
-                "results": cp.results}  # fmt: skip
+        )
+        args = {
+            "task": task,
+            "done": cp.done,
+            "pending": cp.pending,
+            "params": cp.params,
+            "results": cp.results,
+        }
         event = self._log(cp.summary(), "checkpoint", args, **scope)
         return working.Checkpoint.from_record(self.get(self._write_logged(event)))
 
@@ -65,9 +88,15 @@ class WorkingMemory:
         return working.latest_checkpoint(self.store, sc, task)
 
     def complete_task(
-        self, *, task: str, outcome: str, success: bool = True, steps: Iterable[str] = (),
-        when: str | None = None, **scope: Any,
-    ) -> MemoryRecord:  # fmt: skip
+        self,
+        *,
+        task: str,
+        outcome: str,
+        success: bool = True,
+        steps: Iterable[str] = (),
+        when: str | None = None,
+        **scope: Any,
+    ) -> MemoryRecord:
         """Record a task outcome once it is known (never during the discussion).
 
         ``steps`` and ``when`` ("after changing the DB schema") feed consolidation: the same

@@ -30,8 +30,10 @@ def count(value: Any, name: str, low: int = 1, high: int = MAX_K) -> int:
 def text(value: Any, name: str, max_len: int = MAX_TEXT, empty: bool = False) -> str:
     bad = not isinstance(value, str) or (not empty and not value.strip()) or len(value) > max_len
     if bad or "\x00" in value:
-        raise ValidationError(f"{name} must be a {'' if empty else 'non-empty '}string of at most {max_len} "
-                              f"characters without NUL, got {_short(value)}")  # fmt: skip
+        raise ValidationError(
+            f"{name} must be a {'' if empty else 'non-empty '}string of at most {max_len} "
+            f"characters without NUL, got {_short(value)}"
+        )
     return str(value)
 
 

@@ -49,15 +49,22 @@ class Checkpoint(BaseModel):
 
 def checkpoint_candidate(cp: Checkpoint, event: Event) -> Candidate:
     return Candidate(
-        type=MemoryType.TASK_STATE, subject=f"task:{cp.task}", key="checkpoint",
-        value=json.dumps(cp.model_dump(exclude={"memory_id", "revision"}), sort_keys=True,
-                         ensure_ascii=False),
-        content=cp.summary(), confidence=0.95, source=Source.OBSERVED, evidence=[event.id],
-        level=Level.SESSION, trigger=Trigger.HOT, observed_at=event.occurred_at,
-        attributes={"checkpoint": cp.model_dump(exclude={"memory_id", "revision"}),
-                    "tz": event.timezone},
+        type=MemoryType.TASK_STATE,
+        subject=f"task:{cp.task}",
+        key="checkpoint",
+        value=json.dumps(
+            cp.model_dump(exclude={"memory_id", "revision"}), sort_keys=True, ensure_ascii=False
+        ),
+        content=cp.summary(),
+        confidence=0.95,
+        source=Source.OBSERVED,
+        evidence=[event.id],
+        level=Level.SESSION,
+        trigger=Trigger.HOT,
+        observed_at=event.occurred_at,
+        attributes={"checkpoint": cp.model_dump(exclude={"memory_id", "revision"}), "tz": event.timezone},
         rule="checkpoint",
-    )  # fmt: skip
+    )
 
 
 def outcome_candidate(
@@ -69,14 +76,26 @@ def outcome_candidate(
         content += " (steps: " + " → ".join(steps) + ")"
     return Candidate(
         # One record per completion (the key carries the event): consolidation needs them all.
-        type=MemoryType.TASK_OUTCOME, subject=f"task:{task}", key=f"outcome:{event.id}", value=content,
-        content=content, confidence=0.9, source=Source.OBSERVED, evidence=[event.id],
-        level=Level.PROJECT if event.scope.project else Level.USER, trigger=Trigger.OUTCOME,
+        type=MemoryType.TASK_OUTCOME,
+        subject=f"task:{task}",
+        key=f"outcome:{event.id}",
+        value=content,
+        content=content,
+        confidence=0.9,
+        source=Source.OBSERVED,
+        evidence=[event.id],
+        level=Level.PROJECT if event.scope.project else Level.USER,
+        trigger=Trigger.OUTCOME,
         observed_at=event.occurred_at,
-        attributes={"task": task, "success": success, "steps": steps, "tz": event.timezone,
-                    **({"when": when} if when else {})},
+        attributes={
+            "task": task,
+            "success": success,
+            "steps": steps,
+            "tz": event.timezone,
+            **({"when": when} if when else {}),
+        },
         rule="complete_task",
-    )  # fmt: skip
+    )
 
 
 def latest_checkpoint(store: Store, reader: Scope, task: str | None = None) -> Checkpoint | None:
@@ -97,10 +116,16 @@ def candidate_from_log(event: Event) -> Candidate | None:
     if event.role.value != "system" or not isinstance(m.get("task"), str):
         return None
     if m.get("kind") == "checkpoint":
-        cp = Checkpoint(task=m["task"], done=m.get("done", []), pending=m.get("pending", []),
-                        params=m.get("params", {}), results=m.get("results", {}))  # fmt: skip
+        cp = Checkpoint(
+            task=m["task"],
+            done=m.get("done", []),
+            pending=m.get("pending", []),
+            params=m.get("params", {}),
+            results=m.get("results", {}),
+        )
         return checkpoint_candidate(cp, event)
     if m.get("kind") == "task_outcome" and isinstance(m.get("outcome"), str):
-        return outcome_candidate(m["task"], m["outcome"], m.get("success", True), list(m.get("steps", [])),
-                                 event, m.get("when"))  # fmt: skip
+        return outcome_candidate(
+            m["task"], m["outcome"], m.get("success", True), list(m.get("steps", [])), event, m.get("when")
+        )
     return None

@@ -41,7 +41,9 @@ def test_old_value_keys_are_rekeyed_by_attribute(backend: str, make_store, tmp_p
     store = make_store(str(path)) if backend == "sqlite" else make_store()
     put(
         store,
-        record("m1", "project uses PostgreSQL", subject="project", key="stack:postgresql", value="PostgreSQL"),
+        record(
+            "m1", "project uses PostgreSQL", subject="project", key="stack:postgresql", value="PostgreSQL"
+        ),
         record("m2", "lives in Lisbon", subject="user", key="location", value="Lisbon"),
         record("m3", "manager is Tom", subject="user", key="manager", value="Tom"),
         record("m4", "no cilantro", key="diet:cilantro", polarity=Polarity.NEGATIVE),
@@ -62,6 +64,8 @@ def test_old_value_keys_are_rekeyed_by_attribute(backend: str, make_store, tmp_p
         # the filterable columns moved with the JSON body: slot lookups find the records
         slot = again.find(RecordFilter(scope(), subject="project", key="stack:database"))
         assert [r.id for r in slot] == ["m1"]
-        assert [r.id for r in again.find(RecordFilter(scope(), subject="person:manager", key="name"))] == ["m3"]
+        assert [r.id for r in again.find(RecordFilter(scope(), subject="person:manager", key="name"))] == [
+            "m3"
+        ]
     finally:
         again.close()

@@ -107,13 +107,20 @@ def test_two_guards_on_an_empty_slot_let_one_writer_in(pg: Any, sibling: Callabl
 
 
 def test_hnsw_index_exists_and_serves_filtered_queries(pg: Any) -> None:
-    [index] = sql(pg, "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND "
-                      "indexname = 'memory_vectors_hnsw'", pg.schema)  # fmt: skip
+    [index] = sql(
+        pg,
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND indexname = 'memory_vectors_hnsw'",
+        pg.schema,
+    )
     assert "USING hnsw (embedding vector_cosine_ops)" in index["indexdef"]
     rng = np.random.default_rng(0)
     with pg.bulk_load():  # builds the index once at the end, then refreshes the statistics
-        pg.apply([Create(record(f"m{i}", f"note {i}"), audit(), embedding=rng.standard_normal(384).tolist())
-                  for i in range(2000)])  # fmt: skip
+        pg.apply(
+            [
+                Create(record(f"m{i}", f"note {i}"), audit(), embedding=rng.standard_normal(384).tolist())
+                for i in range(2000)
+            ]
+        )
     f = RecordFilter(scope(project="p"))
     plan = pg.explain_vector(f, qvec("note"), 10)
     assert "Index Scan using memory_vectors_hnsw" in plan, plan
@@ -126,15 +133,21 @@ def test_hnsw_index_exists_and_serves_filtered_queries(pg: Any) -> None:
 def test_vector_search_is_complete_when_the_filter_is_selective(pg: Any) -> None:
     """HNSW + WHERE may return fewer rows than exist; the store then answers exactly."""
     rng = np.random.default_rng(1)
-    crowd = [Create(record(f"c{i}", "crowd", sc=scope("bob")), audit(), embedding=rng.standard_normal(384).tolist())
-             for i in range(400)]  # fmt: skip
+    crowd = [
+        Create(
+            record(f"c{i}", "crowd", sc=scope("bob")), audit(), embedding=rng.standard_normal(384).tolist()
+        )
+        for i in range(400)
+    ]
     pg.apply(crowd)
     put(pg, *(record(f"a{i}", f"alice note {i}") for i in range(3)))
     pg.analyze()
     assert sorted(hit_ids(pg.vector(RecordFilter(scope()), qvec("alice"), 10))) == ["a0", "a1", "a2"]
 
 
-def test_schema_version_is_recorded_and_reopening_migrates_nothing(pg: Any, sibling: Callable[[], Any]) -> None:
+def test_schema_version_is_recorded_and_reopening_migrates_nothing(
+    pg: Any, sibling: Callable[[], Any]
+) -> None:
     from memquill.store.postgres.schema import migrations
 
     latest = migrations(pg.dim)[-1].version
@@ -184,9 +197,13 @@ def test_driver_errors_surface_as_memquill_errors(pg: Any) -> None:
 
 
 def test_lexical_words_split_like_fts5(pg: Any) -> None:
-    """"node.js" and e-mail addresses are split into words, and a query term is a phrase."""
-    put(pg, record("node", "The project runs on Node.js 22"),
-        record("mail", "my e-mail is alice@example.com"), record("js", "plain js tricks"))  # fmt: skip
+    """ "node.js" and e-mail addresses are split into words, and a query term is a phrase."""
+    put(
+        pg,
+        record("node", "The project runs on Node.js 22"),
+        record("mail", "my e-mail is alice@example.com"),
+        record("js", "plain js tricks"),
+    )
     f = RecordFilter(scope())
     assert hit_ids(pg.lexical(f, query_terms("node"), 5)) == ["node"]
     assert hit_ids(pg.lexical(f, query_terms("Node.js"), 5)) == ["node"]  # phrase, not "js" alone

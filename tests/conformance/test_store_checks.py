@@ -161,8 +161,15 @@ def test_jobs_queued_before_the_reference_column_still_count_as_pending(tmp_path
 # --- core blocks -------------------------------------------------------------------------------
 def test_a_read_only_block_is_replaced_only_with_force(store: Store) -> None:
     def put(content: str, read_only: bool, force: bool = False) -> None:
-        block = CoreBlock(tenant="acme", user="alice", name="rules", content=content,
-                          char_limit=200, read_only=read_only, updated_at=T0)  # fmt: skip
+        block = CoreBlock(
+            tenant="acme",
+            user="alice",
+            name="rules",
+            content=content,
+            char_limit=200,
+            read_only=read_only,
+            updated_at=T0,
+        )
         store.put_block(block, force=force)
 
     put("Always answer in Chinese.", read_only=True)

@@ -97,8 +97,13 @@ class TestEvents:
         assert store.get_events(other_tenant, ["evt-1"]) == []
 
     def test_event_round_trips(self, store: Store) -> None:
-        e = event("evt-1", "我不喝咖啡", sc=scope(project="web", session="s1", agent="planner"),
-                  timezone="Asia/Shanghai", metadata={"k": [1, "二"], "nested": {"a": None}})  # fmt: skip
+        e = event(
+            "evt-1",
+            "我不喝咖啡",
+            sc=scope(project="web", session="s1", agent="planner"),
+            timezone="Asia/Shanghai",
+            metadata={"k": [1, "二"], "nested": {"a": None}},
+        )
         store.append_event(e)
         [got] = store.get_events(scope(), ["evt-1"])
         assert got.model_dump(exclude={"seq"}) == e.model_dump(exclude={"seq"})
@@ -198,8 +203,17 @@ class TestApply:
         assert got is not None
         assert got.model_dump() == rec.model_dump()
         assert got == rec
-        for name in ("valid_from", "valid_to", "expires_at", "when_start", "when_end",
-                     "observed_at", "created_at", "updated_at", "last_accessed_at"):  # fmt: skip
+        for name in (
+            "valid_from",
+            "valid_to",
+            "expires_at",
+            "when_start",
+            "when_end",
+            "observed_at",
+            "created_at",
+            "updated_at",
+            "last_accessed_at",
+        ):
             value = getattr(got, name)
             assert value.utcoffset() == timedelta(0), name
         assert store.get("missing") is None
@@ -261,8 +275,12 @@ class TestApply:
         with pytest.raises(ConflictError):  # a second writer who also saw an empty slot
             store.apply([guard(), create(record("b", "coffee"))])
         assert store.get("b") is None
-        put(store, record("closed", status=Status.SUPERSEDED), record("other-key", key="food"),
-            record("other-scope", sc=scope(project="p")))  # fmt: skip
+        put(
+            store,
+            record("closed", status=Status.SUPERSEDED),
+            record("other-key", key="food"),
+            record("other-scope", sc=scope(project="p")),
+        )
         store.apply([guard("a"), create(record("c", "cocoa", status=Status.NEEDS_REVIEW))])
         with pytest.raises(ConflictError):
             store.apply([guard("a"), create(record("d", "water"))])
@@ -328,8 +346,14 @@ class TestApply:
 
     def test_purge_erases_content_everywhere_and_keeps_a_tombstone(self, store: Store) -> None:
         secret = "zanzibar"
-        rec = record("m1", f"the user was born in {secret}", key=f"{secret}_key", value=secret,
-                     conditions=[f"when in {secret}"], attributes={"place": secret})  # fmt: skip
+        rec = record(
+            "m1",
+            f"the user was born in {secret}",
+            key=f"{secret}_key",
+            value=secret,
+            conditions=[f"when in {secret}"],
+            attributes={"place": secret},
+        )
         put(store, rec)
         store.apply([update(rec, content=f"the user lives in {secret} town", embed=True)])
         q = qvec(f"the user lives in {secret} town")
@@ -387,8 +411,9 @@ def test_history_oldest_first_with_audit(store: Store) -> None:
     store.apply([create(rec, a=audit(RevisionOp.ADD, "user", "said so", ["e1"]))])
     r2 = update(rec, content="v2", a=audit(RevisionOp.SUPERSEDE, "worker", "newer", ["e2", "e3"]))
     store.apply([r2])
-    store.apply([update(r2.record, status=Status.ARCHIVED,
-                        a=audit(RevisionOp.ARCHIVE, "decay", "unused", []))])  # fmt: skip
+    store.apply(
+        [update(r2.record, status=Status.ARCHIVED, a=audit(RevisionOp.ARCHIVE, "decay", "unused", []))]
+    )
     h = store.history("m1")
     assert [r.revision for r in h] == [1, 2, 3]
     assert [r.op for r in h] == [RevisionOp.ADD, RevisionOp.SUPERSEDE, RevisionOp.ARCHIVE]
@@ -465,32 +490,43 @@ class TestFind:
         assert store.count(f) == 2
 
     def test_subject_and_key(self, store: Store) -> None:
-        put(store, record("a", subject="user", key="beverage"),
+        put(
+            store,
+            record("a", subject="user", key="beverage"),
             record("b", subject="user", key="food"),
-            record("c", subject="project:api", key="beverage"))  # fmt: skip
+            record("c", subject="project:api", key="beverage"),
+        )
         assert set(ids(store.find(RecordFilter(scope(), subject="user")))) == {"a", "b"}
         assert set(ids(store.find(RecordFilter(scope(), key="beverage")))) == {"a", "c"}
         f = RecordFilter(scope(), subject="user", key="beverage")
         assert ids(store.find(f)) == ["a"] and store.count(f) == 1
 
     def test_exact_scope(self, store: Store) -> None:
-        put(store, record("user-level"), record("proj", sc=scope(project="web")),
-            record("sess", sc=scope(project="web", session="s1")))  # fmt: skip
+        put(
+            store,
+            record("user-level"),
+            record("proj", sc=scope(project="web")),
+            record("sess", sc=scope(project="web", session="s1")),
+        )
         reader = scope(project="web", session="s1")
         assert set(ids(store.find(RecordFilter(reader)))) == {"user-level", "proj", "sess"}
-        exact = {s: ids(store.find(RecordFilter(s, exact_scope=True))) for s in
-                 (scope(), scope(project="web"), reader, scope(project="other"))}  # fmt: skip
+        exact = {
+            s: ids(store.find(RecordFilter(s, exact_scope=True)))
+            for s in (scope(), scope(project="web"), reader, scope(project="other"))
+        }
         assert list(exact.values()) == [["user-level"], ["proj"], ["sess"], []]
         assert store.count(RecordFilter(scope(project="web"), exact_scope=True)) == 1
 
     def test_validity_at(self, store: Store) -> None:
-        put(store,
+        put(
+            store,
             record("always"),
             record("window", valid_from=at(hours=-1), valid_to=at(hours=1)),
             record("future", valid_from=at(hours=1)),
             record("past", valid_to=T0),
             record("ttl", expires_at=at(minutes=30)),
-            record("expired", expires_at=T0))  # fmt: skip
+            record("expired", expires_at=T0),
+        )
 
         def seen(when: datetime | None) -> set[str]:
             f = RecordFilter(scope(), at=when)
@@ -507,8 +543,12 @@ class TestFind:
         assert seen(cst) == seen(T0)
 
     def test_newest_first_and_limit(self, store: Store) -> None:
-        put(store, record("old", updated_at=at(hours=-2)), record("new", updated_at=at(hours=2)),
-            record("mid", updated_at=T0))  # fmt: skip
+        put(
+            store,
+            record("old", updated_at=at(hours=-2)),
+            record("new", updated_at=at(hours=2)),
+            record("mid", updated_at=T0),
+        )
         assert ids(store.find(RecordFilter(scope()))) == ["new", "mid", "old"]
         assert ids(store.find(RecordFilter(scope()), limit=2)) == ["new", "mid"]
 
@@ -543,8 +583,7 @@ class TestScopeIsolation:
         assert_sees(store, scope("carol"), set())
 
     def test_tenants_never_see_each_other(self, store: Store) -> None:
-        put(store, record("t1", TEXT, sc=scope(tenant="t1")),
-            record("t2", TEXT, sc=scope(tenant="t2")))  # fmt: skip
+        put(store, record("t1", TEXT, sc=scope(tenant="t1")), record("t2", TEXT, sc=scope(tenant="t2")))
         assert_sees(store, scope(tenant="t1"), {"t1"})
         assert_sees(store, scope(tenant="t2", project="p"), {"t2"})
         assert_sees(store, scope(tenant="t3"), set())
@@ -567,8 +606,13 @@ class TestScopeIsolation:
 
     def test_user_level_visible_everywhere_for_that_user(self, store: Store) -> None:
         put(store, record("pref", TEXT))
-        for reader in (scope(), scope(project="a"), scope(project="b", session="s"),
-                       scope(agent="planner"), scope(agent="x", project="y", session="z")):  # fmt: skip
+        for reader in (
+            scope(),
+            scope(project="a"),
+            scope(project="b", session="s"),
+            scope(agent="planner"),
+            scope(agent="x", project="y", session="z"),
+        ):
             assert_sees(store, reader, {"pref"})
         assert_sees(store, scope("bob"), set())
 
@@ -598,8 +642,11 @@ class TestScopeIsolation:
 # ======================================================================================
 class TestLexical:
     def test_chinese(self, store: Store) -> None:
-        put(store, record("coffee", "用户不喝咖啡", language="zh"),
-            record("arch", "项目使用微服务架构，共40个服务", language="zh"))  # fmt: skip
+        put(
+            store,
+            record("coffee", "用户不喝咖啡", language="zh"),
+            record("arch", "项目使用微服务架构，共40个服务", language="zh"),
+        )
         f = RecordFilter(scope())
         hits = store.lexical(f, query_terms("咖啡"), 5)
         assert hit_ids(hits)[:1] == ["coffee"]
@@ -608,17 +655,23 @@ class TestLexical:
         assert hit_ids(store.lexical(f, query_terms("用户喝什么"), 5))[:1] == ["coffee"]
 
     def test_english_stemming(self, store: Store) -> None:
-        put(store, record("tea", "Alice likes to drink oolong tea"),
-            record("deploy", "The service deployed to staging"))  # fmt: skip
+        put(
+            store,
+            record("tea", "Alice likes to drink oolong tea"),
+            record("deploy", "The service deployed to staging"),
+        )
         f = RecordFilter(scope())
         assert hit_ids(store.lexical(f, query_terms("drinks"), 5)) == ["tea"]
         assert hit_ids(store.lexical(f, query_terms("deploying"), 5)) == ["deploy"]
         assert hit_ids(store.lexical(f, query_terms("DRINKING Oolong"), 5)) == ["tea"]
 
     def test_terms_rank_by_relevance_without_all_matching(self, store: Store) -> None:
-        put(store, record("both", "espresso coffee beans daily"),
+        put(
+            store,
+            record("both", "espresso coffee beans daily"),
             record("one", "green tea leaves daily"),
-            record("none", "deploy on friday afternoons"))  # fmt: skip
+            record("none", "deploy on friday afternoons"),
+        )
         f = RecordFilter(scope())
         hits = store.lexical(f, query_terms("coffee espresso tea"), 10)
         assert hit_ids(hits) == ["both", "one"]
@@ -628,9 +681,12 @@ class TestLexical:
         assert len(store.lexical(f, query_terms("daily"), 1)) == 1
 
     def test_filter_applies(self, store: Store) -> None:
-        put(store, record("old", "the user drinks tea", status=Status.SUPERSEDED),
+        put(
+            store,
+            record("old", "the user drinks tea", status=Status.SUPERSEDED),
             record("proj", "the user drinks tea", sc=scope(project="p")),
-            record("typed", "the user drinks tea", type=MemoryType.EPISODE))  # fmt: skip
+            record("typed", "the user drinks tea", type=MemoryType.EPISODE),
+        )
         terms = query_terms("tea")
         assert hit_ids(store.lexical(RecordFilter(scope()), terms, 10)) == ["typed"]
         f = RecordFilter(scope(project="p"), types=frozenset({MemoryType.PREFERENCE}))
@@ -642,9 +698,11 @@ class TestLexical:
 # ======================================================================================
 class TestVector:
     def test_nearest_first(self, store: Store) -> None:
-        texts = {"tea": "the user drinks green tea every morning",
-                 "chess": "the user plays chess on sundays",
-                 "db": "the project database is postgres"}  # fmt: skip
+        texts = {
+            "tea": "the user drinks green tea every morning",
+            "chess": "the user plays chess on sundays",
+            "db": "the project database is postgres",
+        }
         put(store, *(record(k, v) for k, v in texts.items()))
         hits = store.vector(RecordFilter(scope()), qvec("the user drinks green tea every morning"), 3)
         assert hit_ids(hits)[0] == "tea"
@@ -655,16 +713,19 @@ class TestVector:
 
     def test_filter_before_ranking(self, store: Store) -> None:
         exact = "the user drinks green tea every morning"
-        put(store,
+        put(
+            store,
             record("other-user", exact, sc=scope("bob")),
             record("other-project", exact, sc=scope(project="admin")),
             record("superseded", exact, status=Status.SUPERSEDED),
             record("other-type", exact, type=MemoryType.EPISODE),
             record("expired", exact, expires_at=at(minutes=-1)),
             record("keyed", exact, key="other"),
-            record("far", "the project database is postgres"))  # fmt: skip
-        f = RecordFilter(scope(project="shop"), types=frozenset({MemoryType.PREFERENCE}), at=T0,
-                         key="beverage")  # fmt: skip
+            record("far", "the project database is postgres"),
+        )
+        f = RecordFilter(
+            scope(project="shop"), types=frozenset({MemoryType.PREFERENCE}), at=T0, key="beverage"
+        )
         assert hit_ids(store.vector(f, qvec(exact), 1)) == ["far"]
         assert hit_ids(store.vector(f, qvec(exact), 10)) == ["far"]
 
@@ -726,8 +787,10 @@ class TestJobs:
         assert sorted(x.key for x in later) == ["due", "later"]  # due's lease expired
 
     def test_claim_respects_limit_and_kinds(self, store: Store) -> None:
-        store.enqueue([job(f"x{i}", "extract", run_after=at(seconds=i)) for i in range(4)]
-                      + [job("s1", "session_end", run_after=at(seconds=10))])  # fmt: skip
+        store.enqueue(
+            [job(f"x{i}", "extract", run_after=at(seconds=i)) for i in range(4)]
+            + [job("s1", "session_end", run_after=at(seconds=10))]
+        )
         got = store.claim("w", at(minutes=1), 60, 2)
         assert len(got) == 2
         assert [j.key for j in store.claim("w", at(minutes=1), 60, 10, kinds=["session_end"])] == ["s1"]
@@ -779,8 +842,13 @@ class TestJobs:
         assert store.claim("w1", at(days=7), 30, 10) == []
 
     def test_job_counts_by_scope(self, store: Store) -> None:
-        store.enqueue([job("a1", sc=scope("alice")), job("a2", sc=scope("alice", project="p")),
-                       job("b1", sc=scope("bob"))])  # fmt: skip
+        store.enqueue(
+            [
+                job("a1", sc=scope("alice")),
+                job("a2", sc=scope("alice", project="p")),
+                job("b1", sc=scope("bob")),
+            ]
+        )
         store.claim("w", T0, 30, 1, kinds=["extract"])
         assert sum(store.job_counts(scope("alice")).values()) == 2
         assert store.job_counts(scope("bob")) in ({JobStatus.QUEUED: 1}, {JobStatus.RUNNING: 1})
@@ -853,8 +921,12 @@ def test_forget_scope_erases_the_access_log(make_store: MakeStore, backend: str,
 def test_log_access_accepts_entries(store: Store) -> None:
     put(store, record("m1"))
     store.log_access([])
-    store.log_access([Access("m1", scope(project="p"), "tea?", 1, 0.5, T0),
-                      Access("gone", scope(), "沒有", 2, 0.1, T0.astimezone(UTC))])  # fmt: skip
+    store.log_access(
+        [
+            Access("m1", scope(project="p"), "tea?", 1, 0.5, T0),
+            Access("gone", scope(), "沒有", 2, 0.1, T0.astimezone(UTC)),
+        ]
+    )
     assert store.get("m1") is not None
 
 
@@ -862,10 +934,15 @@ def test_log_access_accepts_entries(store: Store) -> None:
 # maintenance reads: owner filter, touch, tally, pending events, core blocks
 # ======================================================================================
 def test_owner_filter_sees_every_binding_of_one_user(store: Store) -> None:
-    put(store, record("u", TEXT), record("p", TEXT, sc=scope(project="p")),
+    put(
+        store,
+        record("u", TEXT),
+        record("p", TEXT, sc=scope(project="p")),
         record("s", TEXT, sc=scope(project="p", session="s")),
-        record("a", TEXT, sc=scope(agent="x")), record("bob", TEXT, sc=scope("bob")),
-        record("t2", TEXT, sc=scope(tenant="t2")))  # fmt: skip
+        record("a", TEXT, sc=scope(agent="x")),
+        record("bob", TEXT, sc=scope("bob")),
+        record("t2", TEXT, sc=scope(tenant="t2")),
+    )
     owner = RecordFilter(scope(project="other"), statuses=None, owner=True)
     assert set(ids(store.find(owner))) == {"u", "p", "s", "a"}
     assert store.count(owner) == 4
@@ -887,8 +964,13 @@ def test_touch_counts_reads_without_a_revision(store: Store) -> None:
 
 
 def test_tally_counts_one_user(store: Store) -> None:
-    put(store, record("a"), record("b", type=MemoryType.FACT),
-        record("c", status=Status.SUPERSEDED, useful_count=3), record("bob", sc=scope("bob")))  # fmt: skip
+    put(
+        store,
+        record("a"),
+        record("b", type=MemoryType.FACT),
+        record("c", status=Status.SUPERSEDED, useful_count=3),
+        record("bob", sc=scope("bob")),
+    )
     store.append_event(event("e1", minutes=0), [job("j1")])
     store.append_event(event("e2", minutes=1))
     store.append_event(event("e3", sc=scope("bob", session="s1")))
@@ -904,11 +986,14 @@ def test_pending_events_until_their_extract_job_is_done(store: Store) -> None:
 
     sc = scope(session="s1")
     for i in (1, 2):
-        store.append_event(event(f"e{i}", f"turn {i}", sc=sc, minutes=i),
-                           [extract_job(f"e{i}", sc, None, T0)])  # fmt: skip
+        store.append_event(
+            event(f"e{i}", f"turn {i}", sc=sc, minutes=i), [extract_job(f"e{i}", sc, None, T0)]
+        )
     store.append_event(event("e3", "no job", sc=sc))
-    store.append_event(event("b1", "bob", sc=scope("bob", session="s1")),
-                       [extract_job("b1", scope("bob", session="s1"), None, T0)])  # fmt: skip
+    store.append_event(
+        event("b1", "bob", sc=scope("bob", session="s1")),
+        [extract_job("b1", scope("bob", session="s1"), None, T0)],
+    )
     assert [e.id for e in store.pending_events(sc, "s1")] == ["e1", "e2"]
     assert [e.id for e in store.pending_events(sc, "s1", limit=1)] == ["e2"]  # the latest
     claimed = store.claim("w", T0, 60, 10)
@@ -923,15 +1008,21 @@ def test_core_blocks_shared_and_private(store: Store) -> None:
     from memquill.model.block import CoreBlock
 
     def block(name: str, content: str, agent: str | None = None, read_only: bool = False) -> CoreBlock:
-        return CoreBlock(tenant="acme", user="alice", agent=agent, name=name, content=content,
-                         read_only=read_only, updated_at=T0)  # fmt: skip
+        return CoreBlock(
+            tenant="acme",
+            user="alice",
+            agent=agent,
+            name=name,
+            content=content,
+            read_only=read_only,
+            updated_at=T0,
+        )
 
     store.put_block(block("profile", "Alice, backend engineer"))
     store.put_block(block("persona", "terse planner", agent="planner", read_only=True))
     store.put_block(block("persona", "chatty coder", agent="coder"))
     store.put_block(block("profile", "Alice, staff engineer"))  # upsert
-    store.put_block(CoreBlock(tenant="acme", user="bob", name="profile", content="Bob",
-                              updated_at=T0))  # fmt: skip
+    store.put_block(CoreBlock(tenant="acme", user="bob", name="profile", content="Bob", updated_at=T0))
     shared = store.blocks(scope())
     assert [(b.name, b.content) for b in shared] == [("profile", "Alice, staff engineer")]
     planner = store.blocks(scope(agent="planner"))

@@ -40,8 +40,7 @@ def run_json(*args: str) -> Any:
 
 
 def add(db: str, text: str, *extra: str) -> dict[str, Any]:
-    return run_json("add", text, "--user", "alice", "--timezone", "Asia/Shanghai", "--db", db,
-                    *extra)  # fmt: skip
+    return run_json("add", text, "--user", "alice", "--timezone", "Asia/Shanghai", "--db", db, *extra)
 
 
 def contents(db: str, query: str, *extra: str) -> list[str]:
@@ -97,11 +96,22 @@ FIVE = [
     {"id": "e1", "session": "s1", "content": EMAIL, "at": "2026-11-29T10:00:00+08:00"},
     {"id": "e2", "session": "s1", "content": COFFEE, "at": "2026-11-29T10:01:00+08:00"},
     {"id": "e3", "session": "s1", "content": "好的", "at": "2026-11-29T10:02:00+08:00"},
-    {"id": "e4", "session": "s1", "content": "我下周三要去杭州出差",
-     "at": "2026-11-29T10:03:00", "timezone": "Asia/Shanghai"},
-    {"id": "e5", "session": "s1", "project": "web", "role": "user", "at": "2026-11-29T02:04:00Z",
-     "content": "我们决定用 PostgreSQL，因为团队更熟悉，不用 MySQL"},
-]  # fmt: skip
+    {
+        "id": "e4",
+        "session": "s1",
+        "content": "我下周三要去杭州出差",
+        "at": "2026-11-29T10:03:00",
+        "timezone": "Asia/Shanghai",
+    },
+    {
+        "id": "e5",
+        "session": "s1",
+        "project": "web",
+        "role": "user",
+        "at": "2026-11-29T02:04:00Z",
+        "content": "我们决定用 PostgreSQL，因为团队更熟悉，不用 MySQL",
+    },
+]
 
 
 def test_ingest_five_lines_then_rerun_is_idempotent(db: str, tmp_path: Path) -> None:
@@ -162,10 +172,13 @@ def test_ingest_stops_at_a_malformed_line(db: str, tmp_path: Path, case: str) ->
 
 
 def test_ingest_naive_at_names_the_line(db: str, tmp_path: Path) -> None:
-    f = write_jsonl(tmp_path / "naive.jsonl", [
-        {"user": "alice", "content": EMAIL, "at": "2026-11-29T10:00:00+08:00"},
-        {"user": "alice", "content": COFFEE, "at": "2026-11-29T10:00:00"},
-    ])  # fmt: skip
+    f = write_jsonl(
+        tmp_path / "naive.jsonl",
+        [
+            {"user": "alice", "content": EMAIL, "at": "2026-11-29T10:00:00+08:00"},
+            {"user": "alice", "content": COFFEE, "at": "2026-11-29T10:00:00"},
+        ],
+    )
     result = run("ingest", str(f), "--db", db)
     assert result.exit_code == 2
     assert "line 2:" in result.stderr and "timezone" in result.stderr

@@ -58,8 +58,9 @@ def start_worker(env: dict[str, str]) -> Iterator[Start]:
     started: list[subprocess.Popen[str]] = []
 
     def start(db: Path, *args: str) -> subprocess.Popen[str]:
-        proc = subprocess.Popen(worker_cmd(db, *args), env=env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        proc = subprocess.Popen(
+            worker_cmd(db, *args), env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         started.append(proc)
         return proc
 
@@ -136,8 +137,9 @@ def test_burst_processes_every_queued_job_then_exits(db: Path, env: dict[str, st
         for i in range(n):
             mem.add(DECISIONS[i % len(DECISIONS)] + f" (note {i})", user="bob", project="api")
         assert backlog(mem) == n
-    done = subprocess.run(worker_cmd(db, "--burst", "--json"), env=env, text=True,
-                          capture_output=True, timeout=WAIT_S * 3)  # fmt: skip
+    done = subprocess.run(
+        worker_cmd(db, "--burst", "--json"), env=env, text=True, capture_output=True, timeout=WAIT_S * 3
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"done": n, "failed": 0, "dead": 0, "kinds": {"extract": n}}
     with Memory(str(db), embedder="hash") as mem:

@@ -47,23 +47,37 @@ def test_rendered_context_never_exceeds_budget(contents: list[str], budget: int)
 
     now = datetime(2026, 11, 29, tzinfo=UTC)
     hits = [
-        Hit(memory=MemoryRecord(id=f"m{i}", type=MemoryType.FACT, scope=Scope(user="u"), subject="s", key=f"k{i}",
-                                content=c, confidence=0.9, source=Source.EXPLICIT, evidence=["e"],
-                                created_at=now, updated_at=now), score=1.0)
+        Hit(
+            memory=MemoryRecord(
+                id=f"m{i}",
+                type=MemoryType.FACT,
+                scope=Scope(user="u"),
+                subject="s",
+                key=f"k{i}",
+                content=c,
+                confidence=0.9,
+                source=Source.EXPLICIT,
+                evidence=["e"],
+                created_at=now,
+                updated_at=now,
+            ),
+            score=1.0,
+        )
         for i, c in enumerate(contents)
-    ]  # fmt: skip
+    ]
     ctx = render([], hits, WordTokenizer(), budget, "en")
     assert WordTokenizer().count(ctx.text) <= budget
     assert ctx.tokens <= budget
 
 
 @given(
-    lines=st.lists(st.tuples(st.text(alphabet="abc xyz 茶咖啡", min_size=1, max_size=60), st.booleans()),
-                   max_size=15),
+    lines=st.lists(
+        st.tuples(st.text(alphabet="abc xyz 茶咖啡", min_size=1, max_size=60), st.booleans()), max_size=15
+    ),
     contents=st.lists(st.text(alphabet="abc xyz 茶", min_size=1, max_size=60), max_size=15),
     budget=st.integers(1, 400),
     share=st.floats(0.0, 1.0),
-)  # fmt: skip
+)
 @settings(max_examples=100, deadline=None)
 def test_standing_sections_never_exceed_the_budget_and_critical_lines_lead(
     lines: list[tuple[str, bool]], contents: list[str], budget: int, share: float
@@ -78,13 +92,27 @@ def test_standing_sections_never_exceed_the_budget_and_critical_lines_lead(
     now = datetime(2026, 11, 29, tzinfo=UTC)
 
     def rec(i: str, c: str) -> MemoryRecord:
-        return MemoryRecord(id=i, type=MemoryType.FACT, scope=Scope(user="u"), subject="user", key=i, content=c,
-                            confidence=0.9, source=Source.EXPLICIT, evidence=[f"e{i}"], created_at=now,
-                            updated_at=now)  # fmt: skip
+        return MemoryRecord(
+            id=i,
+            type=MemoryType.FACT,
+            scope=Scope(user="u"),
+            subject="user",
+            key=i,
+            content=c,
+            confidence=0.9,
+            source=Source.EXPLICIT,
+            evidence=[f"e{i}"],
+            created_at=now,
+            updated_at=now,
+        )
 
     entries = sorted(
-        [ProfileEntry(rec(f"p{i}", c), Attribute(key="k", profile="constraint", safety_critical=crit), 1.0)
-         for i, (c, crit) in enumerate(lines)], key=lambda e: not e.safety_critical)  # fmt: skip
+        [
+            ProfileEntry(rec(f"p{i}", c), Attribute(key="k", profile="constraint", safety_critical=crit), 1.0)
+            for i, (c, crit) in enumerate(lines)
+        ],
+        key=lambda e: not e.safety_critical,
+    )
     hits = [Hit(memory=rec(f"m{i}", c), score=1.0) for i, c in enumerate(contents)]
     ctx = render([], hits, WordTokenizer(), budget, "en", [Standing("profile", entries, share)])
     assert WordTokenizer().count(ctx.text) <= budget and ctx.tokens <= budget

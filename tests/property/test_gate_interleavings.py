@@ -47,18 +47,26 @@ class Turn:
 
 
 TURN = st.tuples(
-    st.sampled_from(range(len(TOPICS))), st.sampled_from(["u1", "u2"]), st.sampled_from([None, "a1", "a2"]),
-    st.sampled_from([None, "p1", "p2"]), st.sampled_from(["s1", "s2"]), st.booleans(),
+    st.sampled_from(range(len(TOPICS))),
+    st.sampled_from(["u1", "u2"]),
+    st.sampled_from([None, "a1", "a2"]),
+    st.sampled_from([None, "p1", "p2"]),
+    st.sampled_from(["s1", "s2"]),
+    st.booleans(),
     st.sampled_from(["user", "user", "assistant", "tool"]),
-)  # fmt: skip
+)
 STEP = st.one_of(
     st.tuples(st.just("add"), TURN),
     st.tuples(st.just("end"), st.tuples(st.sampled_from(["u1", "u2"]), st.sampled_from(["s1", "s2"]))),
     st.tuples(st.just("flush"), st.none()),
     st.tuples(st.just("forget"), st.integers(min_value=0, max_value=30)),
 )
-READER = st.tuples(st.sampled_from(["u1", "u2"]), st.sampled_from([None, "a1", "a2"]),
-                   st.sampled_from([None, "p1", "p2"]), st.sampled_from([None, "s1", "s2"]))  # fmt: skip
+READER = st.tuples(
+    st.sampled_from(["u1", "u2"]),
+    st.sampled_from([None, "a1", "a2"]),
+    st.sampled_from([None, "p1", "p2"]),
+    st.sampled_from([None, "s1", "s2"]),
+)
 
 
 def quotable(t: Turn, agent: str | None, project: str | None, user: str) -> bool:
@@ -73,8 +81,12 @@ def quotable(t: Turn, agent: str | None, project: str | None, user: str) -> bool
 @given(steps=st.lists(STEP, min_size=3, max_size=18), readers=st.lists(READER, min_size=2, max_size=4))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_nothing_leaks_and_nothing_forgotten_returns(make_store, steps, readers) -> None:  # type: ignore[no-untyped-def]
-    mem = Memory(store=make_store(), clock=FixedClock("2026-11-29T02:00:00Z"), embedder=HashEmbedder(),
-                 settings=Settings())  # fmt: skip
+    mem = Memory(
+        store=make_store(),
+        clock=FixedClock("2026-11-29T02:00:00Z"),
+        embedder=HashEmbedder(),
+        settings=Settings(),
+    )
     turns: dict[str, Turn] = {}
     forgotten: set[str] = set()
     for n, (kind, arg) in enumerate(steps):
@@ -83,8 +95,16 @@ def test_nothing_leaks_and_nothing_forgotten_returns(make_store, steps, readers)
             t = Turn(n, user, agent, project, session, private, role)
             turns[t.marker] = t
             meta = {"private": True} if private else None
-            mem.add(TOPICS[topic].format(m=t.marker), user=user, agent=agent, project=project,
-                    session=session, role=role, metadata=meta, id=f"e{n}")  # fmt: skip
+            mem.add(
+                TOPICS[topic].format(m=t.marker),
+                user=user,
+                agent=agent,
+                project=project,
+                session=session,
+                role=role,
+                metadata=meta,
+                id=f"e{n}",
+            )
         elif kind == "end":
             mem.end_session(user=arg[0], session=arg[1])
         elif kind == "flush":
@@ -118,7 +138,9 @@ def check(mem: Memory, turns: dict[str, Turn], forgotten: set[str], readers: lis
         assert not set(MARKER.findall(ctx.text)) & forgotten, "forgotten text came back in context()"
         for item in ctx.items:
             if item.section == "session":
-                leaked = [m for m in MARKER.findall(item.text) if not quotable(turns[m], agent, project, user)]
+                leaked = [
+                    m for m in MARKER.findall(item.text) if not quotable(turns[m], agent, project, user)
+                ]
                 assert not leaked, f"{reader} saw pending {leaked} in context: {item.text!r}"
     for user in ("u1", "u2"):
         for r in mem.records(user=user, statuses=None):

@@ -28,9 +28,13 @@ def every(mem: Memory, user: str, key: str, **scope: str) -> list[MemoryRecord]:
 
 @pytest.mark.parametrize(
     ("text", "key", "value"),
-    [("我住在杭州", "city", "杭州"), ("I live in Lisbon", "city", "Lisbon"),
-     ("我是一名前端工程师", "occupation", "前端工程师"), ("I work at Stripe", "employer", "Stripe")],
-)  # fmt: skip
+    [
+        ("我住在杭州", "city", "杭州"),
+        ("I live in Lisbon", "city", "Lisbon"),
+        ("我是一名前端工程师", "occupation", "前端工程师"),
+        ("I work at Stripe", "employer", "Stripe"),
+    ],
+)
 def test_profile_statements_land_in_catalogue_slots(mem: Memory, text: str, key: str, value: str) -> None:
     mem.add(text, user="u")
     (rec,) = active(mem, "u", key)
@@ -42,9 +46,11 @@ def test_profile_statements_land_in_catalogue_slots(mem: Memory, text: str, key:
 
 @pytest.mark.parametrize(
     ("before", "after", "new"),
-    [("项目用的是 PostgreSQL", "我们已经迁移到 MySQL 了", "MySQL"),
-     ("The project uses PostgreSQL", "We migrated to MySQL last month", "MySQL")],
-)  # fmt: skip
+    [
+        ("项目用的是 PostgreSQL", "我们已经迁移到 MySQL 了", "MySQL"),
+        ("The project uses PostgreSQL", "We migrated to MySQL last month", "MySQL"),
+    ],
+)
 def test_a_new_database_supersedes_the_old_one(mem: Memory, before: str, after: str, new: str) -> None:
     mem.add(before, user="u", project="api", at="2026-03-01T10:00:00+08:00")
     mem.add(after, user="u", project="api", at="2026-06-01T10:00:00+08:00")
@@ -73,9 +79,14 @@ def test_a_manager_is_a_person_with_a_name(mem: Memory, text: str, name: str) ->
 
 @pytest.mark.parametrize(
     ("first", "then", "place"),
-    [("我的领导是周琴", "周琴是成都人", "成都"), ("My manager is Dana Lee", "Dana Lee grew up in Denver", "Denver")],
-)  # fmt: skip
-def test_a_name_learned_after_the_relation_is_one_person(mem_e5: Memory, first: str, then: str, place: str) -> None:
+    [
+        ("我的领导是周琴", "周琴是成都人", "成都"),
+        ("My manager is Dana Lee", "Dana Lee grew up in Denver", "Denver"),
+    ],
+)
+def test_a_name_learned_after_the_relation_is_one_person(
+    mem_e5: Memory, first: str, then: str, place: str
+) -> None:
     mem_e5.add(first, user="u")
     mem_e5.add(then, user="u")
     mem_e5.flush()
@@ -86,14 +97,20 @@ def test_a_name_learned_after_the_relation_is_one_person(mem_e5: Memory, first: 
 
 @pytest.mark.parametrize(
     ("text", "venue", "event"),
-    [("I'm going to the photo meetup; it's in Xiamen on the 11th", "Xiamen", "event:photo meetup"),
-     ("下个月的读书会在杭州举办", "杭州", "event:读书会")],
-)  # fmt: skip
-def test_an_event_gets_its_own_subject_with_a_place(mem_e5: Memory, text: str, venue: str, event: str) -> None:
+    [
+        ("I'm going to the photo meetup; it's in Xiamen on the 11th", "Xiamen", "event:photo meetup"),
+        ("下个月的读书会在杭州举办", "杭州", "event:读书会"),
+    ],
+)
+def test_an_event_gets_its_own_subject_with_a_place(
+    mem_e5: Memory, text: str, venue: str, event: str
+) -> None:
     mem_e5.add(text, user="u")
     mem_e5.flush()
     recs = mem_e5.records(user="u", statuses=["active", "candidate"])
-    assert any(r.subject == event and r.value == venue for r in recs), [(r.subject, r.key, r.value) for r in recs]
+    assert any(r.subject == event and r.value == venue for r in recs), [
+        (r.subject, r.key, r.value) for r in recs
+    ]
 
 
 # --- 4. the model: off the hot path, recorded, explained ---------------------------------------
@@ -104,7 +121,9 @@ def test_the_model_writes_in_the_background_and_explains_itself(mem_e5: Memory, 
     hot = mem_e5.add(text, user="u").written
     assert hot == []  # no rule matched; the model never runs inside add()
     mem_e5.flush()
-    (rec,) = [r for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.type.value != "episode"]
+    (rec,) = [
+        r for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.type.value != "episode"
+    ]
     assert rec.attributes["rule"].startswith("model:attribute-model@")
     assert 0.0 < rec.attributes["model"]["score"] <= 1.0
     why = " ".join(mem_e5.explain(rec.id).why)
@@ -127,7 +146,7 @@ def test_the_same_value_in_the_other_language_is_a_restatement(mem: Memory, firs
 @pytest.mark.parametrize(
     ("old", "new", "value"),
     [("我住在上海", "我搬到杭州了", "杭州"), ("I live in Boston", "I moved to Austin", "Austin")],
-)  # fmt: skip
+)
 def test_a_change_supersedes(mem: Memory, old: str, new: str, value: str) -> None:
     mem.add(old, user="u", at="2026-01-01T10:00:00+08:00")
     mem.add(new, user="u", at="2026-05-01T10:00:00+08:00")
@@ -137,12 +156,14 @@ def test_a_change_supersedes(mem: Memory, old: str, new: str, value: str) -> Non
 
 @pytest.mark.parametrize(
     ("old", "new", "key", "value"),
-    [("我在携程上班", "网易那边没待多久，现在跳到同程了", "employer", "同程"),
-     ("我在携程上班", "下周一去网易报到", "employer", "网易"),
-     ("I work at Wayfair", "Left Dell after the reorg, I'm at Zillow now", "employer", "Zillow"),
-     ("我住在上海", "公司把我调去苏州了", "city", "苏州"),
-     ("I live in Boston", "Austin summers were too much, so we relocated to Denver", "city", "Denver")],
-)  # fmt: skip
+    [
+        ("我在携程上班", "网易那边没待多久，现在跳到同程了", "employer", "同程"),
+        ("我在携程上班", "下周一去网易报到", "employer", "网易"),
+        ("I work at Wayfair", "Left Dell after the reorg, I'm at Zillow now", "employer", "Zillow"),
+        ("我住在上海", "公司把我调去苏州了", "city", "苏州"),
+        ("I live in Boston", "Austin summers were too much, so we relocated to Denver", "city", "Denver"),
+    ],
+)
 def test_change_phrasings_supersede(mem: Memory, old: str, new: str, key: str, value: str) -> None:
     mem.add(old, user="u", at="2026-01-01T10:00:00+08:00")
     mem.add(new, user="u", at="2026-05-01T10:00:00+08:00")
@@ -154,11 +175,13 @@ def test_change_phrasings_supersede(mem: Memory, old: str, new: str, key: str, v
 
 @pytest.mark.parametrize(
     ("statement", "question", "value"),
-    [("我住在杭州", "我现在住哪个城市？", "杭州"),
-     ("I live in Lisbon", "where am I based these days", "Lisbon"),
-     ("项目用的是 PostgreSQL", "项目用什么数据库", "PostgreSQL"),
-     ("The project uses PostgreSQL", "which database does the project use", "PostgreSQL")],
-)  # fmt: skip
+    [
+        ("我住在杭州", "我现在住哪个城市？", "杭州"),
+        ("I live in Lisbon", "where am I based these days", "Lisbon"),
+        ("项目用的是 PostgreSQL", "项目用什么数据库", "PostgreSQL"),
+        ("The project uses PostgreSQL", "which database does the project use", "PostgreSQL"),
+    ],
+)
 def test_questions_are_answered_from_the_slot(mem: Memory, statement: str, question: str, value: str) -> None:
     mem.add(statement, user="u", project="api")
     mem.add("随便聊聊，今天天气不错" if statement[0] > "~" else "nice weather today", user="u", project="api")

@@ -59,12 +59,16 @@ def test_event_ids_are_immutable(mem: Memory) -> None:
 
 def test_add_messages_validates_all_before_writing(mem: Memory) -> None:
     with pytest.raises(NaiveDatetimeError):
-        mem.add_messages([{"content": "I like tea"}, {"content": "I like jazz", "at": "2026-01-01T00:00:00"}], user="u")
+        mem.add_messages(
+            [{"content": "I like tea"}, {"content": "I like jazz", "at": "2026-01-01T00:00:00"}], user="u"
+        )
     assert nothing_written(mem)
     with pytest.raises(ValidationError):
         mem.add_messages([{"content": "I like tea", "colour": "red"}], user="u")
     assert nothing_written(mem)
-    results = mem.add_messages([{"content": "I like tea"}, {"content": "我不喝咖啡", "role": "user"}], user="u")
+    results = mem.add_messages(
+        [{"content": "I like tea"}, {"content": "我不喝咖啡", "role": "user"}], user="u"
+    )
     assert len(results) == 2 and all(r.created for r in results)
 
 
@@ -74,9 +78,15 @@ def test_unknown_ids_are_not_found(mem: Memory) -> None:
             call("mem-does-not-exist")
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [({"query": ""}, ValidationError), ({"query": "x", "k": 0}, ValidationError),
-                                               ({"query": "x", "types": ["opinion"]}, ValidationError),
-                                               ({"query": "x", "recipe": "magic"}, ValidationError)])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"query": ""}, ValidationError),
+        ({"query": "x", "k": 0}, ValidationError),
+        ({"query": "x", "types": ["opinion"]}, ValidationError),
+        ({"query": "x", "recipe": "magic"}, ValidationError),
+    ],
+)
 def test_bad_search_is_typed(mem: Memory, kwargs: dict, error: type) -> None:
     with pytest.raises(error):
         mem.search(user="u", **kwargs)

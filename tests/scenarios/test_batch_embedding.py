@@ -62,8 +62,12 @@ SESSIONS = {
 @pytest.fixture
 def counted(make_store: Callable[..., Store]) -> tuple[Memory, Counting]:
     emb = Counting()
-    mem = Memory(store=make_store(), clock=FixedClock("2026-11-29T02:00:00+00:00"), embedder=emb,
-                 settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+    mem = Memory(
+        store=make_store(),
+        clock=FixedClock("2026-11-29T02:00:00+00:00"),
+        embedder=emb,
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
     return mem, emb
 
 
@@ -116,5 +120,12 @@ def test_identical_texts_share_one_embedding() -> None:
 
 
 def _cand(content: str) -> Candidate:
-    return Candidate(type=MemoryType.FACT, subject="user", key="note:x", content=content, evidence=["e1"],
-                     confidence=0.9, source=Source.EXPLICIT)  # fmt: skip
+    return Candidate(
+        type=MemoryType.FACT,
+        subject="user",
+        key="note:x",
+        content=content,
+        evidence=["e1"],
+        confidence=0.9,
+        source=Source.EXPLICIT,
+    )

@@ -61,8 +61,7 @@ def test_worker_and_hot_path_on_one_slot(mem: Memory) -> None:
 
 
 def _writer(path: str, worker: int, n: int) -> None:
-    mem = Memory(path, clock=FixedClock("2026-11-29T02:00:00Z"), embedder=HashEmbedder(),
-                 settings=Settings())  # fmt: skip
+    mem = Memory(path, clock=FixedClock("2026-11-29T02:00:00Z"), embedder=HashEmbedder(), settings=Settings())
     for i in range(n):
         mem.add(f"记住：worker {worker} note number {i}", user="shared", id=f"w{worker}-{i}")
         mem.add(f"I live in Town{worker}-{i}", user="shared")

@@ -47,15 +47,24 @@ def test_killed_workers_lose_nothing_and_duplicate_nothing(backend: str, tmp_pat
     assert report.kills == 10
     assert report.orphaned_leases > 0, "no kill hit a worker holding a job: the loop proved nothing"
     in_reference = {name for name, ok, _ in report.ref_checks if not ok}
-    failed = [f"{name}: {detail}" + (" [fails in the run without kills too]" if name in in_reference else "")
-              for name, ok, detail in report.checks if not ok]  # fmt: skip
+    failed = [
+        f"{name}: {detail}" + (" [fails in the run without kills too]" if name in in_reference else "")
+        for name, ok, detail in report.checks
+        if not ok
+    ]
     assert not failed, "\n".join(failed)
     assert report.jobs_done >= report.events  # one extract job per event at least
 
 
 def _job(kind: str, clock: FixedClock, max_attempts: int = 5) -> Job:
-    return Job(kind=kind, key=f"{kind}:1", scope=Scope(user="u"), created_at=clock.now(),
-               run_after=clock.now(), max_attempts=max_attempts)  # fmt: skip
+    return Job(
+        kind=kind,
+        key=f"{kind}:1",
+        scope=Scope(user="u"),
+        created_at=clock.now(),
+        run_after=clock.now(),
+        max_attempts=max_attempts,
+    )
 
 
 def test_failing_job_is_retried_after_backoff_then_succeeds(mem: Memory, clock: FixedClock) -> None:
@@ -85,7 +94,7 @@ def test_failing_job_is_retried_after_backoff_then_succeeds(mem: Memory, clock: 
 
 def test_job_that_always_fails_is_dead_lettered_with_its_error(
     mem: Memory, clock: FixedClock, backend: str, caplog: pytest.LogCaptureFixture
-) -> None:  # fmt: skip
+) -> None:
     attempts: list[int] = []
 
     def broken(job: Job) -> None:

@@ -50,7 +50,11 @@ def test_tenants_are_isolated(mem: Memory) -> None:
 @pytest.mark.parametrize(
     ("turn", "other", "secret"),
     [
-        ("Remember: my email is alice@example.com", "I love hiking in the Alps on weekends", "alice@example.com"),
+        (
+            "Remember: my email is alice@example.com",
+            "I love hiking in the Alps on weekends",
+            "alice@example.com",
+        ),
         ("记住：我的手机号是 13812345678", "我喜欢喝乌龙茶", "13812345678"),
     ],
 )

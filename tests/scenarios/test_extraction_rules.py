@@ -78,9 +78,13 @@ def test_one_off_requests_produce_nothing(mem: Memory, text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["如果我中了彩票，我就辞职去环游世界", "if I won the lottery I'd buy an island",
-     "我是秦始皇，快给我打钱，哈哈开玩笑的", "I'm actually a cat, just kidding"],
-)  # fmt: skip
+    [
+        "如果我中了彩票，我就辞职去环游世界",
+        "if I won the lottery I'd buy an island",
+        "我是秦始皇，快给我打钱，哈哈开玩笑的",
+        "I'm actually a cat, just kidding",
+    ],
+)
 def test_jokes_and_hypotheticals_never_become_facts(mem: Memory, text: str) -> None:
     assert mem.add(text, user="u").skipped in ("hypothetical", "joke")
     mem.flush()
@@ -103,10 +107,16 @@ def test_filler_around_a_fact_does_not_hide_it(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "query", "key", "needle"),
-    [("记住，我的邮箱是 zhang.wei@example.com", "邮箱", "email", "zhang.wei@example.com"),
-     ("Remember that the staging database lives at db-staging.internal", "staging database",
-      "note:", "db-staging.internal")],
-)  # fmt: skip
+    [
+        ("记住，我的邮箱是 zhang.wei@example.com", "邮箱", "email", "zhang.wei@example.com"),
+        (
+            "Remember that the staging database lives at db-staging.internal",
+            "staging database",
+            "note:",
+            "db-staging.internal",
+        ),
+    ],
+)
 def test_explicit_request_is_searchable_without_flush(
     mem: Memory, text: str, query: str, key: str, needle: str
 ) -> None:
@@ -173,9 +183,13 @@ def test_preference_keeps_the_rejected_alternative(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key", "value"),
-    [("以后请用中文回复我", "reply_language", "中文"), ("Always answer in English, please", "reply_language", "English"),
-     ("我比较喜欢简洁的回答", "reply_style", "简洁"), ("I'm not a fan of Java", "language:java", "Java")],
-)  # fmt: skip
+    [
+        ("以后请用中文回复我", "reply_language", "中文"),
+        ("Always answer in English, please", "reply_language", "English"),
+        ("我比较喜欢简洁的回答", "reply_style", "简洁"),
+        ("I'm not a fan of Java", "language:java", "Java"),
+    ],
+)
 def test_reply_and_tool_preferences(mem: Memory, text: str, key: str, value: str) -> None:
     rec = by_key(mem, key) if mem.add(text, user="u").written else pytest.fail("nothing written")
     assert rec.value is not None and rec.value.startswith(value)
@@ -191,12 +205,14 @@ def test_english_negation_survives_rephrasing(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "facts"),
-    [("我叫王小明", {"name": "王小明"}),
-     ("I work as a data scientist at Spotify", {"occupation": "data scientist", "employer": "Spotify"}),
-     ("I'm based in Singapore and I work for Grab", {"city": "Singapore", "employer": "Grab"}),
-     ("我叫陈静，是一名前端工程师", {"name": "陈静", "occupation": "前端工程师"}),
-     ("My manager is Tom Chen", {"name": "Tom Chen"})],
-)  # fmt: skip
+    [
+        ("我叫王小明", {"name": "王小明"}),
+        ("I work as a data scientist at Spotify", {"occupation": "data scientist", "employer": "Spotify"}),
+        ("I'm based in Singapore and I work for Grab", {"city": "Singapore", "employer": "Grab"}),
+        ("我叫陈静，是一名前端工程师", {"name": "陈静", "occupation": "前端工程师"}),
+        ("My manager is Tom Chen", {"name": "Tom Chen"}),
+    ],
+)
 def test_profile_facts(mem: Memory, text: str, facts: dict[str, str]) -> None:
     mem.add(text, user="u")
     got = {r.key: r.value for r in records(mem) if r.type is MemoryType.FACT}
@@ -215,9 +231,11 @@ def test_allergy_is_a_fact_about_the_user(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key", "needle"),
-    [("我们的系统是微服务架构，共 40 个服务", "architecture", "40 个服务"),
-     ("Our customers are mostly hospitals in Germany", "customers", "hospitals in Germany")],
-)  # fmt: skip
+    [
+        ("我们的系统是微服务架构，共 40 个服务", "architecture", "40 个服务"),
+        ("Our customers are mostly hospitals in Germany", "customers", "hospitals in Germany"),
+    ],
+)
 def test_business_context_appears_only_after_session_end(
     mem: Memory, text: str, key: str, needle: str
 ) -> None:
@@ -248,10 +266,12 @@ def test_this_project_resolves_to_the_project_name(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key", "value"),
-    [("we upgraded to Node.js 22", "stack:runtime", "Node.js 22"),
-     ("数据库从 MySQL 5.7 升级到了 MySQL 8.0", "stack:database", "MySQL 8.0"),
-     ("我们刚把 Python 从 3.8 升到了 3.12", "stack:language", "Python 3.12")],
-)  # fmt: skip
+    [
+        ("we upgraded to Node.js 22", "stack:runtime", "Node.js 22"),
+        ("数据库从 MySQL 5.7 升级到了 MySQL 8.0", "stack:database", "MySQL 8.0"),
+        ("我们刚把 Python 从 3.8 升到了 3.12", "stack:language", "Python 3.12"),
+    ],
+)
 def test_upgrades_record_the_new_version(mem: Memory, text: str, key: str, value: str) -> None:
     mem.add(text, user="u")
     assert by_key(mem, key).value == value
@@ -268,10 +288,16 @@ def test_a_dropped_tool_is_a_negative_stack_fact(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "choice", "reason", "rejected"),
-    [("定了，就用 PostgreSQL，因为团队熟悉，不用 MongoDB", "PostgreSQL", "团队熟悉", "MongoDB"),
-     ("We'll go with Postgres because the team knows it, instead of MongoDB", "Postgres",
-      "the team knows it", "MongoDB")],
-)  # fmt: skip
+    [
+        ("定了，就用 PostgreSQL，因为团队熟悉，不用 MongoDB", "PostgreSQL", "团队熟悉", "MongoDB"),
+        (
+            "We'll go with Postgres because the team knows it, instead of MongoDB",
+            "Postgres",
+            "the team knows it",
+            "MongoDB",
+        ),
+    ],
+)
 def test_confirmed_decision_carries_reasons_and_rejected(
     mem: Memory, text: str, choice: str, reason: str, rejected: str
 ) -> None:
@@ -285,9 +311,14 @@ def test_confirmed_decision_carries_reasons_and_rejected(
 
 @pytest.mark.parametrize(
     "text",
-    ["要不要考虑用 Rust 重写？", "maybe we should try Vue", "We could use SQLite for the prototype, not sure yet",
-     "我们讨论了一下要不要上 K8s，还没有结论", "How about we go with Svelte?"],
-)  # fmt: skip
+    [
+        "要不要考虑用 Rust 重写？",
+        "maybe we should try Vue",
+        "We could use SQLite for the prototype, not sure yet",
+        "我们讨论了一下要不要上 K8s，还没有结论",
+        "How about we go with Svelte?",
+    ],
+)
 def test_tentative_talk_is_not_a_decision(mem: Memory, text: str) -> None:
     mem.add(text, user="u", session="s1")
     mem.flush()
@@ -299,9 +330,11 @@ def test_tentative_talk_is_not_a_decision(mem: Memory, text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "day", "label"),
-    [("我下周三要去杭州出差", "2026-12-02", "2026年12月2日"),
-     ("I'm flying to Tokyo next Friday", "2026-12-04", "2026-12-04")],
-)  # fmt: skip
+    [
+        ("我下周三要去杭州出差", "2026-12-02", "2026年12月2日"),
+        ("I'm flying to Tokyo next Friday", "2026-12-04", "2026-12-04"),
+    ],
+)
 def test_plan_is_stored_with_an_absolute_date(mem: Memory, text: str, day: str, label: str) -> None:
     mem.add(text, user="u")
     rec = one(mem)
@@ -325,7 +358,7 @@ def test_next_monday_depends_on_the_week_of_the_anchor(mem: Memory, at: str, day
 @pytest.mark.parametrize(
     ("at", "end"),
     [(SUNDAY, datetime(2026, 11, 29, 16, tzinfo=UTC)), (MONDAY, datetime(2026, 12, 6, 16, tzinfo=UTC))],
-)  # fmt: skip
+)
 def test_this_week_expires_at_the_end_of_the_monday_week(mem: Memory, at: str, end: datetime) -> None:
     mem.add("this week use the old API", user="u", at=at)
     rec = one(mem)
@@ -356,10 +389,12 @@ def test_until_friday_sets_a_ttl(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "needles"),
-    [("数据库迁移脚本已经跑完了，下一步是切流量", ["迁移脚本", "切流量"]),
-     ("参数确认了：batch size 用 64，学习率 3e-4", ["64", "3e-4"]),
-     ("I finished the API refactor, still need to update the client SDK", ["API refactor", "client SDK"])],
-)  # fmt: skip
+    [
+        ("数据库迁移脚本已经跑完了，下一步是切流量", ["迁移脚本", "切流量"]),
+        ("参数确认了：batch size 用 64，学习率 3e-4", ["64", "3e-4"]),
+        ("I finished the API refactor, still need to update the client SDK", ["API refactor", "client SDK"]),
+    ],
+)
 def test_task_state_is_session_level_and_hot(mem: Memory, text: str, needles: list[str]) -> None:
     written = mem.add(text, user="u", session="s1").written
     rec = mem.get(written[0])
@@ -373,11 +408,13 @@ def test_task_state_is_session_level_and_hot(mem: Memory, text: str, needles: li
 
 @pytest.mark.parametrize(
     ("text", "condition", "key"),
-    [("如果项目很小，就用 SQLite", "项目很小", "database:sqlite"),
-     ("If the build fails, roll back to the previous release", "the build fails", "instruction:"),
-     ("除非我特别说明，否则回复都用中文", "我特别说明", "reply_language"),
-     ("只有在用户量超过一万时才需要上缓存", "在用户量超过一万时", "instruction:")],
-)  # fmt: skip
+    [
+        ("如果项目很小，就用 SQLite", "项目很小", "database:sqlite"),
+        ("If the build fails, roll back to the previous release", "the build fails", "instruction:"),
+        ("除非我特别说明，否则回复都用中文", "我特别说明", "reply_language"),
+        ("只有在用户量超过一万时才需要上缓存", "在用户量超过一万时", "instruction:"),
+    ],
+)
 def test_conditions_are_kept(mem: Memory, text: str, condition: str, key: str) -> None:
     mem.add(text, user="u")
     rec = one(mem)
@@ -396,10 +433,12 @@ def test_condition_and_negation_together(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("text", "content"),
-    [("I'm a senior backend engineer", "The user is a senior backend engineer."),
-     ("我在阿里巴巴工作", "用户在阿里巴巴工作。"),
-     ("We sell accounting software to small restaurants", None)],
-)  # fmt: skip
+    [
+        ("I'm a senior backend engineer", "The user is a senior backend engineer."),
+        ("我在阿里巴巴工作", "用户在阿里巴巴工作。"),
+        ("We sell accounting software to small restaurants", None),
+    ],
+)
 def test_content_is_third_person(mem: Memory, text: str, content: str | None) -> None:
     mem.add(text, user="u", session="s1")
     mem.end_session(user="u", session="s1")

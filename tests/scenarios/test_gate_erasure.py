@@ -15,8 +15,10 @@ from memquill.providers.fake import HashEmbedder
 from memquill.settings import Settings
 from memquill.store.sqlite import SQLiteStore
 
-SECRETS = [("Remember: my locker code is 7391-QX", "7391-QX", "locker code"),
-           ("记住：我的储物柜密码是 7391-QX", "7391-QX", "储物柜 密码")]  # fmt: skip
+SECRETS = [
+    ("Remember: my locker code is 7391-QX", "7391-QX", "locker code"),
+    ("记住：我的储物柜密码是 7391-QX", "7391-QX", "储物柜 密码"),
+]
 
 
 def _everything(mem: Memory, user: str, query: str, **scope: object) -> str:
@@ -73,8 +75,12 @@ def test_forget_scope_leaves_no_bytes_in_the_sqlite_file_or_wal(
     tmp_path: Path, clock: FixedClock, said: str, secret: str, query: str
 ) -> None:
     path = tmp_path / "m.db"
-    mem = Memory(store=SQLiteStore(str(path)), clock=clock, embedder=HashEmbedder(),
-                 settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+    mem = Memory(
+        store=SQLiteStore(str(path)),
+        clock=clock,
+        embedder=HashEmbedder(),
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
     for i in range(30):  # enough rows for several FTS segments and pages
         mem.add(f"{said} (copy {i}) and my favourite colour is teal", user="u", session="s1")
         mem.add(f"Other user note {i}: I enjoy long walks by the sea", user="v", session="s1")
@@ -100,22 +106,31 @@ def test_forget_scope_purges_postgres_rows(mem: Memory, backend: str) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [((("t:x", "u"), "e"), (("t", "x:u"), "e")),
-     ((("租户:甲", "用户"), "事件"), (("租户", "甲:用户"), "事件"))],
+    [
+        ((("t:x", "u"), "e"), (("t", "x:u"), "e")),
+        ((("租户:甲", "用户"), "事件"), (("租户", "甲:用户"), "事件")),
+    ],
 )
 def test_two_triples_with_a_separator_inside_never_share_a_job(mem: Memory, a: tuple, b: tuple) -> None:
     now = datetime(2026, 11, 29, tzinfo=UTC)
     keys = {jobs.extract_job(ev, Scope(tenant=t, user=u), None, now).key for (t, u), ev in (a, b)}
     assert len(keys) == 2
     for (tenant, user), ev in (a, b):
-        mem.add("Remember: my locker code is 7391" if user.isascii() else "记住：我的储物柜密码是七三九一",
-                tenant=tenant, user=user, id=ev, session="s1")  # fmt: skip
+        mem.add(
+            "Remember: my locker code is 7391" if user.isascii() else "记住：我的储物柜密码是七三九一",
+            tenant=tenant,
+            user=user,
+            id=ev,
+            session="s1",
+        )
     assert mem.flush().done == 2
     for (tenant, user), _ in (a, b):
         assert mem.records(tenant=tenant, user=user)
 
 
-@pytest.mark.parametrize(("first", "second"), [("I like green tea", "I like black coffee"), ("我喜欢绿茶", "我喜欢黑咖啡")])
+@pytest.mark.parametrize(
+    ("first", "second"), [("I like green tea", "I like black coffee"), ("我喜欢绿茶", "我喜欢黑咖啡")]
+)
 def test_add_messages_is_all_or_nothing_on_a_later_duplicate(mem: Memory, first: str, second: str) -> None:
     mem.add(first, user="u", id="m-1")
     with pytest.raises(DuplicateEventError):
@@ -128,8 +143,10 @@ def test_add_messages_is_all_or_nothing_on_a_later_duplicate(mem: Memory, first:
 
 @pytest.mark.parametrize(
     ("said", "at"),
-    [("I have a dentist appointment tomorrow at 3pm", "2026-11-29T21:00:00-05:00"),
-     ("我明天下午三点要去看牙医", "2026-11-29T21:00:00-05:00")],
+    [
+        ("I have a dentist appointment tomorrow at 3pm", "2026-11-29T21:00:00-05:00"),
+        ("我明天下午三点要去看牙医", "2026-11-29T21:00:00-05:00"),
+    ],
 )
 def test_an_at_offset_is_the_zone_for_relative_days(mem: Memory, said: str, at: str) -> None:
     mem.add(said, user="u", at=at)

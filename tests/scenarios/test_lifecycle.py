@@ -24,7 +24,9 @@ def test_short_lived_fact_expires_and_stays_for_audit(mem: Memory, clock: FixedC
 
 
 @pytest.mark.parametrize("text", ["我喜欢绿茶", "I like green tea"])
-def test_unused_memory_decays_to_archive_and_comes_back_on_access(mem: Memory, clock: FixedClock, text) -> None:
+def test_unused_memory_decays_to_archive_and_comes_back_on_access(
+    mem: Memory, clock: FixedClock, text
+) -> None:
     rid = mem.add(text, user="lee").written[0]
     clock.advance(days=30)
     assert mem.maintain(user="lee").archived == []
@@ -61,9 +63,14 @@ def test_useful_memories_decay_slower(mem: Memory, clock: FixedClock) -> None:
 def test_repeated_outcomes_consolidate_into_one_procedure_candidate(mem: Memory, project) -> None:
     scope = {"user": "max", **({"project": project} if project else {})}
     for i in range(3):
-        mem.complete_task(task=f"schema-change-{i}", outcome="deployed",
-                          steps=["regenerate types", "build", "test"],
-                          when="After changing the DB schema", session=f"s{i}", **scope)  # fmt: skip
+        mem.complete_task(
+            task=f"schema-change-{i}",
+            outcome="deployed",
+            steps=["regenerate types", "build", "test"],
+            when="After changing the DB schema",
+            session=f"s{i}",
+            **scope,
+        )
     first = mem.maintain(user="max")
     assert len(first.procedures) == 1
     procs = [r for r in mem.records(statuses=None, **scope) if r.type is MemoryType.PROCEDURE]
@@ -85,10 +92,23 @@ def test_two_outcomes_are_not_yet_a_procedure(mem: Memory) -> None:
 
 
 def test_checkpoint_resume_and_context(mem: Memory) -> None:
-    mem.checkpoint(task="migrate-orders", done=["dump"], pending=["load", "verify"],
-                   params={"batch": 500}, user="nia", session="s1")  # fmt: skip
-    mem.checkpoint(task="migrate-orders", done=["dump", "load"], pending=["verify"],
-                   params={"batch": 500}, results={"rows": 1200}, user="nia", session="s1")  # fmt: skip
+    mem.checkpoint(
+        task="migrate-orders",
+        done=["dump"],
+        pending=["load", "verify"],
+        params={"batch": 500},
+        user="nia",
+        session="s1",
+    )
+    mem.checkpoint(
+        task="migrate-orders",
+        done=["dump", "load"],
+        pending=["verify"],
+        params={"batch": 500},
+        results={"rows": 1200},
+        user="nia",
+        session="s1",
+    )
     cp = mem.resume(user="nia", session="s1")
     assert cp is not None and cp.done == ["dump", "load"] and cp.pending == ["verify"]
     assert cp.results == {"rows": 1200}
@@ -105,7 +125,9 @@ def test_read_your_writes_before_the_worker_runs(mem: Memory) -> None:
     assert "blue folder" in mem.context("contracts", user="oli", session="s1").text
     assert mem.search("blue folder contracts", user="oli", session="s2") == []
     mem.flush()
-    assert not any(h.memory.attributes.get("pending") for h in mem.search("blue folder", user="oli", session="s1"))
+    assert not any(
+        h.memory.attributes.get("pending") for h in mem.search("blue folder", user="oli", session="s1")
+    )
 
 
 def test_stats_report_health(mem: Memory) -> None:

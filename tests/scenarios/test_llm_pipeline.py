@@ -25,8 +25,13 @@ def server() -> Iterator[ChatServer]:
 @pytest.fixture
 def llm_mem(server: ChatServer, make_store, clock: FixedClock) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
     llm = OpenAICompatLLM(server.base_url, "test-model", timeout_s=0.5, retries=1, backoff_s=0.01)
-    yield Memory(store=make_store(), clock=clock, embedder=HashEmbedder(), llm_extractor=LLMExtractor(llm),
-                 settings=Settings(default_timezone="Asia/Shanghai"))  # fmt: skip
+    yield Memory(
+        store=make_store(),
+        clock=clock,
+        embedder=HashEmbedder(),
+        llm_extractor=LLMExtractor(llm),
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
     llm.close()
 
 
@@ -35,17 +40,37 @@ def memories(*items: dict) -> Reply:
 
 
 def item(content: str, key: str, evidence: str, **over: object) -> dict:
-    return {"type": "fact", "subject": "user", "key": key, "value": None, "content": content,
-            "polarity": "positive", "conditions": [], "valid_from": None, "valid_to": None,
-            "expires_at": None, "confidence": 0.8, "level": "user", "evidence": [evidence], **over}  # fmt: skip
+    return {
+        "type": "fact",
+        "subject": "user",
+        "key": key,
+        "value": None,
+        "content": content,
+        "polarity": "positive",
+        "conditions": [],
+        "valid_from": None,
+        "valid_to": None,
+        "expires_at": None,
+        "confidence": 0.8,
+        "level": "user",
+        "evidence": [evidence],
+        **over,
+    }
 
 
 @pytest.mark.parametrize(
     ("said", "distilled"),
-    [("我最近在准备马拉松，每周跑三次", "用户正在准备马拉松，每周跑步三次。"),
-     ("Been training for a marathon lately, three runs a week", "The user is training for a marathon (three runs a week).")],
+    [
+        ("我最近在准备马拉松，每周跑三次", "用户正在准备马拉松，每周跑步三次。"),
+        (
+            "Been training for a marathon lately, three runs a week",
+            "The user is training for a marathon (three runs a week).",
+        ),
+    ],
 )
-def test_llm_adds_the_long_tail_in_the_background_only(llm_mem: Memory, server: ChatServer, said, distilled) -> None:
+def test_llm_adds_the_long_tail_in_the_background_only(
+    llm_mem: Memory, server: ChatServer, said, distilled
+) -> None:
     server.push(memories(item(distilled, "hobby:marathon", "e1")))
     r = llm_mem.add(said, user="u", id="e1")
     assert r.written == [] and server.requests == []  # hot path never calls the LLM

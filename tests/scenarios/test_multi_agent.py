@@ -11,19 +11,33 @@ from memquill import Memory
 from memquill.model import Status
 
 
-@pytest.mark.parametrize("finding", ["Remember: the orders table has a unique index on external_id",
-                                     "记住：订单表的 external_id 上有唯一索引"])
+@pytest.mark.parametrize(
+    "finding",
+    [
+        "Remember: the orders table has a unique index on external_id",
+        "记住：订单表的 external_id 上有唯一索引",
+    ],
+)
 def test_a_finding_is_shared_with_the_other_agents_of_the_project(mem: Memory, finding: str) -> None:
     rid = mem.add(finding, role="assistant", agent="planner", project="shop", user="team").written[0]
     rec = mem.get(rid)
     assert rec.actor == "planner" and rec.scope.project == "shop" and rec.scope.agent is None
-    assert [h.memory.id for h in mem.search("orders external_id 订单表", user="team", project="shop", agent="coder")] == [rid]
+    assert [
+        h.memory.id
+        for h in mem.search("orders external_id 订单表", user="team", project="shop", agent="coder")
+    ] == [rid]
     assert mem.search("orders external_id 订单表", user="team", project="admin", agent="coder") == []
 
 
 def test_a_private_note_stays_with_its_agent(mem: Memory) -> None:
-    rid = mem.add("Remember: I should double-check the migration flags", role="assistant", agent="planner",
-                  project="shop", user="team", metadata={"private": True}).written[0]
+    rid = mem.add(
+        "Remember: I should double-check the migration flags",
+        role="assistant",
+        agent="planner",
+        project="shop",
+        user="team",
+        metadata={"private": True},
+    ).written[0]
     assert mem.get(rid).scope.agent == "planner"
     assert mem.search("migration flags", user="team", project="shop", agent="planner")
     assert mem.search("migration flags", user="team", project="shop", agent="coder") == []
@@ -32,8 +46,13 @@ def test_a_private_note_stays_with_its_agent(mem: Memory) -> None:
 def test_agents_writing_one_task_scope_concurrently_lose_nothing(mem: Memory) -> None:
     def agent(name: str) -> None:
         for i in range(5):
-            mem.add(f"Remember: {name} finished step {i} of the billing migration", role="assistant",
-                    agent=name, project="billing", user="team")  # fmt: skip
+            mem.add(
+                f"Remember: {name} finished step {i} of the billing migration",
+                role="assistant",
+                agent=name,
+                project="billing",
+                user="team",
+            )
             mem.add(f"I live in City{name}{i}", user="team", project="billing")
 
     threads = [threading.Thread(target=agent, args=(n,)) for n in ("a1", "a2", "a3")]

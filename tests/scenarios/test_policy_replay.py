@@ -24,8 +24,13 @@ ALICE = {"user": "alice"}
 
 
 def memory(store: Store, clock: FixedClock, policy: WritePolicy | None = None) -> Memory:
-    return Memory(store=store, clock=clock, embedder=HashEmbedder(), policy=policy,
-                  settings=Settings(default_timezone="Asia/Shanghai"))
+    return Memory(
+        store=store,
+        clock=clock,
+        embedder=HashEmbedder(),
+        policy=policy,
+        settings=Settings(default_timezone="Asia/Shanghai"),
+    )
 
 
 def converse(mem: Memory, clock: FixedClock, flush_each: bool = True) -> dict[str, str]:
@@ -54,7 +59,9 @@ def converse(mem: Memory, clock: FixedClock, flush_each: bool = True) -> dict[st
             mem.flush()
     clock.advance(hours=1)
     mem.checkpoint(task="migrate", done=["dump"], pending=["load"], **ALICE, session="s2")
-    mem.complete_task(task="migrate", outcome="orders migrated", steps=["dump", "load"], **ALICE, project="web")
+    mem.complete_task(
+        task="migrate", outcome="orders migrated", steps=["dump", "load"], **ALICE, project="web"
+    )
     mem.end_session(**ALICE, session="s2")
     mem.flush()
     hits = mem.search("tea 茶", **ALICE)
@@ -93,7 +100,9 @@ def test_replaying_a_store_with_its_own_policy_reproduces_its_records(
     report = live.replay(into=str(tmp_path / "scratch.db"))
     assert report.events == 8 and report.skipped >= 1  # the erased turn is not replayed
     assert report.operations >= 5 and report.owners == [("default", "alice")]
-    scratch = Memory(str(tmp_path / "scratch.db"), embedder=HashEmbedder(), clock=FixedClock("2027-01-01T00:00Z"))
+    scratch = Memory(
+        str(tmp_path / "scratch.db"), embedder=HashEmbedder(), clock=FixedClock("2027-01-01T00:00Z")
+    )
     try:
         assert prints(scratch) == prints(live)
         everything = scratch.records(statuses=[s.value for s in Status], **ALICE)
@@ -155,7 +164,9 @@ def test_a_copy_holding_only_the_erased_user_is_deleted(
 
 def test_shadow_reports_without_changing_anything_live(tmp_path: Path, clock: FixedClock) -> None:
     db = tmp_path / "live.db"
-    live = Memory(str(db), clock=clock, embedder=HashEmbedder(), settings=Settings(default_timezone="Asia/Shanghai"))
+    live = Memory(
+        str(db), clock=clock, embedder=HashEmbedder(), settings=Settings(default_timezone="Asia/Shanghai")
+    )
     converse(live, clock)
     live.close()
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
@@ -197,7 +208,9 @@ def test_switching_policy_is_audited_and_reextracts_in_the_background(
     assert reopened.policy.id == WritePolicy().id  # the live policy survives a restart
 
 
-def test_a_policy_file_round_trips_through_export(make_store: Callable[..., Store], clock: FixedClock) -> None:
+def test_a_policy_file_round_trips_through_export(
+    make_store: Callable[..., Store], clock: FixedClock
+) -> None:
     mem = memory(make_store(), clock, WritePolicy(ttl_days={MemoryType.TEMPORARY: 3}))
     assert WritePolicy.from_json(mem.policy.to_json()) == mem.policy
     with pytest.raises(ConfigError):
@@ -222,7 +235,9 @@ def test_a_type_retrieved_often_and_never_useful_is_written_less_eagerly(
     assert last.actor == "adaptive" and "preference 0.50→0.55" in last.reason and "useful" in last.reason
 
 
-def test_a_type_marked_useful_keeps_its_threshold(make_store: Callable[..., Store], clock: FixedClock) -> None:
+def test_a_type_marked_useful_keeps_its_threshold(
+    make_store: Callable[..., Store], clock: FixedClock
+) -> None:
     bounds = AdaptiveBounds(enabled=True, min_retrievals=3)
     mem = memory(make_store(), clock, WritePolicy(adaptive=bounds))
     for text in ("I like green tea", "I like jazz music", "我喜欢吃火锅"):
@@ -234,7 +249,9 @@ def test_a_type_marked_useful_keeps_its_threshold(make_store: Callable[..., Stor
     assert mem.policy_history() == [] and MemoryType.PREFERENCE not in mem.policy.type_thresholds
 
 
-def test_adaptation_is_off_by_default_and_only_reported(make_store: Callable[..., Store], clock: FixedClock) -> None:
+def test_adaptation_is_off_by_default_and_only_reported(
+    make_store: Callable[..., Store], clock: FixedClock
+) -> None:
     mem = memory(make_store(), clock, WritePolicy(adaptive=AdaptiveBounds(min_retrievals=2)))
     for text in ("I like green tea", "我喜欢吃火锅"):
         mem.add(text, **ALICE)
@@ -254,7 +271,9 @@ def test_operations_are_logged_for_replay_but_are_not_interactions(
     forget = next(e for e in mem.store.log_events(user="alice") if e.metadata.get("kind") == "forget")
     assert "alice@example.com" not in forget.content + str(forget.metadata)
     assert mem.stats(**ALICE)["events"] == 11  # 9 turns, the checkpoint and the completion
-    assert not [r for r in mem.records(statuses=[s.value for s in Status], **ALICE) if "session end" in r.content]
+    assert not [
+        r for r in mem.records(statuses=[s.value for s in Status], **ALICE) if "session end" in r.content
+    ]
     misses = [q for q in mem.store.queries(user="alice") if not q.hits]
     assert [(q.query, q.types) for q in misses] == [("how do I deploy", ["procedure"])]
 

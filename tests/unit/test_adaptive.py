@@ -37,7 +37,9 @@ def test_one_bounded_step(start: dict[MemoryType, float], use: TypeUse, expected
 
 
 def test_types_move_independently() -> None:
-    p = decide(WritePolicy(adaptive=BOUNDS), {E: TypeUse(retrieved=50, useful=0), F: TypeUse(misses=4),
-                                              P: TypeUse(retrieved=50, useful=40)})
+    p = decide(
+        WritePolicy(adaptive=BOUNDS),
+        {E: TypeUse(retrieved=50, useful=0), F: TypeUse(misses=4), P: TypeUse(retrieved=50, useful=40)},
+    )
     assert {t: new for t, (_, new, _) in p.changes.items()} == {E: 0.55, F: 0.45}
     assert p.summary()["changes"]["fact"]["why"] == "asked for and missed 4 times"

@@ -15,8 +15,16 @@ from memquill.store.sqlite.vectors import Partition
 from tests.conformance.builders import T0
 
 DIM = 48
-ROW = {"status": "active", "type": "fact", "project": None, "session": None, "agent": None,
-       "valid_from": None, "valid_to": None, "expires_at": None}  # fmt: skip
+ROW = {
+    "status": "active",
+    "type": "fact",
+    "project": None,
+    "session": None,
+    "agent": None,
+    "valid_from": None,
+    "valid_to": None,
+    "expires_at": None,
+}
 
 
 def clustered(n: int, seed: int = 1, centres: int = 40) -> np.ndarray:
@@ -95,12 +103,25 @@ def test_index_is_rebuilt_when_the_rows_double() -> None:
 def _creates(mat: np.ndarray, start: int, sc: Scope) -> list[Create]:
     audit = Audit(RevisionOp.ADD, "test", "ann")
     return [
-        Create(MemoryRecord(id=f"m{start + i}", type=MemoryType.FACT, scope=sc, subject="user",
-                            key=f"k{start + i}", content=f"fact {start + i}", confidence=0.9,
-                            source=Source.EXPLICIT, evidence=[f"e{i}"], created_at=T0, updated_at=T0),
-               audit, [float(x) for x in v])
+        Create(
+            MemoryRecord(
+                id=f"m{start + i}",
+                type=MemoryType.FACT,
+                scope=sc,
+                subject="user",
+                key=f"k{start + i}",
+                content=f"fact {start + i}",
+                confidence=0.9,
+                source=Source.EXPLICIT,
+                evidence=[f"e{i}"],
+                created_at=T0,
+                updated_at=T0,
+            ),
+            audit,
+            [float(x) for x in v],
+        )
         for i, v in enumerate(mat)
-    ]  # fmt: skip
+    ]
 
 
 def test_store_index_sees_other_processes_writes_and_forget(tmp_path: Path) -> None:

@@ -8,10 +8,25 @@ import memquill
 from memquill import Memory
 
 EXPORTED = {
-    "AddResult", "Clock", "Context", "ContextItem", "Event", "FixedClock", "Hit", "Memory",
-    "MemoryRecord", "MemoryType", "MemquillError", "Revision", "Scope", "Settings", "Source",
-    "Status", "SystemClock", "__version__",
-}  # fmt: skip
+    "AddResult",
+    "Clock",
+    "Context",
+    "ContextItem",
+    "Event",
+    "FixedClock",
+    "Hit",
+    "Memory",
+    "MemoryRecord",
+    "MemoryType",
+    "MemquillError",
+    "Revision",
+    "Scope",
+    "Settings",
+    "Source",
+    "Status",
+    "SystemClock",
+    "__version__",
+}
 
 CONTRACT = {
     "add": {"content", "role", "source", "id", "at", "timezone"},
@@ -48,9 +63,20 @@ def test_memory_methods_keep_their_contract_names() -> None:
         fn = getattr(Memory, method)
         sig = inspect.signature(fn)
         assert params <= set(sig.parameters), f"{method} lost {params - set(sig.parameters)}"
-        scoped = method not in {"get", "history", "forget", "feedback", "explain", "resolve", "flush", "close"}
+        scoped = method not in {
+            "get",
+            "history",
+            "forget",
+            "feedback",
+            "explain",
+            "resolve",
+            "flush",
+            "close",
+        }
         if scoped:
-            assert any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()), f"{method} takes scope keywords"
+            assert any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()), (
+                f"{method} takes scope keywords"
+            )
 
 
 def test_memory_is_a_context_manager(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -26,8 +26,14 @@ def test_bundled_catalogue_covers_the_required_ground() -> None:
 def test_safety_critical_attributes_are_the_medical_ones() -> None:
     cat = load()
     critical = {a.key for a in cat.attributes if a.safety_critical}
-    assert {"allergy", "medication", "medical_condition", "dietary_restriction",
-            "accessibility_need", "emergency_contact"} <= critical  # fmt: skip
+    assert {
+        "allergy",
+        "medication",
+        "medical_condition",
+        "dietary_restriction",
+        "accessibility_need",
+        "emergency_contact",
+    } <= critical
     assert "beverage" not in critical and cat.get("allergy").profile == "constraint"  # type: ignore[union-attr]
 
 

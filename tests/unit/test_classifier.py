@@ -17,7 +17,9 @@ from memquill.write.extract.classifier import (
 )
 
 
-def clusters(n: int, k: int, d: int = 32, spread: float = 0.35, seed: int = 0) -> tuple[np.ndarray, list[int]]:
+def clusters(
+    n: int, k: int, d: int = 32, spread: float = 0.35, seed: int = 0
+) -> tuple[np.ndarray, list[int]]:
     """k labelled clusters sharing a big common component, like e5 vectors do."""
     rng = np.random.default_rng(seed)
     common = rng.normal(size=d) * 3

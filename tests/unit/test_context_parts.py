@@ -17,23 +17,52 @@ from memquill.settings import Settings
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
 
 
-def rec(content: str, evidence: list[str], type_: MemoryType = MemoryType.EPISODE, key: str = "k",
-        subject: str = "user") -> MemoryRecord:  # fmt: skip
-    return MemoryRecord(id=f"m-{key}-{len(evidence)}-{hash(content) % 999}", type=type_, scope=Scope(user="u"),
-                        subject=subject, key=key, content=content, confidence=0.9, source=Source.EXPLICIT,
-                        evidence=evidence, created_at=NOW, updated_at=NOW)  # fmt: skip
+def rec(
+    content: str,
+    evidence: list[str],
+    type_: MemoryType = MemoryType.EPISODE,
+    key: str = "k",
+    subject: str = "user",
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=f"m-{key}-{len(evidence)}-{hash(content) % 999}",
+        type=type_,
+        scope=Scope(user="u"),
+        subject=subject,
+        key=key,
+        content=content,
+        confidence=0.9,
+        source=Source.EXPLICIT,
+        evidence=evidence,
+        created_at=NOW,
+        updated_at=NOW,
+    )
 
 
-@pytest.mark.parametrize(("content", "texts", "left"), [
-    ("我不喝咖啡，别给我推荐咖啡 我喜欢深色主题 周末去了书店。",
-     {"e1": "我不喝咖啡，别给我推荐咖啡 我喜欢深色主题"}, "周末去了书店。"),
-    ("I don't drink coffee, never suggest it At the weekend I visited a bookshop.",
-     {"e1": "I don't drink coffee, never suggest it"}, "At the weekend I visited a bookshop."),
-    # a time-normalised quote is not verbatim: its sentence goes by its words
-    ("I fly to Paris on 2026-12-02 (Wednesday). My sister lives in Lyon.",
-     {"e1": "I fly to Paris next Wednesday."}, "My sister lives in Lyon."),
-])  # fmt: skip
-def test_episode_is_trimmed_to_what_no_shown_record_carries(content: str, texts: dict[str, str], left: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "texts", "left"),
+    [
+        (
+            "我不喝咖啡，别给我推荐咖啡 我喜欢深色主题 周末去了书店。",
+            {"e1": "我不喝咖啡，别给我推荐咖啡 我喜欢深色主题"},
+            "周末去了书店。",
+        ),
+        (
+            "I don't drink coffee, never suggest it At the weekend I visited a bookshop.",
+            {"e1": "I don't drink coffee, never suggest it"},
+            "At the weekend I visited a bookshop.",
+        ),
+        # a time-normalised quote is not verbatim: its sentence goes by its words
+        (
+            "I fly to Paris on 2026-12-02 (Wednesday). My sister lives in Lyon.",
+            {"e1": "I fly to Paris next Wednesday."},
+            "My sister lives in Lyon.",
+        ),
+    ],
+)
+def test_episode_is_trimmed_to_what_no_shown_record_carries(
+    content: str, texts: dict[str, str], left: str
+) -> None:
     ep = rec(content, ["e1", "e2"])
     assert spend.trim_episode(ep, {"e1"}, texts) == left
 
@@ -54,11 +83,17 @@ def test_record_adding_nothing_to_a_record_with_the_same_evidence_is_redundant()
     assert not spend.redundant_record(part, [rec("x", ["e2"], MemoryType.FACT, "c")])
 
 
-@pytest.mark.parametrize(("subject", "key", "expected", "critical"), [
-    ("user", "allergy:peanut", "allergy", True), ("user", "allergy", "allergy", True),
-    ("user", "location", "city", False), ("user", "role", "occupation", False),
-    ("user", "beverage:coffee", "beverage", False), ("project", "stack:language", "stack:language", False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("subject", "key", "expected", "critical"),
+    [
+        ("user", "allergy:peanut", "allergy", True),
+        ("user", "allergy", "allergy", True),
+        ("user", "location", "city", False),
+        ("user", "role", "occupation", False),
+        ("user", "beverage:coffee", "beverage", False),
+        ("project", "stack:language", "stack:language", False),
+    ],
+)
 def test_old_and_new_keys_map_to_the_catalogue(subject: str, key: str, expected: str, critical: bool) -> None:
     attr = attributes.attribute_of(rec("x", ["e"], MemoryType.FACT, key, subject))
     assert (attr.key, attr.safety_critical) == (expected, critical)
@@ -66,7 +101,10 @@ def test_old_and_new_keys_map_to_the_catalogue(subject: str, key: str, expected:
 
 def test_without_a_catalogue_entry_type_decides_and_nothing_is_critical() -> None:
     empty = attributes.Catalogue()
-    assert attributes.attribute_of(rec("x", ["e"], MemoryType.PREFERENCE, "likes:hiking"), empty).profile == "preference"
+    assert (
+        attributes.attribute_of(rec("x", ["e"], MemoryType.PREFERENCE, "likes:hiking"), empty).profile
+        == "preference"
+    )
     fact = attributes.attribute_of(rec("x", ["e"], MemoryType.FACT, "allergy:peanut"), empty)
     assert fact.profile == "context" and not fact.safety_critical
     with pytest.raises(ConfigError):
@@ -80,11 +118,14 @@ def test_every_situation_names_catalogue_attributes() -> None:
         assert s.cues.pattern and s.terms
 
 
-@pytest.mark.parametrize(("query", "situation", "term"), [
-    ("Any ideas what to pack to eat on the train?", "eating", "过敏"),
-    ("火车上带点什么吃的好？", "eating", "allergi"),
-    ("周末想去看场电影", "outing", "wheelchair"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "situation", "term"),
+    [
+        ("Any ideas what to pack to eat on the train?", "eating", "过敏"),
+        ("火车上带点什么吃的好？", "eating", "allergi"),
+        ("周末想去看场电影", "outing", "wheelchair"),
+    ],
+)
 def test_situations_from_cues_in_either_language(query: str, situation: str, term: str) -> None:
     assert situation in [s.name for s in intents.situations(query)]
     assert term in intents.expansion(query)
@@ -101,7 +142,9 @@ def test_fusion_does_not_halve_a_memory_the_lexical_leg_cannot_reach() -> None:
 
 def test_profile_settings_are_checked() -> None:
     assert ProfilePolicy.from_settings(Settings(profile_groups="identity,constraint")).groups == (
-        "identity", "constraint")  # fmt: skip
+        "identity",
+        "constraint",
+    )
     with pytest.raises(ConfigError):
         ProfilePolicy.from_settings(Settings(profile_groups="identity,hobbies"))
     with pytest.raises(ConfigError):

@@ -17,13 +17,27 @@ from tests.conformance.builders import T0
 
 def _put(store: SQLiteStore, user: str, texts: list[str], start: int) -> None:
     audit = Audit(RevisionOp.ADD, "test", "lexical")
-    store.apply([
-        Create(MemoryRecord(id=f"m{start + i}", type=MemoryType.FACT, scope=Scope(user=user),
-                            subject="user", key=f"k{start + i}", content=t, confidence=0.9,
-                            source=Source.EXPLICIT, evidence=[f"e{start + i}"], created_at=T0,
-                            updated_at=T0), audit)
-        for i, t in enumerate(texts)
-    ])  # fmt: skip
+    store.apply(
+        [
+            Create(
+                MemoryRecord(
+                    id=f"m{start + i}",
+                    type=MemoryType.FACT,
+                    scope=Scope(user=user),
+                    subject="user",
+                    key=f"k{start + i}",
+                    content=t,
+                    confidence=0.9,
+                    source=Source.EXPLICIT,
+                    evidence=[f"e{start + i}"],
+                    created_at=T0,
+                    updated_at=T0,
+                ),
+                audit,
+            )
+            for i, t in enumerate(texts)
+        ]
+    )
 
 
 CASES = {
@@ -33,8 +47,9 @@ CASES = {
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_rows_with_every_term_are_ranked_even_when_old(tmp_path: Path, lang: str,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_rows_with_every_term_are_ranked_even_when_old(
+    tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lexical, "RANK_CAP", 20)
     query, both, one = CASES[lang]
     store = SQLiteStore(str(tmp_path / "lex.db"))
@@ -49,8 +64,9 @@ def test_rows_with_every_term_are_ranked_even_when_old(tmp_path: Path, lang: str
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_other_users_newer_rows_never_hide_the_readers(tmp_path: Path, lang: str,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_other_users_newer_rows_never_hide_the_readers(
+    tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lexical, "RANK_CAP", 20)
     query, _, one = CASES[lang]
     store = SQLiteStore(str(tmp_path / "lex.db"))
@@ -63,8 +79,10 @@ def test_other_users_newer_rows_never_hide_the_readers(tmp_path: Path, lang: str
 
 def test_uncommon_query_ranks_exactly_as_unbounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = SQLiteStore(str(tmp_path / "lex.db"))
-    texts = [f"note {i}: {'green tea' if i % 3 else 'black coffee'} with {'milk' if i % 2 else 'lemon'}"
-             for i in range(60)]  # fmt: skip
+    texts = [
+        f"note {i}: {'green tea' if i % 3 else 'black coffee'} with {'milk' if i % 2 else 'lemon'}"
+        for i in range(60)
+    ]
     _put(store, "u", texts, 0)
     f = RecordFilter(Scope(user="u"))
     terms = query_terms("green tea milk")

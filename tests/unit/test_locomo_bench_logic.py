@@ -74,9 +74,7 @@ def test_load_conversation_counts_changed_and_unusable() -> None:
 
 
 def test_parse_session_datetime() -> None:
-    assert lb.parse_session_datetime("1:56 pm on 8 May, 2023") == datetime(
-        2023, 5, 8, 13, 56, tzinfo=UTC
-    )
+    assert lb.parse_session_datetime("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert lb.parse_session_datetime("12:48 am on 1 February, 2023") == datetime(
         2023, 2, 1, 0, 48, tzinfo=UTC
     )

@@ -42,20 +42,35 @@ ORTHOGONAL = np.array([0.0, 1.0], dtype=np.float32)
 
 def cand(**kw: Any) -> Candidate:
     base: dict[str, Any] = {
-        "type": MemoryType.PREFERENCE, "subject": "user", "key": "beverage", "value": "tea",
-        "content": "The user drinks tea", "confidence": 0.9, "source": Source.EXPLICIT,
-        "evidence": ["evt-new"], "observed_at": NOW,
-    }  # fmt: skip
+        "type": MemoryType.PREFERENCE,
+        "subject": "user",
+        "key": "beverage",
+        "value": "tea",
+        "content": "The user drinks tea",
+        "confidence": 0.9,
+        "source": Source.EXPLICIT,
+        "evidence": ["evt-new"],
+        "observed_at": NOW,
+    }
     return Candidate(**(base | kw))
 
 
 def rec(id: str, **kw: Any) -> MemoryRecord:
     base: dict[str, Any] = {
-        "id": id, "type": MemoryType.PREFERENCE, "scope": SCOPE, "subject": "user",
-        "key": "beverage", "value": "coffee", "content": "The user drinks coffee",
-        "confidence": 0.9, "source": Source.EXPLICIT, "evidence": [f"evt-{id}"],
-        "observed_at": NOW - 10 * DAY, "created_at": NOW - 10 * DAY, "updated_at": NOW - 10 * DAY,
-    }  # fmt: skip
+        "id": id,
+        "type": MemoryType.PREFERENCE,
+        "scope": SCOPE,
+        "subject": "user",
+        "key": "beverage",
+        "value": "coffee",
+        "content": "The user drinks coffee",
+        "confidence": 0.9,
+        "source": Source.EXPLICIT,
+        "evidence": [f"evt-{id}"],
+        "observed_at": NOW - 10 * DAY,
+        "created_at": NOW - 10 * DAY,
+        "updated_at": NOW - 10 * DAY,
+    }
     return MemoryRecord(**(base | kw))
 
 
@@ -159,9 +174,12 @@ def guarded(open_ids: set[str]) -> Callable[[Decision], None]:
 
 OLD = rec("old")
 OLDER_NOTE = rec(
-    "note", type=MemoryType.FACT, key="note:build-cache", value=None,
+    "note",
+    type=MemoryType.FACT,
+    key="note:build-cache",
+    value=None,
     content="The build cache lives in /var/cache/b1",
-)  # fmt: skip
+)
 NOTE = {"type": MemoryType.FACT, "key": "note:cache-dir", "value": None}
 
 # fmt: off
@@ -308,8 +326,11 @@ def test_rule(row: Row) -> None:
     assert row.reason in d.reason
     row.check(d)
     writes = [c for c in d.changes if not isinstance(c, SlotGuard)]
-    assert all(isinstance(c, Update) and c.record.revision == c.expected_revision + 1
-               for c in writes if isinstance(c, Update))  # fmt: skip
+    assert all(
+        isinstance(c, Update) and c.record.revision == c.expected_revision + 1
+        for c in writes
+        if isinstance(c, Update)
+    )
     if d.changes and row.candidate.type is not MemoryType.TEMPORARY:
         assert isinstance(d.changes[0], SlotGuard)
 
@@ -346,8 +367,9 @@ def test_decide_does_not_change_the_view() -> None:
 def _review(action: Any) -> tuple[MemoryRecord, MemoryRecord, list[Any]]:
     flagged_rec = rec("new", status=Status.NEEDS_REVIEW, value="tea", conflicts_with=["old"])
     old = rec("old", conflicts_with=["new"])
-    changes = decide_review(ReviewItem(memory=flagged_rec, conflicts_with=[old]), action,
-                            "alice", "moved", NOW)  # fmt: skip
+    changes = decide_review(
+        ReviewItem(memory=flagged_rec, conflicts_with=[old]), action, "alice", "moved", NOW
+    )
     by_id = {c.record.id: c.record for c in changes if isinstance(c, Update)}
     return by_id["new"], by_id["old"], changes
 

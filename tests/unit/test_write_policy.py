@@ -18,8 +18,17 @@ AT = datetime(2026, 3, 1, 9, tzinfo=UTC)
 
 
 def cand(t: MemoryType = MemoryType.EPISODE, **attrs: object) -> Candidate:
-    return Candidate(type=t, subject="user", key="k", content="用户上周去了杭州出差，见了客户", confidence=0.9,
-                     source=Source.EXPLICIT, evidence=["e1"], observed_at=AT, attributes=dict(attrs))
+    return Candidate(
+        type=t,
+        subject="user",
+        key="k",
+        content="用户上周去了杭州出差，见了客户",
+        confidence=0.9,
+        source=Source.EXPLICIT,
+        evidence=["e1"],
+        observed_at=AT,
+        attributes=dict(attrs),
+    )
 
 
 def test_id_names_the_parameters_not_the_label() -> None:
@@ -38,8 +47,17 @@ def test_json_round_trip_keeps_identity_and_an_edited_file_gets_its_real_id() ->
     assert WritePolicy.from_json(json.dumps(edited)).id != p.id
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"worthiness_threshold": 2}', '{"nonsense": 1}',
-                                  '{"type_thresholds": {"episode": -1}}', '{"ttl_days": {"temporary": 0}}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "[]",
+        '{"worthiness_threshold": 2}',
+        '{"nonsense": 1}',
+        '{"type_thresholds": {"episode": -1}}',
+        '{"ttl_days": {"temporary": 0}}',
+    ],
+)
 def test_bad_policy_files_are_config_errors(text: str) -> None:
     with pytest.raises(ConfigError):
         WritePolicy.from_json(text)
@@ -85,6 +103,8 @@ def test_a_policy_may_relax_only_the_relaxable_gate_reasons() -> None:
     default, loose = WritePolicy(), WritePolicy(gate_drops=("joke",))
     assert default.drops("small talk") and not loose.drops("small talk") and loose.drops("joke")
     assert loose.drops("filler") and loose.drops("laughter")  # never relaxable
-    assert WritePolicy(gate_drops=("small talk", "joke")).id == WritePolicy(gate_drops=("joke", "small talk")).id
+    assert (
+        WritePolicy(gate_drops=("small talk", "joke")).id == WritePolicy(gate_drops=("joke", "small talk")).id
+    )
     with pytest.raises(ConfigError):
         WritePolicy.from_json('{"gate_drops": ["filler"]}')

@@ -77,8 +77,11 @@ def play(mem: Memory, clock: FixedClock, db: str) -> Transcript:
     for n, item in enumerate(SCRIPT, start=1):
         clock.advance(minutes=1)
         spec = {k: v for k, v in item.items() if k != "note"}
-        scope = {"user": USER, "session": SESSION, **({"project": spec["project"]}
-                                                      if "project" in spec else {})}  # fmt: skip
+        scope = {
+            "user": USER,
+            "session": SESSION,
+            **({"project": spec["project"]} if "project" in spec else {}),
+        }
         scopes.append(scope)
         result = mem.add(**{**spec, **scope}, timezone=TIMEZONE)
         hot = [f"{r.type.value}: {r.content}" for r in (mem.get(i) for i in result.written)]
@@ -94,8 +97,15 @@ def play(mem: Memory, clock: FixedClock, db: str) -> Transcript:
         clock.advance(minutes=1)
         args = {k: v for k, v in q.items() if k != "query"}
         contexts.append((q, mem.context(q["query"], user=USER, budget_tokens=800, **args)))
-    return Transcript(db, mem.settings.embedder, turns, report.done, report.failed,
-                      sorted(records.values(), key=lambda r: r.created_at), contexts)  # fmt: skip
+    return Transcript(
+        db,
+        mem.settings.embedder,
+        turns,
+        report.done,
+        report.failed,
+        sorted(records.values(), key=lambda r: r.created_at),
+        contexts,
+    )
 
 
 def run_demo(db: str, console: Console) -> Transcript:
@@ -111,11 +121,12 @@ def run_demo(db: str, console: Console) -> Transcript:
 # --- rendering --------------------------------------------------------------------------------
 def render(t: Transcript, console: Console) -> None:
     console.rule("memquill demo")
-    console.print(f"user {USER}, session {SESSION}, clock {NOW} ({TIMEZONE}), "
-                  f"embedder {t.embedder}, database {escape(t.db)}")  # fmt: skip
+    console.print(
+        f"user {USER}, session {SESSION}, clock {NOW} ({TIMEZONE}), "
+        f"embedder {t.embedder}, database {escape(t.db)}"
+    )
     console.print(_turns_table(t))
-    console.print(f"end_session + flush: {t.jobs_done} background job(s) done, "
-                  f"{t.jobs_failed} failed")  # fmt: skip
+    console.print(f"end_session + flush: {t.jobs_done} background job(s) done, {t.jobs_failed} failed")
     turn_of = {turn.result.event_id: turn.n for turn in t.turns}
     by_id = {r.id: r for r in t.records}
     console.print(_remembered_table(t.records, turn_of))
@@ -128,8 +139,7 @@ def render(t: Transcript, console: Console) -> None:
         where = ", ".join(f"{k}={v}" for k, v in q.items() if k != "query")
         title = f"context for {q['query']!r} ({where})"
         used = f"{ctx.tokens}/{ctx.budget_tokens} tokens"
-        console.print(Panel(Text(ctx.text or "(nothing to inject)"), title=escape(title),
-                            subtitle=used))  # fmt: skip
+        console.print(Panel(Text(ctx.text or "(nothing to inject)"), title=escape(title), subtitle=used))
 
 
 _SHOWN = {Status.ACTIVE, Status.SUPERSEDED, Status.INVALIDATED}
@@ -171,15 +181,26 @@ def _records_table(
     table = Table(*cols, *(["status"] if status else []), title=title)
     table.columns[1].overflow = "fold"
     for r in records:
-        row = [r.type.value, escape(r.content), r.scope.level.value, f"{r.confidence:.2f}",
-               r.source.value, _turns(r, turn_of)]  # fmt: skip
+        row = [
+            r.type.value,
+            escape(r.content),
+            r.scope.level.value,
+            f"{r.confidence:.2f}",
+            r.source.value,
+            _turns(r, turn_of),
+        ]
         table.add_row(*row, *([r.status.value] if status else []))
     return table
 
 
 def _replaced_table(records: list[MemoryRecord], by_id: dict[str, MemoryRecord]) -> Table:
-    table = Table("status", "content", "superseded_by", "replaced by", title="superseded or "
-                  "invalidated (kept as history)")  # fmt: skip
+    table = Table(
+        "status",
+        "content",
+        "superseded_by",
+        "replaced by",
+        title="superseded or invalidated (kept as history)",
+    )
     for col in table.columns:
         col.overflow = "fold"
     table.columns[2].min_width = max((len(r.superseded_by or "") for r in records), default=1)
@@ -187,8 +208,9 @@ def _replaced_table(records: list[MemoryRecord], by_id: dict[str, MemoryRecord])
         if r.status not in (Status.SUPERSEDED, Status.INVALIDATED):
             continue
         newer = by_id.get(r.superseded_by or "")
-        table.add_row(r.status.value, escape(r.content), r.superseded_by or "-",
-                      escape(newer.content) if newer else "-")  # fmt: skip
+        table.add_row(
+            r.status.value, escape(r.content), r.superseded_by or "-", escape(newer.content) if newer else "-"
+        )
     return table
 
 

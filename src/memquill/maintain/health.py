@@ -74,9 +74,7 @@ def warnings(s: dict[str, Any]) -> list[str]:
     elif s["conflict_rate"] > 0.10:
         w.append(f"warning: conflict rate {s['conflict_rate']:.0%} > 10%")
     if s["utilization"] is not None and s["retrieved"] >= 20 and s["utilization"] < 0.20:
-        w.append(
-            f"warning: utilization {s['utilization']:.0%} < 20% — the write gate may be too loose"
-        )
+        w.append(f"warning: utilization {s['utilization']:.0%} < 20% — the write gate may be too loose")
     if s["dead_letters"]:
         w.append(f"warning: {s['dead_letters']} dead-lettered job(s)")
     hot = s.get("hot_path_ms")

@@ -22,30 +22,49 @@ CONTEXT_TURNS = 8
 
 
 def extract_job(event_id: str, scope: Scope, seq: int | None, at: datetime) -> Job:
-    return Job(kind=EXTRACT, key=job_key(EXTRACT, scope, event_id), scope=scope, ref=event_id,
-               payload={"event_id": event_id, "seq": seq}, created_at=at, run_after=at)  # fmt: skip
+    return Job(
+        kind=EXTRACT,
+        key=job_key(EXTRACT, scope, event_id),
+        scope=scope,
+        ref=event_id,
+        payload={"event_id": event_id, "seq": seq},
+        created_at=at,
+        run_after=at,
+    )
 
 
 def session_end_job(scope: Scope, session: str, last_seq: int, at: datetime) -> Job:
     return Job(
-        kind=SESSION_END, key=job_key(SESSION_END, scope, session, str(last_seq)), ref=session,
-        scope=scope, payload={"session": session, "last_seq": last_seq}, created_at=at, run_after=at,
-    )  # fmt: skip
+        kind=SESSION_END,
+        key=job_key(SESSION_END, scope, session, str(last_seq)),
+        ref=session,
+        scope=scope,
+        payload={"session": session, "last_seq": last_seq},
+        created_at=at,
+        run_after=at,
+    )
 
 
 def lifecycle_job(scope: Scope, at: datetime) -> Job:
     """At most one lifecycle pass per user and day, however often sessions end."""
     owner = Scope(tenant=scope.tenant, user=scope.user)
     day = at.date().isoformat()
-    return Job(kind=LIFECYCLE, key=job_key(LIFECYCLE, owner, day), scope=owner, ref=day,
-               created_at=at, run_after=at)  # fmt: skip
+    return Job(
+        kind=LIFECYCLE, key=job_key(LIFECYCLE, owner, day), scope=owner, ref=day, created_at=at, run_after=at
+    )
 
 
 def reextract_job(owner: Scope, policy: WritePolicy, at: datetime) -> Job:
     """Re-read one user's log under ``policy`` (it travels with the job: workers started
     before the switch still run the right policy)."""
-    return Job(kind=REEXTRACT, key=f"{REEXTRACT}:{owner.tenant}:{owner.user}:{policy.id}", scope=owner,
-               payload={"policy": policy.to_json()}, created_at=at, run_after=at)  # fmt: skip
+    return Job(
+        kind=REEXTRACT,
+        key=f"{REEXTRACT}:{owner.tenant}:{owner.user}:{policy.id}",
+        scope=owner,
+        payload={"policy": policy.to_json()},
+        created_at=at,
+        run_after=at,
+    )
 
 
 class Handlers:
@@ -55,8 +74,12 @@ class Handlers:
         self.clock = clock
 
     def table(self) -> dict[str, Callable[[Job], None]]:
-        return {EXTRACT: self.extract, SESSION_END: self.session_end, LIFECYCLE: self.run_lifecycle,
-                REEXTRACT: self.reextract}  # fmt: skip
+        return {
+            EXTRACT: self.extract,
+            SESSION_END: self.session_end,
+            LIFECYCLE: self.run_lifecycle,
+            REEXTRACT: self.reextract,
+        }
 
     def run_lifecycle(self, job: Job) -> None:
         self.maintain(job.scope)
@@ -67,8 +90,9 @@ class Handlers:
         changes, report = lifecycle.expire_and_decay(self.store, owner.tenant, owner.user, now)
         for i in range(0, len(changes), 200):
             self.store.apply(changes[i : i + 200])
-        outcomes = self.store.find(RecordFilter(owner, types=frozenset({MemoryType.TASK_OUTCOME}),
-                                                owner=True))  # fmt: skip
+        outcomes = self.store.find(
+            RecordFilter(owner, types=frozenset({MemoryType.TASK_OUTCOME}), owner=True)
+        )
         for cand in lifecycle.procedures(outcomes):
             events = self.store.get_events(owner, [cand.evidence[-1]])
             if events and self.pipeline.write([cand], events, lifecycle.ACTOR)[0].changes:
@@ -82,17 +106,19 @@ class Handlers:
         event = events[0]
         context = []
         if event.scope.session and event.seq:
-            earlier = self.store.session_events(event.scope, event.scope.session,
-                                                after_seq=max(0, event.seq - 64))  # fmt: skip
+            earlier = self.store.session_events(
+                event.scope, event.scope.session, after_seq=max(0, event.seq - 64)
+            )
             context = [e for e in earlier if (e.seq or 0) < event.seq][-CONTEXT_TURNS:]
         self.pipeline.run([event], BACKGROUND_TRIGGERS, context)
 
     def session_end(self, job: Job) -> None:
         session = job.payload["session"]
         events = [
-            e for e in self.store.session_events(job.scope, session)
+            e
+            for e in self.store.session_events(job.scope, session)
             if (e.seq or 0) <= job.payload["last_seq"]
-        ]  # fmt: skip
+        ]
         if events:
             self.pipeline.run(events, SESSION_END_TRIGGERS)
 

@@ -34,10 +34,15 @@ from memquill.text import norm_value
 
 # Days for the "liveliness" of an unused record to halve; archived after ARCHIVE_AFTER of them.
 DECAY_HALF_LIFE = {
-    MemoryType.PREFERENCE: 180.0, MemoryType.FACT: 365.0, MemoryType.DECISION: 365.0,
-    MemoryType.PROCEDURE: 365.0, MemoryType.TASK_OUTCOME: 90.0, MemoryType.EPISODE: 30.0,
-    MemoryType.TASK_STATE: 14.0, MemoryType.TEMPORARY: 3.0,
-}  # fmt: skip
+    MemoryType.PREFERENCE: 180.0,
+    MemoryType.FACT: 365.0,
+    MemoryType.DECISION: 365.0,
+    MemoryType.PROCEDURE: 365.0,
+    MemoryType.TASK_OUTCOME: 90.0,
+    MemoryType.EPISODE: 30.0,
+    MemoryType.TASK_STATE: 14.0,
+    MemoryType.TEMPORARY: 3.0,
+}
 ARCHIVE_AFTER = 4.0  # half-lives: liveliness < 1/16
 MIN_OUTCOMES = 3
 ACTOR = "worker"
@@ -121,16 +126,23 @@ def procedures(outcomes: list[MemoryRecord]) -> list[Candidate]:
         trigger = _common_trigger(members)
         content = f"{trigger}: " + ", then ".join(step_list)
         first = members[0]
-        out.append(Candidate(
-            type=MemoryType.PROCEDURE,
-            subject=f"project:{first.scope.project}" if first.scope.project else "user",
-            key=f"procedure:{'>'.join(norm_value(s) for s in step_list)[:80]}", value=content,
-            content=content, confidence=0.75, source=Source.INFERRED,
-            evidence=sorted({e for m in members for e in m.evidence}),
-            level=Level.PROJECT if first.scope.project else Level.USER, trigger=Trigger.BACKGROUND,
-            observed_at=members[-1].observed_at, rule="consolidate.procedure",
-            attributes={"steps": step_list, "from": [m.id for m in members], "needs_confirmation": True},
-        ))  # fmt: skip
+        out.append(
+            Candidate(
+                type=MemoryType.PROCEDURE,
+                subject=f"project:{first.scope.project}" if first.scope.project else "user",
+                key=f"procedure:{'>'.join(norm_value(s) for s in step_list)[:80]}",
+                value=content,
+                content=content,
+                confidence=0.75,
+                source=Source.INFERRED,
+                evidence=sorted({e for m in members for e in m.evidence}),
+                level=Level.PROJECT if first.scope.project else Level.USER,
+                trigger=Trigger.BACKGROUND,
+                observed_at=members[-1].observed_at,
+                rule="consolidate.procedure",
+                attributes={"steps": step_list, "from": [m.id for m in members], "needs_confirmation": True},
+            )
+        )
     return out
 
 
@@ -150,13 +162,21 @@ def _common_trigger(members: list[MemoryRecord]) -> str:
 def derived_from(records: Iterable[MemoryRecord], erased: set[str], skip: str = "") -> list[MemoryRecord]:
     """Records that quote or were made from an erased turn: they go with it (an episode or a
     fact from the forgotten words must never bring them back), tombstones excepted."""
-    return [r for r in records
-            if r.id != skip and r.status is not Status.DELETED and erased & set(r.evidence)]  # fmt: skip
+    return [
+        r for r in records if r.id != skip and r.status is not Status.DELETED and erased & set(r.evidence)
+    ]
 
 
 def restored(rec: MemoryRecord, now: datetime, why: str) -> Update:
     """The version an erased record had replaced holds again: as if the erased words were
     never said (what a replay of the log, which never sees them, also concludes)."""
-    back = rec.model_copy(update={"status": Status.ACTIVE, "valid_to": None, "superseded_by": None,
-                                  "revision": rec.revision + 1, "updated_at": now})  # fmt: skip
+    back = rec.model_copy(
+        update={
+            "status": Status.ACTIVE,
+            "valid_to": None,
+            "superseded_by": None,
+            "revision": rec.revision + 1,
+            "updated_at": now,
+        }
+    )
     return Update(back, rec.revision, Audit(RevisionOp.REACTIVATE, ACTOR, why))

@@ -61,15 +61,21 @@ class Worker:
     def run_once(self, report: DrainReport | None = None) -> int:
         """Claim and process one batch of due jobs; returns how many were claimed."""
         report = report if report is not None else DrainReport()
-        jobs = self.store.claim(self.name, self.clock.now(), self.lease_s, self.batch,
-                                kinds=list(self.handlers))  # fmt: skip
+        jobs = self.store.claim(
+            self.name, self.clock.now(), self.lease_s, self.batch, kinds=list(self.handlers)
+        )
         started, before = time.perf_counter(), (report.done, report.failed, report.dead)
         for job in jobs:
             self._process(job, report)
         if jobs:
-            log.info("batch: %d claimed, %d done, %d failed, %d dead in %.2fs", len(jobs),
-                     report.done - before[0], report.failed - before[1], report.dead - before[2],
-                     time.perf_counter() - started)  # fmt: skip
+            log.info(
+                "batch: %d claimed, %d done, %d failed, %d dead in %.2fs",
+                len(jobs),
+                report.done - before[0],
+                report.failed - before[1],
+                report.dead - before[2],
+                time.perf_counter() - started,
+            )
         return len(jobs)
 
     def _process(self, job: Job, report: DrainReport) -> None:
@@ -81,9 +87,7 @@ class Worker:
             if job.attempts >= job.max_attempts:
                 self.store.fail(job.id, self.name, error, None, self.clock.now())
                 report.dead += 1
-                log.error(
-                    "job %s (%s) dead after %d attempts: %s", job.id, job.kind, job.attempts, exc
-                )
+                log.error("job %s (%s) dead after %d attempts: %s", job.id, job.kind, job.attempts, exc)
             else:
                 delay = self.backoff_s * (2 ** (job.attempts - 1))
                 now = self.clock.now()

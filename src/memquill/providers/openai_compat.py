@@ -127,9 +127,7 @@ class OpenAICompatLLM:
             except _Rejected:
                 self.format_fallbacks += 1  # most likely: the server does not speak json_schema
         try:
-            content = self._with_retries(
-                _with_schema(system, schema), user, {"type": "json_object"}
-            )
+            content = self._with_retries(_with_schema(system, schema), user, {"type": "json_object"})
         except _Rejected as exc:
             raise ProviderError(f"{self.name}: request rejected: {exc.__cause__}") from exc
         self._json_schema_ok = False

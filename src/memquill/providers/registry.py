@@ -35,5 +35,10 @@ def make_llm(settings: Settings) -> LLM | None:
         raise ConfigError("MEMQUILL_LLM_BASE_URL is set but MEMQUILL_LLM_MODEL is not")
     from memquill.providers.openai_compat import OpenAICompatLLM
 
-    return OpenAICompatLLM(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
-                           timeout_s=settings.llm_timeout_s, retries=settings.llm_retries)  # fmt: skip
+    return OpenAICompatLLM(
+        settings.llm_base_url,
+        settings.llm_model,
+        settings.llm_api_key,
+        timeout_s=settings.llm_timeout_s,
+        retries=settings.llm_retries,
+    )

@@ -21,13 +21,24 @@ from memquill.model import MemoryRecord, MemoryType
 
 PROFILE_GROUPS = ("identity", "constraint", "preference", "context")
 # Keys written before the catalogue, and the catalogue attribute each one names.
-LEGACY = {"location": "city", "role": "occupation", "contact": "contact_channel",
-          "dislikes": "dislike", "indentation": "convention:indentation",
-          "package_manager": "stack:package_manager", "database": "stack:database",
-          "frontend": "stack:frontend", "language": "stack:language", "cache": "stack:cache",
-          "message_queue": "stack:queue", "cloud": "stack:cloud", "runtime": "stack:runtime",
-          "api_style": "stack:api_style", "state_management": "stack:state_management",
-          "styling": "stack:styling"}  # fmt: skip
+LEGACY = {
+    "location": "city",
+    "role": "occupation",
+    "contact": "contact_channel",
+    "dislikes": "dislike",
+    "indentation": "convention:indentation",
+    "package_manager": "stack:package_manager",
+    "database": "stack:database",
+    "frontend": "stack:frontend",
+    "language": "stack:language",
+    "cache": "stack:cache",
+    "message_queue": "stack:queue",
+    "cloud": "stack:cloud",
+    "runtime": "stack:runtime",
+    "api_style": "stack:api_style",
+    "state_management": "stack:state_management",
+    "styling": "stack:styling",
+}
 
 
 @dataclass(frozen=True)
@@ -94,11 +105,14 @@ def parse(data: Any) -> Catalogue:
         if profile not in (*PROFILE_GROUPS, "none"):
             raise ConfigError(f"attribute catalogue: {e['key']}: unknown profile {profile!r}")
         out[e["key"]] = Attribute(
-            key=e["key"], subjects=_strings(e.get("subjects")) or ("user",),
-            memory_type=str(e.get("memory_type") or "fact"), profile=profile,
+            key=e["key"],
+            subjects=_strings(e.get("subjects")) or ("user",),
+            memory_type=str(e.get("memory_type") or "fact"),
+            profile=profile,
             safety_critical=bool(e.get("safety_critical", False)),
-            labels=_strings(e.get("labels")), questions=_strings(e.get("questions")),
-        )  # fmt: skip
+            labels=_strings(e.get("labels")),
+            questions=_strings(e.get("questions")),
+        )
     return Catalogue(out)
 
 
@@ -122,5 +136,6 @@ def attribute_of(rec: MemoryRecord, catalogue: Catalogue | None = None) -> Attri
     if found is not None:
         return found
     group = {MemoryType.PREFERENCE: "preference", MemoryType.FACT: "context"}.get(rec.type, "none")
-    return Attribute(key=rec.key.split(":", 1)[0], subjects=(rec.subject,),
-                     memory_type=rec.type.value, profile=group)  # fmt: skip
+    return Attribute(
+        key=rec.key.split(":", 1)[0], subjects=(rec.subject,), memory_type=rec.type.value, profile=group
+    )

@@ -47,9 +47,12 @@ def _words(value: Any) -> list[str]:
 def parse(data: Any) -> tuple[Situation, ...]:
     try:
         return tuple(
-            Situation(name=s["name"], cues=_cues(_words(s.get("cues"))),
-                      attributes=frozenset(s.get("attributes", [])),
-                      terms=tuple(query_terms(" ".join(_words(s.get("terms"))))))
+            Situation(
+                name=s["name"],
+                cues=_cues(_words(s.get("cues"))),
+                attributes=frozenset(s.get("attributes", [])),
+                terms=tuple(query_terms(" ".join(_words(s.get("terms"))))),
+            )
             for s in data["situations"]
         )
     except (KeyError, TypeError) as exc:

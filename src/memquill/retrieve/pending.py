@@ -16,25 +16,41 @@ from memquill.text import query_terms, tokens
 from memquill.write import noise
 from memquill.write.episodes import eligible
 
-SOURCE = {"user": Source.EXPLICIT, "tool": Source.OBSERVED, "agent": Source.INFERRED,
-          "external": Source.EXTERNAL}  # fmt: skip
+SOURCE = {
+    "user": Source.EXPLICIT,
+    "tool": Source.OBSERVED,
+    "agent": Source.INFERRED,
+    "external": Source.EXTERNAL,
+}
 
 
 def admissible(events: Sequence[Event], reader: Scope) -> list[Event]:
     """The pending turns ``reader`` may be shown: same rules as episodes and records."""
     return [
-        e for e in events
+        e
+        for e in events
         if e.scope.visible_to(reader) and eligible(e, e.content) and noise.gate(e.content, e.role).keep
-    ]  # fmt: skip
+    ]
 
 
 def as_record(e: Event) -> MemoryRecord:
     return MemoryRecord(
-        id=f"pending:{e.id}", type=MemoryType.EPISODE, scope=e.scope, subject="session",
-        key=f"pending:{e.id}", content=e.content, confidence=0.5, source=SOURCE[e.source.value],
-        status=Status.CANDIDATE, evidence=[e.id], actor=e.source.value, created_at=e.occurred_at,
-        updated_at=e.occurred_at, observed_at=e.occurred_at, attributes={"pending": True, "tz": e.timezone},
-    )  # fmt: skip
+        id=f"pending:{e.id}",
+        type=MemoryType.EPISODE,
+        scope=e.scope,
+        subject="session",
+        key=f"pending:{e.id}",
+        content=e.content,
+        confidence=0.5,
+        source=SOURCE[e.source.value],
+        status=Status.CANDIDATE,
+        evidence=[e.id],
+        actor=e.source.value,
+        created_at=e.occurred_at,
+        updated_at=e.occurred_at,
+        observed_at=e.occurred_at,
+        attributes={"pending": True, "tz": e.timezone},
+    )
 
 
 def pending_hits(query: str, events: Sequence[Event], k: int) -> list[Hit]:
@@ -45,8 +61,15 @@ def pending_hits(query: str, events: Sequence[Event], k: int) -> list[Hit]:
     for e in events:
         overlap = len(terms & set(tokens(e.content))) / len(terms)
         if overlap > 0:
-            hits.append(Hit(memory=as_record(e), score=round(0.5 + 0.5 * overlap, 4),
-                            why={"legs": {"pending": {"overlap": round(overlap, 3)}},
-                                 "filters": ["session pending log"]}))  # fmt: skip
+            hits.append(
+                Hit(
+                    memory=as_record(e),
+                    score=round(0.5 + 0.5 * overlap, 4),
+                    why={
+                        "legs": {"pending": {"overlap": round(overlap, 3)}},
+                        "filters": ["session pending log"],
+                    },
+                )
+            )
     hits.sort(key=lambda h: -h.score)
     return hits[:k]

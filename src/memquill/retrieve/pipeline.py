@@ -82,29 +82,38 @@ class Retriever:
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         records = [rec for rec in records if not _stale_episode(rec, stale)]
         relevance = {
-            rec.id: (1.0 if "slot" in pool[rec.id].legs else
-                     min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content))))
+            rec.id: (
+                1.0
+                if "slot" in pool[rec.id].legs
+                else min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content)))
+            )
             for rec in records
-        }  # fmt: skip
+        }
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         ranked = sorted(ranked, key=lambda s: "slot" not in pool[s.record.id].legs)  # slots answer first
         head = ranked[: max(q.k * 3, q.k + 10)]
-        kept, collapsed = dedup(head, self.store.embeddings([s.record.id for s in head]),
-                                self.dedup_similarity)  # fmt: skip
+        kept, collapsed = dedup(
+            head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
+        )
         kept = _slot_wins(kept, collapsed, head, pool)
         hits = [
-            Hit(memory=s.record, score=s.score, why=_why(s.parts, pool[s.record.id], f, collapsed,
-                                                         s.record.id, window))
+            Hit(
+                memory=s.record,
+                score=s.score,
+                why=_why(s.parts, pool[s.record.id], f, collapsed, s.record.id, window),
+            )
             for s in kept[: q.k]
-        ]  # fmt: skip
+        ]
         if log and hits:
             self.store.touch([h.memory.id for h in hits], self.clock.now())
             self.store.log_access(
-                [Access(h.memory.id, q.reader, q.text, i, h.score, self.clock.now())
-                 for i, h in enumerate(hits, start=1)]
-            )  # fmt: skip
+                [
+                    Access(h.memory.id, q.reader, q.text, i, h.score, self.clock.now())
+                    for i, h in enumerate(hits, start=1)
+                ]
+            )
         return hits
 
     def _slot_lookup(
@@ -160,10 +169,11 @@ def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
     cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
     best = max(cosines, default=0.0)
     return [
-        h for h in hits
+        h
+        for h in hits
         if {"lexical", "slot", "pending"} & set(h.why.get("legs", {}))
         or h.why["legs"].get("vector", {}).get("score", 0.0) >= best - margin
-    ]  # fmt: skip
+    ]
 
 
 def _window(text: str, at: datetime, tz: str) -> tuple[datetime, datetime] | None:
@@ -175,9 +185,13 @@ def _window(text: str, at: datetime, tz: str) -> tuple[datetime, datetime] | Non
 
 
 def _why(
-    parts: dict[str, float], item: Recall, f: RecordFilter, collapsed: dict[str, str], mid: str,
+    parts: dict[str, float],
+    item: Recall,
+    f: RecordFilter,
+    collapsed: dict[str, str],
+    mid: str,
     window: tuple[datetime, datetime] | None,
-) -> dict[str, object]:  # fmt: skip
+) -> dict[str, object]:
     why: dict[str, object] = {
         "path": "slot" if "slot" in item.legs else "hybrid",
         "legs": item.legs,

@@ -27,13 +27,12 @@ from memquill.settings import Settings
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
-PROJECT_TYPES = frozenset({MemoryType.FACT, MemoryType.DECISION, MemoryType.PROCEDURE,
-                           MemoryType.PREFERENCE, MemoryType.EPISODE})  # fmt: skip
+PROJECT_TYPES = frozenset(
+    {MemoryType.FACT, MemoryType.DECISION, MemoryType.PROCEDURE, MemoryType.PREFERENCE, MemoryType.EPISODE}
+)
 # How much a line of each group is worth when the share is tight.
-IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5,
-              "episode": 0.4}  # fmt: skip
-EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode",
-                    profile="context")  # fmt: skip
+IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
+EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
 @dataclass(frozen=True)
@@ -57,8 +56,9 @@ class ProfilePolicy:
                 f"profile_groups must be among {', '.join(PROFILE_GROUPS)} and profile_share "
                 f"within 0..1 (got {s.profile_groups!r}, {s.profile_share})"
             )
-        return cls(share=s.profile_share, groups=groups, max_items=s.profile_max_items,
-                   project_share=s.project_share)
+        return cls(
+            share=s.profile_share, groups=groups, max_items=s.profile_max_items, project_share=s.project_share
+        )
 
     @property
     def enabled(self) -> bool:
@@ -99,9 +99,15 @@ class Assembly:
 
 
 def assemble(
-    store: Store, reader: Scope, query: str, hits: Sequence[Hit], at: datetime, policy: ProfilePolicy,
-    types: frozenset[MemoryType] | None = None, catalogue: Catalogue | None = None,
-) -> Assembly:  # fmt: skip
+    store: Store,
+    reader: Scope,
+    query: str,
+    hits: Sequence[Hit],
+    at: datetime,
+    policy: ProfilePolicy,
+    types: frozenset[MemoryType] | None = None,
+    catalogue: Catalogue | None = None,
+) -> Assembly:
     """The request's situations decide what is private here; then profile, project, withheld."""
     bears_on = intents.bears_on(query)
     kept = gate(hits, bears_on, catalogue)
@@ -110,9 +116,15 @@ def assemble(
     project = select_project(store, reader, at, policy, catalogue, found, types)
     entries = user + project
     hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
-    return Assembly(kept, [Standing("profile", user, policy.share),
-                           Standing("project", project, policy.project_share, reader.project or "")],
-                    hidden, evidence_texts(store, reader, kept, entries, hidden))  # fmt: skip
+    return Assembly(
+        kept,
+        [
+            Standing("profile", user, policy.share),
+            Standing("project", project, policy.project_share, reader.project or ""),
+        ],
+        hidden,
+        evidence_texts(store, reader, kept, entries, hidden),
+    )
 
 
 def user_level(reader: Scope) -> Scope:
@@ -162,8 +174,13 @@ def select_project(
     return _rank(recs, at, policy, PROFILE_GROUPS, policy.project_max_items, catalogue, relevant, ())
 
 
-def _find(store: Store, scope: Scope, at: datetime, kinds: frozenset[MemoryType],
-          types: frozenset[MemoryType] | None) -> list[MemoryRecord]:  # fmt: skip
+def _find(
+    store: Store,
+    scope: Scope,
+    at: datetime,
+    kinds: frozenset[MemoryType],
+    types: frozenset[MemoryType] | None,
+) -> list[MemoryRecord]:
     wanted = kinds if types is None else kinds & types
     if not wanted:
         return []
@@ -171,9 +188,15 @@ def _find(store: Store, scope: Scope, at: datetime, kinds: frozenset[MemoryType]
 
 
 def _rank(
-    records: Sequence[MemoryRecord], at: datetime, policy: ProfilePolicy, groups: Collection[str],
-    limit: int, catalogue: Catalogue | None, relevant: Collection[str], bears_on: Collection[str],
-) -> list[ProfileEntry]:  # fmt: skip
+    records: Sequence[MemoryRecord],
+    at: datetime,
+    policy: ProfilePolicy,
+    groups: Collection[str],
+    limit: int,
+    catalogue: Catalogue | None,
+    relevant: Collection[str],
+    bears_on: Collection[str],
+) -> list[ProfileEntry]:
     entries = []
     for rec in records:
         attr = EPISODE if rec.type is MemoryType.EPISODE else attribute_of(rec, catalogue)
@@ -208,14 +231,23 @@ def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | 
 
 
 def withheld(
-    store: Store, reader: Scope, at: datetime, bears_on: Collection[str], shown: Collection[str],
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    bears_on: Collection[str],
+    shown: Collection[str],
     catalogue: Catalogue | None = None,
 ) -> set[str]:
     """Turns behind safety-critical memories this request does not bear on (and that are not
     shown): an episode quoting such a turn is trimmed of it like a turn already said."""
     recs = _find(store, user_level(reader), at, PROFILE_TYPES, None)
-    return {ev for r in recs if r.id not in shown
-            for ev in r.evidence if _private(attribute_of(r, catalogue), bears_on)}  # fmt: skip
+    return {
+        ev
+        for r in recs
+        if r.id not in shown
+        for ev in r.evidence
+        if _private(attribute_of(r, catalogue), bears_on)
+    }
 
 
 def _private(attr: Attribute, bears_on: Collection[str]) -> bool:
@@ -223,13 +255,15 @@ def _private(attr: Attribute, bears_on: Collection[str]) -> bool:
 
 
 def evidence_texts(
-    store: Store, reader: Scope, hits: Sequence[Hit], entries: Sequence[ProfileEntry],
+    store: Store,
+    reader: Scope,
+    hits: Sequence[Hit],
+    entries: Sequence[ProfileEntry],
     hidden: Collection[str] = (),
 ) -> dict[str, str]:
     """Wording of the turns an episode shares with a record of the block, or with a withheld
     one: what trimming needs."""
     records = [h.memory for h in hits] + [e.record for e in entries]
     carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence} | set(hidden)
-    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence}
-                    & carried)  # fmt: skip
+    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence} & carried)
     return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}

@@ -16,8 +16,12 @@ from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.recipes import Recipe
 
 # Per-type recency half-lives in days (DESIGN §6): task outcomes fade slower, temporary faster.
-HALF_LIFE = {MemoryType.TASK_OUTCOME: 90.0, MemoryType.PROCEDURE: 180.0, MemoryType.TEMPORARY: 3.0,
-             MemoryType.TASK_STATE: 7.0}  # fmt: skip
+HALF_LIFE = {
+    MemoryType.TASK_OUTCOME: 90.0,
+    MemoryType.PROCEDURE: 180.0,
+    MemoryType.TEMPORARY: 3.0,
+    MemoryType.TASK_STATE: 7.0,
+}
 
 
 @dataclass
@@ -29,14 +33,20 @@ class Scored:
 
 class Reranker(Protocol):
     def rerank(
-        self, query: str, items: Sequence[tuple[MemoryRecord, float]], at: datetime,
+        self,
+        query: str,
+        items: Sequence[tuple[MemoryRecord, float]],
+        at: datetime,
         window: tuple[datetime, datetime] | None,
-    ) -> list[Scored]: ...  # fmt: skip
+    ) -> list[Scored]: ...
 
 
 def recency(record: MemoryRecord, at: datetime, half_life_days: float) -> float:
-    ref = max(t for t in (record.observed_at, record.last_accessed_at) if t) if (
-        record.observed_at or record.last_accessed_at) else record.updated_at  # fmt: skip
+    ref = (
+        max(t for t in (record.observed_at, record.last_accessed_at) if t)
+        if (record.observed_at or record.last_accessed_at)
+        else record.updated_at
+    )
     age_days = max(0.0, (at - ref).total_seconds() / 86400)
     half = HALF_LIFE.get(record.type, half_life_days)
     return math.pow(0.5, age_days / half)
@@ -55,9 +65,12 @@ class WeightedReranker:
         self.half_life = half_life_days
 
     def rerank(
-        self, query: str, items: Sequence[tuple[MemoryRecord, float]], at: datetime,
+        self,
+        query: str,
+        items: Sequence[tuple[MemoryRecord, float]],
+        at: datetime,
         window: tuple[datetime, datetime] | None,
-    ) -> list[Scored]:  # fmt: skip
+    ) -> list[Scored]:
         out = []
         for rec, relevance in items:
             used = rec.useful_count / (rec.access_count + 2)

@@ -27,14 +27,27 @@ SLOT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"邮箱|邮件地址|e-?mail", re.I)),
     ("phone", re.compile(r"手机号|电话号|phone|mobile number", re.I)),
     ("name", re.compile(r"我叫什么|我的名字|my name\b|who am i", re.I)),
-    ("city", re.compile(r"我(?:现在)?住(?:在)?哪|住哪个城市|where do i live|which city|my city|based these days", re.I)),
-    ("employer", re.compile(r"我在哪(?:家公司|里)?(?:工作|上班)|哪家公司|where do i work|my employer|my company|which company", re.I)),
+    (
+        "city",
+        re.compile(
+            r"我(?:现在)?住(?:在)?哪|住哪个城市|where do i live|which city|my city|based these days", re.I
+        ),
+    ),
+    (
+        "employer",
+        re.compile(
+            r"我在哪(?:家公司|里)?(?:工作|上班)|哪家公司|where do i work|my employer|my company|which company",
+            re.I,
+        ),
+    ),
     ("occupation", re.compile(r"我(?:的)?(?:职位|岗位|职业)|my (?:job|role|title)|what do i do for", re.I)),
     ("team", re.compile(r"我在哪个(?:团队|组)|my team|which team", re.I)),
-)  # fmt: skip
+)
 _PROJECT_Q = re.compile(r"项目|仓库|代码库|服务|\b(?:project|repo|codebase|service|we use|our)\b", re.I)
-_STOP = frozenset("what which who where when how is are am do does did my me i the a an of in to for "
-                  "you your it this that these days now currently right".split())  # fmt: skip
+_STOP = frozenset(
+    "what which who where when how is are am do does did my me i the a an of in to for "
+    "you your it this that these days now currently right".split()
+)
 MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot
 OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to route
 

@@ -40,9 +40,7 @@ def covered(sentence: str, said: Collection[frozenset[str]]) -> bool:
     return any(len(terms & s) >= COVERED_SHARE * len(terms) for s in said)
 
 
-def trim_episode(
-    rec: MemoryRecord, shown_evidence: Collection[str], texts: Mapping[str, str]
-) -> str | None:
+def trim_episode(rec: MemoryRecord, shown_evidence: Collection[str], texts: Mapping[str, str]) -> str | None:
     """The episode's content without what shown records carry; ``None`` when nothing is left.
 
     ``texts`` maps event ids to their wording. A covered turn's sentences are cut where the

@@ -86,9 +86,7 @@ class Store(Protocol):
 
     def finish(self, job_id: int, worker: str, at: datetime) -> None: ...
 
-    def fail(
-        self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime
-    ) -> None:
+    def fail(self, job_id: int, worker: str, error: str, retry_at: datetime | None, at: datetime) -> None:
         """Record a failure: re-queue for ``retry_at``, or dead-letter when ``None``."""
         ...
 
@@ -130,9 +128,12 @@ class Store(Protocol):
 
     # --- what replay needs: the whole log, the policy history, the query log ------------
     def log_events(
-        self, tenant: str | None = None, user: str | None = None, after_seq: int = 0,
+        self,
+        tenant: str | None = None,
+        user: str | None = None,
+        after_seq: int = 0,
         limit: int | None = None,
-    ) -> list[Event]:  # fmt: skip
+    ) -> list[Event]:
         """Events of every user (or one tenant / user), in append order."""
         ...
 

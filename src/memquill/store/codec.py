@@ -23,10 +23,27 @@ from memquill.model.query import Job
 from memquill.text import index_text
 
 RECORD_COLUMNS = (
-    "id", "revision", "tenant", "user_id", "agent", "project", "session", "type", "subject",
-    "key", "status", "valid_from", "valid_to", "expires_at", "confidence", "source",
-    "read_only", "created_at", "updated_at", "body",
-)  # fmt: skip
+    "id",
+    "revision",
+    "tenant",
+    "user_id",
+    "agent",
+    "project",
+    "session",
+    "type",
+    "subject",
+    "key",
+    "status",
+    "valid_from",
+    "valid_to",
+    "expires_at",
+    "confidence",
+    "source",
+    "read_only",
+    "created_at",
+    "updated_at",
+    "body",
+)
 
 
 def record_row(r: MemoryRecord) -> dict[str, Any]:
@@ -94,17 +111,30 @@ def malformed(what: str) -> Iterator[None]:
 
 
 def revision_from_row(
-    memory_id: str, revision: int, op: str, actor: str, reason: str,
-    event_ids: str | list[str], before: str | dict[str, Any] | None,
-    after: str | dict[str, Any] | None, at: Any,
-) -> Revision:  # fmt: skip
+    memory_id: str,
+    revision: int,
+    op: str,
+    actor: str,
+    reason: str,
+    event_ids: str | list[str],
+    before: str | dict[str, Any] | None,
+    after: str | dict[str, Any] | None,
+    at: Any,
+) -> Revision:
     def load(v: Any) -> Any:
         return json.loads(v) if isinstance(v, str | bytes) else v
 
     return Revision(
-        memory_id=memory_id, revision=revision, op=RevisionOp(op), actor=actor, reason=reason,
-        event_ids=load(event_ids) or [], before=load(before), after=load(after), at=at,
-    )  # fmt: skip
+        memory_id=memory_id,
+        revision=revision,
+        op=RevisionOp(op),
+        actor=actor,
+        reason=reason,
+        event_ids=load(event_ids) or [],
+        before=load(before),
+        after=load(after),
+        at=at,
+    )
 
 
 def job_payload(job: Job) -> str:
@@ -120,15 +150,25 @@ def job_with_seq(job: Job, seq: int | None) -> Job:
 
 def job_from_row(r: Any, instant: Callable[[Any], datetime | None]) -> Job:
     """A ``jobs`` row (columns by name) as a Job; ``instant`` decodes the backend's instants."""
-    scope = Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"], project=r["project"],
-                  session=r["session"])  # fmt: skip
+    scope = Scope(
+        tenant=r["tenant"], user=r["user_id"], agent=r["agent"], project=r["project"], session=r["session"]
+    )
     return Job(
-        id=r["id"], key=r["key"], kind=r["kind"], ref=r["ref"], scope=scope,
-        payload=json.loads(r["payload"]), status=r["status"], attempts=r["attempts"],
-        max_attempts=r["max_attempts"], run_after=instant(r["run_after"]),
-        lease_until=instant(r["lease_until"]), last_error=r["last_error"],
-        created_at=instant(r["created_at"]), updated_at=instant(r["updated_at"]),
-    )  # fmt: skip
+        id=r["id"],
+        key=r["key"],
+        kind=r["kind"],
+        ref=r["ref"],
+        scope=scope,
+        payload=json.loads(r["payload"]),
+        status=r["status"],
+        attempts=r["attempts"],
+        max_attempts=r["max_attempts"],
+        run_after=instant(r["run_after"]),
+        lease_until=instant(r["lease_until"]),
+        last_error=r["last_error"],
+        created_at=instant(r["created_at"]),
+        updated_at=instant(r["updated_at"]),
+    )
 
 
 def vec_bytes(v: npt.ArrayLike) -> bytes:

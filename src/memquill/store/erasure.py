@@ -35,8 +35,20 @@ def forget_tables(mine: str, event_in_project: str, project: str | None) -> dict
     """Table → WHERE clause for ``forget_scope``, in delete order; ``mine`` selects the user's
     rows (and the project's, when given). A project erasure keeps the user-wide tables."""
     if project is None:
-        return {t: mine for t in ("revisions", "memories", "events", "jobs", "access_log", "core_blocks",
-                                  "erased_events", "query_log", "scratch_stores")}  # fmt: skip
+        return {
+            t: mine
+            for t in (
+                "revisions",
+                "memories",
+                "events",
+                "jobs",
+                "access_log",
+                "core_blocks",
+                "erased_events",
+                "query_log",
+                "scratch_stores",
+            )
+        }
     return {
         "revisions": f"memory_id IN (SELECT id FROM memories WHERE {mine})",
         "memories": mine,

@@ -61,9 +61,19 @@ class ReplayLog:
         self._put(
             "INSERT INTO query_log (tenant, user_id, agent, project, session, query, k, types, hits, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [sc.tenant, sc.user, sc.agent, sc.project, sc.session, entry.query, entry.k, types,
-             json.dumps(entry.hits), self.dialect.instant(entry.at)],
-        )  # fmt: skip
+            [
+                sc.tenant,
+                sc.user,
+                sc.agent,
+                sc.project,
+                sc.session,
+                entry.query,
+                entry.k,
+                types,
+                json.dumps(entry.hits),
+                self.dialect.instant(entry.at),
+            ],
+        )
 
     def queries(
         self, tenant: str | None = None, user: str | None = None, since: datetime | None = None
@@ -80,8 +90,13 @@ class ReplayLog:
         return [self._query(r) for r in rows]
 
     def _query(self, r: Any) -> QueryLog:
-        scope = Scope(tenant=r["tenant"], user=r["user_id"], agent=r["agent"], project=r["project"],
-                      session=r["session"])  # fmt: skip
+        scope = Scope(
+            tenant=r["tenant"],
+            user=r["user_id"],
+            agent=r["agent"],
+            project=r["project"],
+            session=r["session"],
+        )
         types = None if r["types"] is None else json.loads(r["types"])
         return QueryLog(scope, r["query"], r["k"], self._at(r["at"]), json.loads(r["hits"]), types, r["id"])
 

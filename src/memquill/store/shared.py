@@ -241,8 +241,10 @@ class SharedQueries:
         if not ids:
             return {}
         clause, args = self.dialect.any_of("id", list(ids))
-        rows = self._rows(f"SELECT id, at FROM erased_events WHERE tenant = ? AND user_id = ? AND {clause}",
-                          [scope.tenant, scope.user, *args])  # fmt: skip
+        rows = self._rows(
+            f"SELECT id, at FROM erased_events WHERE tenant = ? AND user_id = ? AND {clause}",
+            [scope.tenant, scope.user, *args],
+        )
         return {r["id"]: self.dialect.read_instant(r["at"]) or _never(r) for r in rows}
 
     def meta(self, key: str) -> Any:

@@ -63,7 +63,7 @@ def sentence_score(s: str) -> float:
 
 def _split_speaker(text: str) -> tuple[str | None, str]:
     m = _SPEAKER.match(text)
-    return (m.group(1), text[m.end():]) if m else (None, text)
+    return (m.group(1), text[m.end() :]) if m else (None, text)
 
 
 def _words(text: str) -> int:
@@ -95,9 +95,7 @@ def _terms(text: str) -> set[str]:
     return {t for t in tokens(text) if t not in EN_STOP and t not in ZH_STOP and len(t) > 1}
 
 
-def groups(
-    events: Sequence[Event], normalised: dict[str, str], window: int = 3
-) -> list[list[Event]]:
+def groups(events: Sequence[Event], normalised: dict[str, str], window: int = 3) -> list[list[Event]]:
     """Consecutive eligible turns, cut at any scope change, at ``window`` turns, and where
     the talk moves on: a turn sharing no content term with the two before it starts a new
     topic once the group already holds two turns."""
@@ -121,9 +119,12 @@ def groups(
 
 
 def episodes(
-    events: Sequence[Event], normalised: dict[str, str], window: int = 3, content_words: int = 26,
+    events: Sequence[Event],
+    normalised: dict[str, str],
+    window: int = 3,
+    content_words: int = 26,
     min_score: float = MIN_CONTENT_TERMS,
-) -> list[Candidate]:  # fmt: skip
+) -> list[Candidate]:
     """One candidate per group of turns: compressed content, full wording for search.
     A group whose sentences all score below ``MIN_CONTENT_TERMS`` yields an episode only if
     some reach ``min_score`` (the write policy's floor; by default the same bar)."""
@@ -183,12 +184,21 @@ def _episode(group: list[Event], texts: list[str], budget: int, floor: float) ->
     content = " ".join(lines)
     first, last = group[0], group[-1]
     return Candidate(
-        type=MemoryType.EPISODE, subject="conversation", key=f"episode:{first.id}", value=None,
-        content=content, confidence=0.7, source=Source.OBSERVED, evidence=[e.id for e in group],
-        level=level_of(first), trigger=Trigger.SESSION_END, valid_from=first.occurred_at,
-        observed_at=first.occurred_at, when_start=first.occurred_at, when_end=last.occurred_at,
+        type=MemoryType.EPISODE,
+        subject="conversation",
+        key=f"episode:{first.id}",
+        value=None,
+        content=content,
+        confidence=0.7,
+        source=Source.OBSERVED,
+        evidence=[e.id for e in group],
+        level=level_of(first),
+        trigger=Trigger.SESSION_END,
+        valid_from=first.occurred_at,
+        observed_at=first.occurred_at,
+        when_start=first.occurred_at,
+        when_end=last.occurred_at,
         language="zh" if re.search(r"[\u4e00-\u9fff]", content) else "en",
-        attributes={"session": first.scope.session, "tz": first.timezone,
-                    "search_text": " ".join(texts)},
+        attributes={"session": first.scope.session, "tz": first.timezone, "search_text": " ".join(texts)},
         rule="episode",
-    )  # fmt: skip
+    )

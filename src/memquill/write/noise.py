@@ -39,8 +39,13 @@ _GREETING = (
 )
 _LAUGH = r"哈{2,}|呵{2,}|嘿{2,}|嘻{2,}|(?:ha){2,}h?|(?:he){2,}|lo+l|lmao|rofl|xd|233+"
 _EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+"
-_UNITS = (("laughter", _LAUGH), ("emoji only", _EMOJI), ("greeting", _GREETING),
-          ("filler", _FILLER_ZH), ("filler", _FILLER_EN))  # fmt: skip
+_UNITS = (
+    ("laughter", _LAUGH),
+    ("emoji only", _EMOJI),
+    ("greeting", _GREETING),
+    ("filler", _FILLER_ZH),
+    ("filler", _FILLER_EN),
+)
 _UNIT = re.compile(
     "|".join(f"(?P<u{i}>(?:{rx}){_PARTICLE})(?![a-z])" for i, (_, rx) in enumerate(_UNITS)),
     re.IGNORECASE,

@@ -90,8 +90,11 @@ class WritePipeline:
         self.clock = clock
         self.policy = policy
         # the reconcile rules, with the thresholds the write policy sets
-        self.rules = replace(rules or Policy(), confidence_floor=policy.confidence_floor,
-                             duplicate_similarity=policy.duplicate_similarity)  # fmt: skip
+        self.rules = replace(
+            rules or Policy(),
+            confidence_floor=policy.confidence_floor,
+            duplicate_similarity=policy.duplicate_similarity,
+        )
         self.extractor = extractor
         self.embedder = embedder
         self.llm_extractor = llm_extractor
@@ -99,12 +102,20 @@ class WritePipeline:
 
     def under(self, policy: WritePolicy) -> WritePipeline:
         """The same stages under another write policy (re-extraction, replay)."""
-        return WritePipeline(self.store, self.clock, policy, self.extractor, self.embedder,
-                             self.llm_extractor, self.rules, self.model_extractor)  # fmt: skip
+        return WritePipeline(
+            self.store,
+            self.clock,
+            policy,
+            self.extractor,
+            self.embedder,
+            self.llm_extractor,
+            self.rules,
+            self.model_extractor,
+        )
 
-    def prepare(self, events: Sequence[Event], context: Sequence[Event]) -> tuple[
-        ExtractionInput, list[EventOutcome]
-    ]:
+    def prepare(
+        self, events: Sequence[Event], context: Sequence[Event]
+    ) -> tuple[ExtractionInput, list[EventOutcome]]:
         """Stages 1–3: gate, normalise time, resolve references."""
         kept: list[Event] = []
         normalised: dict[str, str] = {}
@@ -140,8 +151,10 @@ class WritePipeline:
 
             candidates = merge_candidates(candidates, self.llm_extractor.extract(batch))
         by_id = {e.id: e for e in batch.events}
-        gated = [roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
-                 for c in candidates]  # fmt: skip
+        gated = [
+            roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
+            for c in candidates
+        ]
         return [c for c in gated if c is not None]
 
     def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
@@ -162,9 +175,11 @@ class WritePipeline:
             part = replace(batch, events=[e], normalised={**batch.normalised, e.id: text})
             return self.extractor.extract(part) if text else []
 
-        return [*(roles.as_assistant(c, e) for c in run(own)),
-                *(roles.needs_confirmation(c, "the assistant's claim") for c in run(about_user)),
-                *run(other)]  # fmt: skip
+        return [
+            *(roles.as_assistant(c, e) for c in run(own)),
+            *(roles.needs_confirmation(c, "the assistant's claim") for c in run(about_user)),
+            *run(other),
+        ]
 
     def run(
         self,
@@ -186,8 +201,9 @@ class WritePipeline:
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
         report.decisions = self.write(now_ready, [by_id[c.evidence[0]] for c in now_ready], actor)
-        staleness.close_stale_episodes(self.store, [ch for d in report.decisions for ch in d.changes],
-                                       self.clock.now())  # fmt: skip
+        staleness.close_stale_episodes(
+            self.store, [ch for d in report.decisions for ch in d.changes], self.clock.now()
+        )
         return report
 
     def write(
@@ -200,10 +216,11 @@ class WritePipeline:
         stamped = [self.policy.stamp(c) for c in candidates]
         vectors = CandidateVectors(self.embedder, stamped)  # batched, once per text
         return [
-            self._reconcile(cand, event, actor or event.scope.agent or event.source.value,
-                            partial(vectors.get, i))
+            self._reconcile(
+                cand, event, actor or event.scope.agent or event.source.value, partial(vectors.get, i)
+            )
             for i, (cand, event) in enumerate(zip(stamped, events, strict=True))
-        ]  # fmt: skip
+        ]
 
     def _reconcile(
         self, cand: Candidate, event: Event, actor: str, embed: Callable[[], np.ndarray | None]

@@ -28,7 +28,6 @@ from memquill.store.base import Store
 EXTRACTOR_VERSIONS = {"rules": "rules/2026.12", "episodes": "episodes/2026.12"}
 
 
-
 __all__ = ["LOG_MARKERS", "RELAXABLE_GATE", "AdaptiveBounds", "WritePolicy"]
 
 # Noise-gate reasons a policy may relax (sorted: the policy id hashes them in order).

@@ -48,9 +48,21 @@ from memquill.write.reconcile_model import (
 )
 
 __all__ = [
-    "Decision", "Embed", "Near", "Op", "Policy", "Proposal", "View", "decide", "mint_id",
-    "near_duplicate", "needs_near", "same_normalised", "single_valued", "start_of",
-]  # fmt: skip
+    "Decision",
+    "Embed",
+    "Near",
+    "Op",
+    "Policy",
+    "Proposal",
+    "View",
+    "decide",
+    "mint_id",
+    "near_duplicate",
+    "needs_near",
+    "same_normalised",
+    "single_valued",
+    "start_of",
+]
 
 OPEN = SLOT_OPEN
 

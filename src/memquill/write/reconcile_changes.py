@@ -34,9 +34,22 @@ from memquill.write.reconcile_model import (
 
 # Fields a record takes over from its candidate as they are.
 COPIED = (
-    "type", "subject", "key", "value", "content", "polarity", "valid_from", "valid_to",
-    "expires_at", "when_start", "when_end", "observed_at", "confidence", "source", "language",
-)  # fmt: skip
+    "type",
+    "subject",
+    "key",
+    "value",
+    "content",
+    "polarity",
+    "valid_from",
+    "valid_to",
+    "expires_at",
+    "when_start",
+    "when_end",
+    "observed_at",
+    "confidence",
+    "source",
+    "language",
+)
 
 
 def new_record(p: Proposal, status: Status) -> MemoryRecord:

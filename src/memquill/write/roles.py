@@ -41,7 +41,7 @@ def voiced(event: Event) -> bool:
 
 
 def to_user_side(text: str) -> str:
-    """"You live in Paris" → "I live in Paris": the claim as the user would state it."""
+    """ "You live in Paris" → "I live in Paris": the claim as the user would state it."""
     for rx, repl in _SWAP:
         text = rx.sub(repl, text)
     return text
@@ -73,10 +73,14 @@ def as_assistant(c: Candidate, event: Event) -> Candidate:
     if c.subject != "user":
         return c
     who = event.scope.agent or "assistant"
-    content = re.sub(r"\bThe user\b|\bthe user\b|用户", f"The assistant {who}" if who != "assistant"
-                     else "The assistant", c.content)  # fmt: skip
-    return c.model_copy(update={"subject": f"agent:{who}", "content": content,
-                                "attributes": {**c.attributes, "speaker": who}})  # fmt: skip
+    content = re.sub(
+        r"\bThe user\b|\bthe user\b|用户",
+        f"The assistant {who}" if who != "assistant" else "The assistant",
+        c.content,
+    )
+    return c.model_copy(
+        update={"subject": f"agent:{who}", "content": content, "attributes": {**c.attributes, "speaker": who}}
+    )
 
 
 def gate(c: Candidate, event: Event) -> Candidate | None:

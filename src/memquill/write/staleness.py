@@ -69,22 +69,48 @@ def retire(
     rest = trimmed(episode.content, old.value) if old.value else ""
     if not rest:
         attributes = {**episode.attributes, **links}
-        closed = episode.model_copy(update={"revision": episode.revision + 1, "updated_at": now,
-                                            "valid_to": until, "attributes": attributes})  # fmt: skip
+        closed = episode.model_copy(
+            update={
+                "revision": episode.revision + 1,
+                "updated_at": now,
+                "valid_to": until,
+                "attributes": attributes,
+            }
+        )
         return [Update(closed, episode.revision, audit, reindex=False)]
     search_text = trimmed(str(episode.attributes.get("search_text", "")), str(old.value))
-    new = episode.model_copy(update={
-        "id": f"mem-{uuid.uuid4().hex[:20]}", "revision": 1, "content": rest, "valid_from": until,
-        "valid_to": None, "supersedes": episode.id, "superseded_by": None, "created_at": now,
-        "updated_at": now,
-        "access_count": 0, "useful_count": 0, "last_accessed_at": None,
-        "attributes": {**episode.attributes, **links, "search_text": search_text or rest},
-    })  # fmt: skip
-    closed = episode.model_copy(update={"revision": episode.revision + 1, "updated_at": now,
-                                        "valid_to": until, "status": Status.SUPERSEDED,
-                                        "superseded_by": new.id})  # fmt: skip
-    added = Audit(RevisionOp.ADD, ACTOR, f"episode without the stale sentence; supersedes {episode.id}",
-                  tuple(old.evidence))  # fmt: skip
+    new = episode.model_copy(
+        update={
+            "id": f"mem-{uuid.uuid4().hex[:20]}",
+            "revision": 1,
+            "content": rest,
+            "valid_from": until,
+            "valid_to": None,
+            "supersedes": episode.id,
+            "superseded_by": None,
+            "created_at": now,
+            "updated_at": now,
+            "access_count": 0,
+            "useful_count": 0,
+            "last_accessed_at": None,
+            "attributes": {**episode.attributes, **links, "search_text": search_text or rest},
+        }
+    )
+    closed = episode.model_copy(
+        update={
+            "revision": episode.revision + 1,
+            "updated_at": now,
+            "valid_to": until,
+            "status": Status.SUPERSEDED,
+            "superseded_by": new.id,
+        }
+    )
+    added = Audit(
+        RevisionOp.ADD,
+        ACTOR,
+        f"episode without the stale sentence; supersedes {episode.id}",
+        tuple(old.evidence),
+    )
     return [Update(closed, episode.revision, audit, reindex=False), Create(new, added, vector)]
 
 
@@ -103,12 +129,21 @@ def close_stale_episodes(store: Store, changes: Sequence[Change], now: datetime)
         mine = [r for r in stale if (r.scope.tenant, r.scope.user) == (tenant, user)]
         eps = [r for r in fresh if (r.scope.tenant, r.scope.user) == (tenant, user)]
         if mine:
-            eps += [e for e in store.find(RecordFilter(owner, owner=True, statuses=OPEN_EPISODE,
-                                                       types=frozenset({MemoryType.EPISODE})))
-                    if e.valid_to is None]  # fmt: skip
+            eps += [
+                e
+                for e in store.find(
+                    RecordFilter(
+                        owner, owner=True, statuses=OPEN_EPISODE, types=frozenset({MemoryType.EPISODE})
+                    )
+                )
+                if e.valid_to is None
+            ]
         if eps:
-            mine += [r for r in store.find(RecordFilter(owner, owner=True, statuses=STALE))
-                     if r.type is not MemoryType.EPISODE]  # fmt: skip
+            mine += [
+                r
+                for r in store.find(RecordFilter(owner, owner=True, statuses=STALE))
+                if r.type is not MemoryType.EPISODE
+            ]
         closed += _close(store, {e.id: e for e in eps}.values(), {r.id: r for r in mine}.values(), now)
     return closed
 

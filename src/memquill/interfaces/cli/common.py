@@ -35,9 +35,12 @@ app = typer.Typer(
 # --- shared options ---------------------------------------------------------------------------
 Db = Annotated[
     str | None,
-    typer.Option("--db", help="Database file or postgresql:// URL (default: MEMQUILL_DB, "
-                 "else the per-user data file).", show_default=False),
-]  # fmt: skip
+    typer.Option(
+        "--db",
+        help="Database file or postgresql:// URL (default: MEMQUILL_DB, else the per-user data file).",
+        show_default=False,
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 User = Annotated[str, typer.Option("--user", "-u", help="User the memory belongs to.")]
 OptUser = Annotated[str | None, typer.Option("--user", "-u", help="User (reader).")]
@@ -56,9 +59,12 @@ NoFlush = Annotated[bool, typer.Option("--no-flush", help="Leave background work
 History = Annotated[bool, typer.Option("--history", help="Include superseded and invalidated versions.")]
 DemoDb = Annotated[
     str | None,
-    typer.Option("--db", help="A fresh database file to keep (default: a temporary file, "
-                 "deleted after).", show_default=False),
-]  # fmt: skip
+    typer.Option(
+        "--db",
+        help="A fresh database file to keep (default: a temporary file, deleted after).",
+        show_default=False,
+    ),
+]
 
 SCOPE_KEYS = ("tenant", "user", "agent", "project", "session")
 INGEST_KEYS = (*EVENT_KEYS, *SCOPE_KEYS)
@@ -147,8 +153,14 @@ def _table(*columns: str, title: str | None = None, ids: Iterable[str] = ()) -> 
 def _history_table(revs: list[Revision]) -> Table:
     table = _table("revision", "op", "actor", "reason", "at", "events", title="history")
     for r in revs:
-        table.add_row(str(r.revision), r.op.value, escape(r.actor), escape(r.reason),
-                      r.at.isoformat(), escape(", ".join(r.event_ids)))  # fmt: skip
+        table.add_row(
+            str(r.revision),
+            r.op.value,
+            escape(r.actor),
+            escape(r.reason),
+            r.at.isoformat(),
+            escape(", ".join(r.event_ids)),
+        )
     return table
 
 

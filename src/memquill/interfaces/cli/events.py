@@ -70,8 +70,7 @@ def add(
         state = "added" if r.created else "already known (duplicate, nothing new)"
         out.print(f"event [bold]{escape(r.event_id)}[/bold]: {state}")
         if r.written:
-            table = _table("id", "type", "status", "content", title="written on the hot path",
-                           ids=r.written)  # fmt: skip
+            table = _table("id", "type", "status", "content", title="written on the hot path", ids=r.written)
             for rec in (mem.get(i) for i in r.written):
                 table.add_row(rec.id, rec.type.value, rec.status.value, escape(rec.content))
             out.print(table)
@@ -96,10 +95,17 @@ def ingest(
     counts = {"lines": len(lines), "events_added": 0, "duplicates_skipped": 0}
     err = _err()
     show_bar = not as_json and err.is_terminal
-    with _memory(db) as mem, Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
-        disable=not show_bar, transient=True,
-    ) as bar:  # fmt: skip
+    with (
+        _memory(db) as mem,
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err,
+            disable=not show_bar,
+            transient=True,
+        ) as bar,
+    ):
         task = bar.add_task("ingest", total=len(lines))
         for n, raw in enumerate(lines, start=1):
             fields = parse_line(n, raw, user)
@@ -145,8 +151,7 @@ def parse_line(n: int, raw: bytes, default_user: str | None) -> dict[str, Any] |
         raise IngestLineError(n, f"expected a JSON object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - set(INGEST_KEYS))
     if unknown:
-        raise IngestLineError(n, f"unknown key(s) {', '.join(unknown)}; "
-                                 f"allowed: {', '.join(INGEST_KEYS)}")  # fmt: skip
+        raise IngestLineError(n, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(INGEST_KEYS)}")
     fields = {k: v for k, v in obj.items() if v is not None}
     if "content" not in fields:
         raise IngestLineError(n, 'missing "content"')
@@ -165,8 +170,9 @@ def _add_line(mem: Memory, n: int, fields: dict[str, Any]) -> AddResult:
     try:
         return mem.add(**fields)
     except NaiveDatetimeError as exc:
-        raise IngestLineError(n, f'"at" {fields["at"]!r} has no timezone: add an offset '
-                                 '(e.g. +08:00) or a "timezone" key') from exc  # fmt: skip
+        raise IngestLineError(
+            n, f'"at" {fields["at"]!r} has no timezone: add an offset (e.g. +08:00) or a "timezone" key'
+        ) from exc
     except (ValidationError, DuplicateEventError) as exc:
         raise IngestLineError(n, str(exc)) from exc
 
@@ -175,6 +181,5 @@ def _records_from(mem: Memory, added: dict[tuple[tuple[str, str], ...], set[str]
     """Records (any status) whose evidence includes an event added by this run."""
     ids: set[str] = set()
     for scope, events in added.items():
-        ids.update(r.id for r in mem.records(statuses=None, **dict(scope))
-                   if events.intersection(r.evidence))  # fmt: skip
+        ids.update(r.id for r in mem.records(statuses=None, **dict(scope)) if events.intersection(r.evidence))
     return len(ids)

@@ -30,16 +30,21 @@ from memquill.interfaces.cli.common import (
 @app.command("export")
 @_guard
 def export_views(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", file_okay=False,
-                                              help="Where to write the Markdown files.")],
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", file_okay=False, help="Where to write the Markdown files.")
+    ],
     user: User,
     project: Project = None,
     tenant: Tenant = None,
-    timezone: Annotated[str | None, typer.Option("--timezone", help="Date everything in this "
-                        "IANA timezone (default: each memory's own).")] = None,
+    timezone: Annotated[
+        str | None,
+        typer.Option(
+            "--timezone", help="Date everything in this IANA timezone (default: each memory's own)."
+        ),
+    ] = None,
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """Write human-readable views: decisions.md, sessions/<date>.md, procedures/<slug>/SKILL.md."""
     scope = _scope(tenant=tenant, user=user)
     with _memory(db) as mem:
@@ -52,18 +57,22 @@ def export_views(
         report = views.write(directory, files)
     except (OSError, ValueError) as exc:
         _fail(str(exc))
-    counts = {"decisions": len(views.active_decisions(recs.values())),
-              "sessions": report.count(f"{views.SESSIONS}/"),
-              "procedures": report.count(f"{views.PROCEDURES}/")}  # fmt: skip
+    counts = {
+        "decisions": len(views.active_decisions(recs.values())),
+        "sessions": report.count(f"{views.SESSIONS}/"),
+        "procedures": report.count(f"{views.PROCEDURES}/"),
+    }
     if as_json:
-        _emit_json({"dir": str(directory), "files": report.written, "removed": report.removed,
-                    **counts})  # fmt: skip
+        _emit_json({"dir": str(directory), "files": report.written, "removed": report.removed, **counts})
         return
     out = _out()
-    out.print(f"wrote {len(report.written)} file(s) to {escape(str(directory))} "
-              f"({counts['decisions']} decision(s), {counts['sessions']} day(s), "
-              f"{counts['procedures']} procedure(s); "
-              f"{report.removed} old generated file(s) replaced)", soft_wrap=True)  # fmt: skip
+    out.print(
+        f"wrote {len(report.written)} file(s) to {escape(str(directory))} "
+        f"({counts['decisions']} decision(s), {counts['sessions']} day(s), "
+        f"{counts['procedures']} procedure(s); "
+        f"{report.removed} old generated file(s) replaced)",
+        soft_wrap=True,
+    )
     for rel in report.written:
         out.print(f"  {escape(rel)}")
 

@@ -55,17 +55,25 @@ def search(
     """Search the memories visible to this reader."""
     scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
     with _memory(db) as mem:
-        hits = mem.search(query, k=k, at=at, timezone=timezone, types=type,
-                          include_history=history, **scope)  # fmt: skip
+        hits = mem.search(query, k=k, at=at, timezone=timezone, types=type, include_history=history, **scope)
     if as_json:
         _emit_json([h.model_dump(mode="json") for h in hits])
         return
-    table = _table("id", "type", "status", "content", "score", "why", title=f"{len(hits)} hit(s)",
-                   ids=[h.memory.id for h in hits])  # fmt: skip
+    table = _table(
+        "id",
+        "type",
+        "status",
+        "content",
+        "score",
+        "why",
+        title=f"{len(hits)} hit(s)",
+        ids=[h.memory.id for h in hits],
+    )
     for h in hits:
         m = h.memory
-        table.add_row(m.id, m.type.value, m.status.value, escape(m.content), f"{h.score:.3f}",
-                      escape(_legs(h)))  # fmt: skip
+        table.add_row(
+            m.id, m.type.value, m.status.value, escape(m.content), f"{h.score:.3f}", escape(_legs(h))
+        )
     _out().print(table)
 
 
@@ -108,8 +116,9 @@ def show(
         rec = mem.get(memory_id)
         revs = mem.history(memory_id)
     if as_json:
-        _emit_json({"record": rec.model_dump(mode="json"),
-                    "history": [r.model_dump(mode="json") for r in revs]})  # fmt: skip
+        _emit_json(
+            {"record": rec.model_dump(mode="json"), "history": [r.model_dump(mode="json") for r in revs]}
+        )
         return
     table = _table("field", "value", title=f"memory {escape(rec.id)}")
     for name, value in _record_rows(rec):
@@ -142,9 +151,11 @@ def stats(
             table.add_row(name.replace("_", " "), escape(_metric(name, value)))
     out.print(table)
     days = list(data.get("events_per_day", {}).items())[-STATS_DAYS:]
-    for title, counts in (("records by status", data.get("records_by_status", {})),
-                          ("records by type", data.get("records_by_type", {})),
-                          (f"events per day (last {STATS_DAYS})", dict(days))):  # fmt: skip
+    for title, counts in (
+        ("records by status", data.get("records_by_status", {})),
+        ("records by type", data.get("records_by_type", {})),
+        (f"events per day (last {STATS_DAYS})", dict(days)),
+    ):
         if counts:
             t = _table(title, "n")
             for key, n in counts.items():

@@ -35,11 +35,12 @@ def review(
     project: Project = None,
     agent: Agent = None,
     tenant: Tenant = None,
-    candidates: Annotated[bool, typer.Option("--candidates", help="Include candidates "
-                                             "awaiting confirmation (e.g. procedures).")] = False,
+    candidates: Annotated[
+        bool, typer.Option("--candidates", help="Include candidates awaiting confirmation (e.g. procedures).")
+    ] = False,
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """List the flagged memories awaiting a human decision, and what they conflict with."""
     scope = _scope(tenant=tenant, user=user, agent=agent, project=project, session=session)
     with _memory(db) as mem:
@@ -55,11 +56,11 @@ def review(
     out.print(f"{len(items)} memory(ies) to review for {escape(_label(scope))}")
     for it in items:
         m = it.memory
-        out.print(f"\n[bold]{m.id}[/bold] \\[{m.status.value}] {m.type.value}: {escape(m.content)}",
-                  soft_wrap=True)  # fmt: skip
+        out.print(
+            f"\n[bold]{m.id}[/bold] \\[{m.status.value}] {m.type.value}: {escape(m.content)}", soft_wrap=True
+        )
         for o in it.conflicts_with:
-            out.print(f"  conflicts with {o.id} \\[{o.status.value}]: {escape(o.content)}",
-                      soft_wrap=True)  # fmt: skip
+            out.print(f"  conflicts with {o.id} \\[{o.status.value}]: {escape(o.content)}", soft_wrap=True)
         if reasons[m.id]:
             out.print(f"  reason: {escape(reasons[m.id])}", soft_wrap=True)
     out.print()
@@ -77,12 +78,17 @@ def _last_reason(revs: list[Revision]) -> str:
 @_guard
 def resolve(
     memory_id: Annotated[str, typer.Argument(metavar="ID", help="The flagged or candidate memory.")],
-    action: Annotated[Resolution, typer.Argument(help="accept: it wins (what it conflicts with is "
-                      "superseded); reject: it is invalidated; keep_both: both stay active.")],
+    action: Annotated[
+        Resolution,
+        typer.Argument(
+            help="accept: it wins (what it conflicts with is "
+            "superseded); reject: it is invalidated; keep_both: both stay active."
+        ),
+    ],
     reason: Annotated[str, typer.Option(help="Why; kept in the history.")] = "",
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """Apply a human decision to a memory in the review queue."""
     with _memory(db) as mem:
         rec = mem.resolve(memory_id, action, reason=reason)
@@ -129,14 +135,20 @@ def maintain(
     scope = _scope(tenant=tenant, user=user)
     with _memory(db) as mem:
         report = mem.maintain(**scope)
-    data = {"scope": scope, "expired": report.expired, "archived": report.archived,
-            "procedures": [p.model_dump(mode="json") for p in report.procedures]}  # fmt: skip
+    data = {
+        "scope": scope,
+        "expired": report.expired,
+        "archived": report.archived,
+        "procedures": [p.model_dump(mode="json") for p in report.procedures],
+    }
     if as_json:
         _emit_json(data)
         return
     out = _out()
-    out.print(f"lifecycle pass for {escape(_label(scope))}: {len(report.expired)} expired, "
-              f"{len(report.archived)} archived, {len(report.procedures)} new procedure(s)")  # fmt: skip
+    out.print(
+        f"lifecycle pass for {escape(_label(scope))}: {len(report.expired)} expired, "
+        f"{len(report.archived)} archived, {len(report.procedures)} new procedure(s)"
+    )
     for name, ids in (("expired", report.expired), ("archived", report.archived)):
         if ids:
             out.print(f"{name}: {escape(', '.join(ids))}", soft_wrap=True)

@@ -30,26 +30,33 @@ if TYPE_CHECKING:
 def worker(
     burst: Annotated[bool, typer.Option("--burst", help="Drain the jobs due now, then exit.")] = False,
     poll: Annotated[float, typer.Option(min=0.01, help="Seconds to sleep when no job is due.")] = 1.0,
-    lease: Annotated[float | None, typer.Option(min=1.0, help="Seconds a claimed job stays "
-                     "leased (default: MEMQUILL_JOB_LEASE_S, else 60).", show_default=False)] = None,
+    lease: Annotated[
+        float | None,
+        typer.Option(
+            min=1.0,
+            help="Seconds a claimed job stays leased (default: MEMQUILL_JOB_LEASE_S, else 60).",
+            show_default=False,
+        ),
+    ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log one line per batch.")] = False,
     db: Db = None,
     as_json: AsJson = False,
-) -> None:  # fmt: skip
+) -> None:
     """Run background jobs on a database until SIGTERM/SIGINT (or, with --burst, until idle)."""
     _log_to_stderr(verbose)
     with _memory(db) as mem:
         w = mem.warm_up().worker(lease_s=lease)
         log.info("worker %s on %s (%s)", w.name, db_path(db), "burst" if burst else "until stopped")
         report = w.drain() if burst else _run_until_signalled(w, poll)
-    summary = {"done": report.done, "failed": report.failed, "dead": report.dead,
-               "kinds": report.kinds}  # fmt: skip
+    summary = {"done": report.done, "failed": report.failed, "dead": report.dead, "kinds": report.kinds}
     if as_json:
         _emit_json(summary)
         return
     kinds = ", ".join(f"{k}={n}" for k, n in sorted(report.kinds.items()))
-    typer.echo(f"{'drained' if burst else 'stopped'}: {report.done} done, {report.failed} failed "
-               f"(will retry), {report.dead} dead" + (f" [{kinds}]" if kinds else ""))  # fmt: skip
+    typer.echo(
+        f"{'drained' if burst else 'stopped'}: {report.done} done, {report.failed} failed "
+        f"(will retry), {report.dead} dead" + (f" [{kinds}]" if kinds else "")
+    )
 
 
 log = logging.getLogger("memquill.cli")
@@ -96,7 +103,8 @@ def _run_until_signalled(w: Worker, poll: float) -> DrainReport:
 
 def _log_to_stderr(verbose: bool) -> None:
     """Warnings (failed and dead jobs) always; with ``-v`` one INFO line per batch too."""
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if verbose:
         logging.getLogger("memquill").setLevel(logging.INFO)

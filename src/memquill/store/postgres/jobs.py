@@ -39,8 +39,7 @@ def claim_sql(kinds: Sequence[str]) -> str:
 
 
 def claim_params(worker: str, now: Any, lease: Any, limit: int, kinds: Sequence[str]) -> dict[str, Any]:
-    return {"t": now, "n": limit, "w": worker, "kinds": list(kinds), "lease": lease,
-            "crash": CRASH_TOLERANCE}  # fmt: skip
+    return {"t": now, "n": limit, "w": worker, "kinds": list(kinds), "lease": lease, "crash": CRASH_TOLERANCE}
 
 
 def enqueue(conn: Connection[Any], jobs: Sequence[Job]) -> int:
@@ -60,7 +59,17 @@ def _params(j: Job) -> dict[str, Any]:
     created = j.created_at or j.run_after
     if created is None:
         raise ValidationError(f"job {j.key!r} needs created_at or run_after (the injected clock)")
-    return {"key": j.key, "kind": j.kind, "ref": j.ref, "tenant": j.scope.tenant, "user": j.scope.user,
-            "agent": j.scope.agent, "project": j.scope.project, "session": j.scope.session,
-            "payload": codec.job_payload(j), "max": j.max_attempts,
-            "run_after": j.run_after or created, "created": created}  # fmt: skip
+    return {
+        "key": j.key,
+        "kind": j.kind,
+        "ref": j.ref,
+        "tenant": j.scope.tenant,
+        "user": j.scope.user,
+        "agent": j.scope.agent,
+        "project": j.scope.project,
+        "session": j.scope.session,
+        "payload": codec.job_payload(j),
+        "max": j.max_attempts,
+        "run_after": j.run_after or created,
+        "created": created,
+    }

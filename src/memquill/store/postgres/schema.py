@@ -26,7 +26,7 @@ SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 HNSW_INDEX = (
     "CREATE INDEX IF NOT EXISTS memory_vectors_hnsw "
     "ON memory_vectors USING hnsw (embedding vector_cosine_ops)"
-)  # fmt: skip
+)
 SCHEMA_VERSION_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
     "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
@@ -183,8 +183,10 @@ def bootstrap(conn: psycopg.Connection[dict[str, Any]], schema: str, dim: int) -
             conn.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (m.version, m.name))
         stored = _one(conn, "SELECT value FROM meta WHERE key = 'dim'")["value"]
         if stored != dim:
-            raise MigrationError(f"schema {schema!r} holds {stored}-d vectors, not {dim}-d; "
-                                 "use another schema or the matching embedder")  # fmt: skip
+            raise MigrationError(
+                f"schema {schema!r} holds {stored}-d vectors, not {dim}-d; "
+                "use another schema or the matching embedder"
+            )
     info = TypeInfo.fetch(conn, f"{ext['schema']}.vector")
     if info is None:  # pragma: no cover - the extension was just found
         raise MigrationError("the pgvector type 'vector' is missing")
@@ -200,8 +202,10 @@ def _one(conn: psycopg.Connection[dict[str, Any]], query: str) -> dict[str, Any]
 
 
 def _vector_extension(conn: psycopg.Connection[dict[str, Any]]) -> dict[str, Any]:
-    find = ("SELECT n.nspname AS schema, e.extversion FROM pg_extension e JOIN pg_namespace n "
-            "ON n.oid = e.extnamespace WHERE e.extname = 'vector'")  # fmt: skip
+    find = (
+        "SELECT n.nspname AS schema, e.extversion FROM pg_extension e JOIN pg_namespace n "
+        "ON n.oid = e.extnamespace WHERE e.extname = 'vector'"
+    )
     if conn.execute(find).fetchone() is None:
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")

@@ -49,23 +49,34 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     )
 
     def __init__(
-        self, url: str, dim: int = 384, schema: str = "memquill", pool_min: int = 1,
-        pool_max: int = 8, timeout_s: float = 30.0,
-    ) -> None:  # fmt: skip
+        self,
+        url: str,
+        dim: int = 384,
+        schema: str = "memquill",
+        pool_min: int = 1,
+        pool_max: int = 8,
+        timeout_s: float = 30.0,
+    ) -> None:
         self.url = url
         self.dim = dim
         self.schema = ddl.check_schema_name(schema)
         self._drop_on_close = False
         self._closed = False
         with translate("cannot open the PostgreSQL store"):
-            with psycopg.connect(url, autocommit=True, row_factory=dict_row,
-                                 connect_timeout=max(1, round(timeout_s))) as conn:  # fmt: skip
+            with psycopg.connect(
+                url, autocommit=True, row_factory=dict_row, connect_timeout=max(1, round(timeout_s))
+            ) as conn:
                 self._ready = ddl.bootstrap(conn, self.schema, dim)
             self._pool: ConnectionPool[Conn] = ConnectionPool(
-                url, min_size=pool_min, max_size=pool_max, timeout=timeout_s, open=False,
+                url,
+                min_size=pool_min,
+                max_size=pool_max,
+                timeout=timeout_s,
+                open=False,
                 kwargs={"autocommit": True, "row_factory": dict_row},
-                configure=self._configure, name=f"memquill-{self.schema}",
-            )  # fmt: skip
+                configure=self._configure,
+                name=f"memquill-{self.schema}",
+            )
             self._pool.open(wait=True, timeout=timeout_s)
         self._search = Search(self._conn, dim, self._ready.iterative_scan)
 
@@ -78,8 +89,10 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
 
     # --- plumbing ---------------------------------------------------------------------
     def _configure(self, conn: Conn) -> None:
-        conn.execute("SELECT set_config('search_path', %s, false), set_config('TimeZone', 'UTC', false)",
-                     (self._ready.search_path,))  # fmt: skip
+        conn.execute(
+            "SELECT set_config('search_path', %s, false), set_config('TimeZone', 'UTC', false)",
+            (self._ready.search_path,),
+        )
         register_vector_info(conn, self._ready.vector)
         conn.adapters.register_loader("json", TextLoader)  # bodies stay text: exact round trips
 
@@ -136,8 +149,9 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
         try:
             if self._drop_on_close:
                 with self._conn() as conn:
-                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
-                        sql.Identifier(self.schema)))  # fmt: skip
+                    conn.execute(
+                        sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema))
+                    )
         finally:
             self._pool.close()
 
@@ -155,8 +169,9 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
             if row is None:
                 old = conn.execute(
                     "SELECT seq, content_hash, body FROM events WHERE tenant = %s AND user_id = %s "
-                    "AND id = %s", (s.tenant, s.user, event.id),
-                ).fetchone()  # fmt: skip
+                    "AND id = %s",
+                    (s.tenant, s.user, event.id),
+                ).fetchone()
                 if old is None:
                     raise ConflictError(f"event {event.id!r} was erased while being appended")
                 return checks.replayed_event(event, old), False
@@ -173,9 +188,9 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
             result = Writer(conn, self.schema, self.dim, seq).run(changes)
             # Last, so the one hot row is locked only while this transaction commits.
             conn.execute(
-                "UPDATE meta SET value = to_jsonb(GREATEST(value::bigint, %s::bigint)) "
-                "WHERE key = 'seq'", (seq,),
-            )  # fmt: skip
+                "UPDATE meta SET value = to_jsonb(GREATEST(value::bigint, %s::bigint)) WHERE key = 'seq'",
+                (seq,),
+            )
         return result
 
     # --- search legs ------------------------------------------------------------------
@@ -237,7 +252,7 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
                 "rank, score, at) SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], "
                 "%s::text[], %s::text[], %s::text[], %s::int[], %s::float8[], %s::timestamptz[])",
                 [list(c) for c in cols],
-            )  # fmt: skip
+            )
 
     def touch(self, ids: Sequence[str], at: datetime) -> None:
         """Read-modify-write under row locks: SQL json functions would rewrite the numbers."""
@@ -265,8 +280,9 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
         counts: dict[str, int] = {}
         with self._tx() as conn:
             for table, where in tables.items():
-                cur = conn.execute(sql.SQL("DELETE FROM {} WHERE ").format(sql.Identifier(table))
-                                   + sql.SQL(where), args)  # fmt: skip
+                cur = conn.execute(
+                    sql.SQL("DELETE FROM {} WHERE ").format(sql.Identifier(table)) + sql.SQL(where), args
+                )
                 counts[table] = cur.rowcount
         # Dead tuples keep the words until vacuumed; WAL segments and backups are out of reach.
         self._exec("VACUUM memories, memory_vectors, revisions, events, jobs, access_log, query_log")

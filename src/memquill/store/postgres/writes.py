@@ -86,10 +86,18 @@ class Writer:
 
     def revision(self, r: MemoryRecord, audit: Audit, before: Any, at: Any) -> tuple[Any, ...]:
         return (
-            r.id, r.revision, r.scope.tenant, r.scope.user, audit.op.value, audit.actor,
-            audit.reason, json.dumps(list(audit.event_ids)), before,
-            json.dumps(codec.record_dict(r), ensure_ascii=False), at,
-        )  # fmt: skip
+            r.id,
+            r.revision,
+            r.scope.tenant,
+            r.scope.user,
+            audit.op.value,
+            audit.actor,
+            audit.reason,
+            json.dumps(list(audit.event_ids)),
+            before,
+            json.dumps(codec.record_dict(r), ensure_ascii=False),
+            at,
+        )
 
     # --- changes ---------------------------------------------------------------------------
     def guard(self, g: SlotGuard) -> None:
@@ -123,8 +131,9 @@ class Writer:
                     break
             for i in ids:
                 checks.new_id(i, i not in rowids)
-            cur.executemany(PUT_VECTOR, [(rowids[i], v) for i, v in zip(ids, vectors, strict=True)
-                                         if v is not None])  # fmt: skip
+            cur.executemany(
+                PUT_VECTOR, [(rowids[i], v) for i, v in zip(ids, vectors, strict=True) if v is not None]
+            )
             cur.executemany(
                 REVISION, [self.revision(c.record, c.audit, None, c.record.updated_at) for c in creates]
             )
@@ -156,8 +165,12 @@ class Writer:
         emb = checks.embedding(ch.embedding, self.dim, r.id)
         old = self.current(r.id, ch.expected_revision)
         checks.same_owner((old["tenant"], old["user_id"]), r)
-        self.write(r, ch.expected_revision, tsvector_literal(codec.search_terms(r)) if ch.reindex else None,
-                   reindex=ch.reindex)  # fmt: skip
+        self.write(
+            r,
+            ch.expected_revision,
+            tsvector_literal(codec.search_terms(r)) if ch.reindex else None,
+            reindex=ch.reindex,
+        )
         if emb is not None:  # else the old vector stays: a status change is not a new meaning
             self.conn.execute(PUT_VECTOR, (old["rowid"], emb))
         self.conn.execute(REVISION, self.revision(r, ch.audit, old["body"], r.updated_at))
@@ -174,11 +187,16 @@ class Writer:
     def erase_events(self, tenant: str, user: str, ids: Sequence[str], at: Any) -> None:
         """Tombstone evidence events: their words redacted, their ids kept off every reader."""
         for eid in ids:
-            row = self.conn.execute("SELECT body FROM events WHERE tenant = %s AND user_id = %s AND id = %s",
-                                    (tenant, user, eid)).fetchone()  # fmt: skip
+            row = self.conn.execute(
+                "SELECT body FROM events WHERE tenant = %s AND user_id = %s AND id = %s", (tenant, user, eid)
+            ).fetchone()
             if row is not None:
                 body = erasure.redacted_body(row["body"])
-                self.conn.execute("UPDATE events SET body = %s::json WHERE tenant = %s AND user_id = %s "
-                                  "AND id = %s", (body, tenant, user, eid))  # fmt: skip
-            self.conn.execute("INSERT INTO erased_events VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                              (tenant, user, eid, at))  # fmt: skip
+                self.conn.execute(
+                    "UPDATE events SET body = %s::json WHERE tenant = %s AND user_id = %s AND id = %s",
+                    (body, tenant, user, eid),
+                )
+            self.conn.execute(
+                "INSERT INTO erased_events VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (tenant, user, eid, at),
+            )

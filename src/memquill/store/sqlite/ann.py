@@ -34,8 +34,9 @@ class ClusterIndex:
     slices (gathering scattered rows costs more than the exact scan it replaces). Rows
     written after the build are scored from the mirror until the next rebuild."""
 
-    def __init__(self, centroids: F32, order: npt.NDArray[np.intp], labels: npt.NDArray[np.intp],
-                 mat: F32, cap: int) -> None:  # fmt: skip
+    def __init__(
+        self, centroids: F32, order: npt.NDArray[np.intp], labels: npt.NDArray[np.intp], mat: F32, cap: int
+    ) -> None:
         self.centroids = centroids
         self.nlist = centroids.shape[0]
         self.order = order  # sorted slot -> mirror row
@@ -109,5 +110,7 @@ class ClusterIndex:
         keep = self.live[slots] & mask[rows]
         extra = np.fromiter(self.extra, dtype=np.intp, count=len(self.extra))
         extra = extra[mask[extra]]
-        return (np.concatenate([rows[keep], extra]),
-                np.concatenate([scores[keep], mat[extra] @ q]).astype(np.float32))  # fmt: skip
+        return (
+            np.concatenate([rows[keep], extra]),
+            np.concatenate([scores[keep], mat[extra] @ q]).astype(np.float32),
+        )

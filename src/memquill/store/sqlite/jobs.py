@@ -22,16 +22,29 @@ def enqueue(db: sqlite3.Connection, jobs: Sequence[Job]) -> int:
             "payload, status, attempts, max_attempts, run_after, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) "
             "ON CONFLICT (key) DO NOTHING",
-            (j.key, j.kind, j.ref, j.scope.tenant, j.scope.user, j.scope.agent, j.scope.project,
-             j.scope.session, codec.job_payload(j), j.max_attempts,
-             to_epoch(j.run_after) or now, now, now),
-        )  # fmt: skip
+            (
+                j.key,
+                j.kind,
+                j.ref,
+                j.scope.tenant,
+                j.scope.user,
+                j.scope.agent,
+                j.scope.project,
+                j.scope.session,
+                codec.job_payload(j),
+                j.max_attempts,
+                to_epoch(j.run_after) or now,
+                now,
+                now,
+            ),
+        )
         inserted += cur.rowcount
     return inserted
 
 
-def claim(db: sqlite3.Connection, worker: str, t: float, lease_s: float, limit: int,
-          kinds: Sequence[str]) -> list[Job]:  # fmt: skip
+def claim(
+    db: sqlite3.Connection, worker: str, t: float, lease_s: float, limit: int, kinds: Sequence[str]
+) -> list[Job]:
     """Lease due jobs; exhausted leases of dead workers are dead-lettered first."""
     kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
     db.execute(

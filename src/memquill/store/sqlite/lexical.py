@@ -40,8 +40,7 @@ def _floor(q: Query, match: str, cap: int | None = None) -> int:
     """The rowid of the (cap+1)-th newest match, or 0 when there are no more than ``cap``."""
     cap = RANK_CAP if cap is None else cap
     rows = q(
-        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC "
-        "LIMIT 1 OFFSET ?",
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
         [match, cap],
     )
     return int(rows[0][0]) if rows else 0

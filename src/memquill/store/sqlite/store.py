@@ -51,18 +51,19 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     )
 
     def __init__(
-        self, path: str = ":memory:", dim: int = 384, timeout_s: float = 30.0,
+        self,
+        path: str = ":memory:",
+        dim: int = 384,
+        timeout_s: float = 30.0,
         ann_min_rows: int = ANN_MIN_ROWS,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.path = path
         self.dim = dim
         self.ann_min_rows = ann_min_rows
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         with translate(f"cannot open SQLite database {path!r}"):
-            self._db = sqlite3.connect(
-                path, timeout=timeout_s, isolation_level=None, check_same_thread=False
-            )
+            self._db = sqlite3.connect(path, timeout=timeout_s, isolation_level=None, check_same_thread=False)
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
@@ -104,9 +105,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             for m in pending(applied, MIGRATIONS):
                 for stmt in m.statements:
                     db.execute(stmt)
-                db.execute(
-                    "INSERT INTO schema_version VALUES (?, ?, ?)", (m.version, m.name, time.time())
-                )
+                db.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (m.version, m.name, time.time()))
 
     def schema_version(self) -> int:
         return int(self._q("SELECT MAX(version) FROM schema_version")[0][0])
@@ -128,9 +127,16 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             cur = db.execute(
                 "INSERT INTO events (id, tenant, user_id, session, occurred_at, content_hash, body)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (event.id, s.tenant, s.user, s.session, event.occurred_at.timestamp(),
-                 checks.content_hash(event), codec.event_body(event)),
-            )  # fmt: skip
+                (
+                    event.id,
+                    s.tenant,
+                    s.user,
+                    s.session,
+                    event.occurred_at.timestamp(),
+                    checks.content_hash(event),
+                    codec.event_body(event),
+                ),
+            )
             seq = cur.lastrowid
             queue.enqueue(db, [codec.job_with_seq(j, seq) for j in jobs])
         return event.model_copy(update={"seq": seq}), True
@@ -228,9 +234,22 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             db.executemany(
                 "INSERT INTO access_log (memory_id, tenant, user_id, agent, project, session, "
                 "query, rank, score, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(a.memory_id, a.scope.tenant, a.scope.user, a.scope.agent, a.scope.project,
-                  a.scope.session, a.query, a.rank, a.score, a.at.timestamp()) for a in entries],
-            )  # fmt: skip
+                [
+                    (
+                        a.memory_id,
+                        a.scope.tenant,
+                        a.scope.user,
+                        a.scope.agent,
+                        a.scope.project,
+                        a.scope.session,
+                        a.query,
+                        a.rank,
+                        a.score,
+                        a.at.timestamp(),
+                    )
+                    for a in entries
+                ],
+            )
 
     def touch(self, ids: Sequence[str], at: datetime) -> None:
         if not ids:
@@ -244,13 +263,17 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             )
 
     def forget_scope(self, tenant: str, user: str, project: str | None = None) -> dict[str, int]:
-        mine, args = ("tenant = ? AND user_id = ?", [tenant, user]) if project is None else (
-            "tenant = ? AND user_id = ? AND project = ?", [tenant, user, project])  # fmt: skip
+        mine, args = (
+            ("tenant = ? AND user_id = ?", [tenant, user])
+            if project is None
+            else ("tenant = ? AND user_id = ? AND project = ?", [tenant, user, project])
+        )
         tables = erasure.forget_tables(mine, "json_extract(body, '$.scope.project') = ?", project)
         counts: dict[str, int] = {}
         with self._tx() as db:
-            db.execute(f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})",
-                       args)  # fmt: skip
+            db.execute(
+                f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})", args
+            )
             for table, where in tables.items():
                 counts[table] = db.execute(f"DELETE FROM {table} WHERE {where}", args).rowcount
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'purge_epoch'")

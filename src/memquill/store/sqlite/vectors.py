@@ -160,8 +160,11 @@ class Partition:
         doubled, so the centroids keep fitting the data."""
         if self.n_vec < self.ann_min_rows:
             self.ann = None
-        elif (self.ann is None or self.n_vec > 2 * self.ann.built_rows
-              or self.ann.changed > max(REBUILD_MIN, self.ann.built_rows // 10)):  # fmt: skip
+        elif (
+            self.ann is None
+            or self.n_vec > 2 * self.ann.built_rows
+            or self.ann.changed > max(REBUILD_MIN, self.ann.built_rows // 10)
+        ):
             self.ann = ClusterIndex.build(self.mat, self.has_vec, self.n, len(self.has_vec))
         return self.ann
 

@@ -43,10 +43,19 @@ def guard(db: sqlite3.Connection, g: SlotGuard) -> None:
         "SELECT id FROM memories WHERE tenant = ? AND user_id = ? AND agent IS ? AND "
         "project IS ? AND session IS ? AND subject = ? AND key = ? AND status IN "
         f"({','.join('?' * len(SLOT_OPEN))})",
-        [s.tenant, s.user, s.agent, s.project, s.session, g.subject, g.key,
-         *sorted(x.value for x in SLOT_OPEN)],
-    ).fetchall()  # fmt: skip
+        [
+            s.tenant,
+            s.user,
+            s.agent,
+            s.project,
+            s.session,
+            g.subject,
+            g.key,
+            *sorted(x.value for x in SLOT_OPEN),
+        ],
+    ).fetchall()
     checks.slot_unchanged(g, (r["id"] for r in rows))
+
 
 def write_row(db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any, dim: int) -> int:
     vec = checks.embedding(emb, dim, r.id)
@@ -64,32 +73,39 @@ def write_row(db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any, dim: 
     )
     return int(cur.fetchone()[0])
 
-def _revision(
-    db: sqlite3.Connection, r: MemoryRecord, audit: Any, before: Any, at: datetime
-) -> None:
+
+def _revision(db: sqlite3.Connection, r: MemoryRecord, audit: Any, before: Any, at: datetime) -> None:
     db.execute(
         "INSERT INTO revisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (r.id, r.revision, r.scope.tenant, r.scope.user, audit.op.value, audit.actor,
-         audit.reason, json.dumps(list(audit.event_ids)),
-         None if before is None else json.dumps(before, ensure_ascii=False),
-         json.dumps(codec.record_dict(r), ensure_ascii=False), at.timestamp()),
-    )  # fmt: skip
+        (
+            r.id,
+            r.revision,
+            r.scope.tenant,
+            r.scope.user,
+            audit.op.value,
+            audit.actor,
+            audit.reason,
+            json.dumps(list(audit.event_ids)),
+            None if before is None else json.dumps(before, ensure_ascii=False),
+            json.dumps(codec.record_dict(r), ensure_ascii=False),
+            at.timestamp(),
+        ),
+    )
+
 
 def create(db: sqlite3.Connection, ch: Create, seq: int, dim: int) -> None:
     r = ch.record
     checks.new_id(r.id, db.execute("SELECT 1 FROM memories WHERE id = ?", (r.id,)).fetchone() is not None)
     rowid = write_row(db, r, seq, ch.embedding, dim)
-    db.execute(
-        "INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, codec.search_terms(r))
-    )
+    db.execute("INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (rowid, codec.search_terms(r)))
     _revision(db, r, ch.audit, None, r.updated_at)
 
+
 def _current(db: sqlite3.Connection, memory_id: str, expected: int | None) -> Any:
-    row = db.execute(
-        "SELECT rowid, revision, body FROM memories WHERE id = ?", (memory_id,)
-    ).fetchone()
+    row = db.execute("SELECT rowid, revision, body FROM memories WHERE id = ?", (memory_id,)).fetchone()
     checks.current(memory_id, None if row is None else row["revision"], expected)
     return row
+
 
 def update(db: sqlite3.Connection, ch: Update, seq: int, dim: int) -> None:
     r = ch.record
@@ -106,6 +122,7 @@ def update(db: sqlite3.Connection, ch: Update, seq: int, dim: int) -> None:
         )
     _revision(db, r, ch.audit, before, r.updated_at)
 
+
 def purge(db: sqlite3.Connection, ch: Purge, seq: int, dim: int) -> None:
     row = _current(db, ch.memory_id, ch.expected_revision)
     dead = tombstone(codec.record_from_body(row["body"]), ch.audit, ch.at)
@@ -120,10 +137,14 @@ def purge(db: sqlite3.Connection, ch: Purge, seq: int, dim: int) -> None:
 def erase_events(db: sqlite3.Connection, tenant: str, user: str, ids: Sequence[str], at: datetime) -> None:
     """Tombstone evidence events: their words redacted, their ids kept off every reader."""
     for eid in ids:
-        row = db.execute("SELECT body FROM events WHERE tenant = ? AND user_id = ? AND id = ?",
-                         (tenant, user, eid)).fetchone()  # fmt: skip
+        row = db.execute(
+            "SELECT body FROM events WHERE tenant = ? AND user_id = ? AND id = ?", (tenant, user, eid)
+        ).fetchone()
         if row is not None:
-            db.execute("UPDATE events SET body = ? WHERE tenant = ? AND user_id = ? AND id = ?",
-                       (erasure.redacted_body(row["body"]), tenant, user, eid))  # fmt: skip
-        db.execute("INSERT OR IGNORE INTO erased_events VALUES (?, ?, ?, ?)",
-                   (tenant, user, eid, at.timestamp()))  # fmt: skip
+            db.execute(
+                "UPDATE events SET body = ? WHERE tenant = ? AND user_id = ? AND id = ?",
+                (erasure.redacted_body(row["body"]), tenant, user, eid),
+            )
+        db.execute(
+            "INSERT OR IGNORE INTO erased_events VALUES (?, ?, ?, ?)", (tenant, user, eid, at.timestamp())
+        )

@@ -101,16 +101,21 @@ class AttributeClassifier:
         for i in range(len(x)):
             order = np.argsort(-attr[i])[:top]
             k = int(np.argmax(kind[i]))
-            out.append(Prediction(
-                float(mem[i, yes]), tuple((a_labels[j], float(attr[i, j])) for j in order),
-                k_labels[k], float(kind[i, k]),
-            ))  # fmt: skip
+            out.append(
+                Prediction(
+                    float(mem[i, yes]),
+                    tuple((a_labels[j], float(attr[i, j])) for j in order),
+                    k_labels[k],
+                    float(kind[i, k]),
+                )
+            )
         return out
 
     def to_bytes(self) -> bytes:
         arrays: dict[str, npt.NDArray[np.generic]] = {
-            "version": np.array(self.version), "embedder": np.array(self.embedder),
-        }  # fmt: skip
+            "version": np.array(self.version),
+            "embedder": np.array(self.embedder),
+        }
         for name, h in self.heads.items():
             arrays[f"{name}.labels"] = np.array(h.labels)
             arrays[f"{name}.weights"] = h.weights.astype(np.float32)
@@ -125,10 +130,14 @@ class AttributeClassifier:
         try:
             z = np.load(BytesIO(data), allow_pickle=False)
             heads = {
-                name: Head(tuple(str(s) for s in z[f"{name}.labels"]), z[f"{name}.weights"],
-                           z[f"{name}.bias"], float(z[f"{name}.temperature"]))
+                name: Head(
+                    tuple(str(s) for s in z[f"{name}.labels"]),
+                    z[f"{name}.weights"],
+                    z[f"{name}.bias"],
+                    float(z[f"{name}.temperature"]),
+                )
                 for name in HEADS
-            }  # fmt: skip
+            }
             return cls(heads, str(z["version"]), str(z["embedder"]))
         except (KeyError, ValueError, OSError) as exc:
             raise ConfigError(f"unreadable attribute model: {exc}") from exc
@@ -153,8 +162,13 @@ def bundled() -> AttributeClassifier | None:
 
 
 def fit_head(
-    x: Array, y: Sequence[int], labels: Sequence[str], l2: float = 1e-3, epochs: int = 300,
-    lr: float = 2.0, weights: Array | None = None,
+    x: Array,
+    y: Sequence[int],
+    labels: Sequence[str],
+    l2: float = 1e-3,
+    epochs: int = 300,
+    lr: float = 2.0,
+    weights: Array | None = None,
 ) -> Head:
     """Multinomial logistic regression by full-batch gradient descent (small data, convex),
     on centred, rescaled embeddings; the centring is folded back into the bias."""
@@ -186,9 +200,7 @@ def fit_head(
     return Head(tuple(labels), w, (b - mu @ w).astype(np.float32))
 
 
-def fit_centroids(
-    x: Array, y: Sequence[int], labels: Sequence[str], weights: Array | None = None
-) -> Head:
+def fit_centroids(x: Array, y: Sequence[int], labels: Sequence[str], weights: Array | None = None) -> Head:
     """Nearest centroid on centred embeddings, written as a linear head: with a handful of
     phrasings per attribute it generalises better than a fitted boundary. e5 vectors share
     a large common component (unrelated texts score ≈ 0.8), so the corpus mean is removed

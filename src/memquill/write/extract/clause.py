@@ -58,15 +58,26 @@ class Clause:
         if self.explicit:
             attrs["explicit"] = True
         return Candidate(
-            type=type, subject=subject, key=key, value=value,
-            content=sentence(content, self.language), polarity=polarity,
-            conditions=list(self.conditions), observed_at=self.event.occurred_at,
-            when_start=when[0] if when else None, when_end=when[1] if when else None,
+            type=type,
+            subject=subject,
+            key=key,
+            value=value,
+            content=sentence(content, self.language),
+            polarity=polarity,
+            conditions=list(self.conditions),
+            observed_at=self.event.occurred_at,
+            when_start=when[0] if when else None,
+            when_end=when[1] if when else None,
             expires_at=expires_at,
             confidence=min(0.99, confidence if confidence is not None else self.confidence),
-            source=self.source, evidence=[self.event.id], level=level,
-            language=self.language, trigger=trigger, attributes=attrs, rule=rule,
-        )  # fmt: skip
+            source=self.source,
+            evidence=[self.event.id],
+            level=level,
+            language=self.language,
+            trigger=trigger,
+            attributes=attrs,
+            rule=rule,
+        )
 
     def said(self, text: str | None = None) -> str:
         """The clause as a self-contained third-person statement."""

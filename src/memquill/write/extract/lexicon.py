@@ -13,51 +13,191 @@ from __future__ import annotations
 import re
 
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("theme", ("深色=dark_mode", "暗色=dark_mode", "dark mode=dark_mode", "dark theme=dark_mode",
-               "浅色=light_mode", "亮色=light_mode", "light mode=light_mode",
-               "light theme=light_mode", "主题", "theme")),
-    ("editor", ("编辑器", "neovim", "vim", "emacs", "vs code=vscode", "vscode", "pycharm",
-                "intellij", "sublime", "cursor", "editor", "ide")),
+    (
+        "theme",
+        (
+            "深色=dark_mode",
+            "暗色=dark_mode",
+            "dark mode=dark_mode",
+            "dark theme=dark_mode",
+            "浅色=light_mode",
+            "亮色=light_mode",
+            "light mode=light_mode",
+            "light theme=light_mode",
+            "主题",
+            "theme",
+        ),
+    ),
+    (
+        "editor",
+        (
+            "编辑器",
+            "neovim",
+            "vim",
+            "emacs",
+            "vs code=vscode",
+            "vscode",
+            "pycharm",
+            "intellij",
+            "sublime",
+            "cursor",
+            "editor",
+            "ide",
+        ),
+    ),
     ("package_manager", ("pnpm", "npm", "yarn", "bun", "poetry", "uv", "pip", "conda", "包管理")),
     ("indentation", ("tabs=tab", "tab", "空格=spaces", "spaces", "缩进", "indent")),
-    ("beverage", ("奶茶=milk_tea", "milk tea", "咖啡=coffee", "拿铁=latte", "茶=tea", "可乐=cola",
-                  "果汁=juice", "啤酒=beer", "红酒=wine", "re:酒(?![店吧])=alcohol", "coffee", "latte", "tea",
-                  "espresso", "beer", "wine", "juice", "soda", "cola", "alcohol", "booze=alcohol")),
-    ("diet", ("辣=spicy", "素食=vegetarian", "吃素=vegetarian", "纯素=vegan", "海鲜=seafood",
-              "牛肉=beef", "猪肉=pork", "香菜=cilantro", "花生=peanut", "spicy", "vegan",
-              "vegetarian", "meat", "seafood", "gluten", "dairy", "pork", "beef", "cilantro",
-              "peanut", "peanuts=peanut")),
+    (
+        "beverage",
+        (
+            "奶茶=milk_tea",
+            "milk tea",
+            "咖啡=coffee",
+            "拿铁=latte",
+            "茶=tea",
+            "可乐=cola",
+            "果汁=juice",
+            "啤酒=beer",
+            "红酒=wine",
+            "re:酒(?![店吧])=alcohol",
+            "coffee",
+            "latte",
+            "tea",
+            "espresso",
+            "beer",
+            "wine",
+            "juice",
+            "soda",
+            "cola",
+            "alcohol",
+            "booze=alcohol",
+        ),
+    ),
+    (
+        "diet",
+        (
+            "辣=spicy",
+            "素食=vegetarian",
+            "吃素=vegetarian",
+            "纯素=vegan",
+            "海鲜=seafood",
+            "牛肉=beef",
+            "猪肉=pork",
+            "香菜=cilantro",
+            "花生=peanut",
+            "spicy",
+            "vegan",
+            "vegetarian",
+            "meat",
+            "seafood",
+            "gluten",
+            "dairy",
+            "pork",
+            "beef",
+            "cilantro",
+            "peanut",
+            "peanuts=peanut",
+        ),
+    ),
     ("reply_language", ("中文=chinese", "英文=english", "english", "chinese", "普通话=chinese")),
-    ("reply_style", ("简洁=concise", "简短=concise", "详细=detailed", "啰嗦=verbose", "concise",
-                     "verbose", "brief=concise", "short=concise", "detailed", "to the point=concise")),
-    ("reply_format", ("表情=emoji", "emoji", "emojis=emoji", "markdown", "表格=table",
-                      "bullet=bullets", "列表=bullets")),
-    ("contact", ("打电话=call", "电话=call", "发消息=message", "消息=message", "短信=sms", "call", "calls=call",
-                 "text me=sms", "email me=email", "ping me=message")),
-    ("os", ("windows", "macos=mac", "mac", "linux", "ubuntu", "debian", "arch linux=arch",
-            "操作系统")),
+    (
+        "reply_style",
+        (
+            "简洁=concise",
+            "简短=concise",
+            "详细=detailed",
+            "啰嗦=verbose",
+            "concise",
+            "verbose",
+            "brief=concise",
+            "short=concise",
+            "detailed",
+            "to the point=concise",
+        ),
+    ),
+    (
+        "reply_format",
+        ("表情=emoji", "emoji", "emojis=emoji", "markdown", "表格=table", "bullet=bullets", "列表=bullets"),
+    ),
+    (
+        "contact",
+        (
+            "打电话=call",
+            "电话=call",
+            "发消息=message",
+            "消息=message",
+            "短信=sms",
+            "call",
+            "calls=call",
+            "text me=sms",
+            "email me=email",
+            "ping me=message",
+        ),
+    ),
+    ("os", ("windows", "macos=mac", "mac", "linux", "ubuntu", "debian", "arch linux=arch", "操作系统")),
     ("browser", ("chrome", "firefox", "safari", "edge", "浏览器", "browser")),
-    ("database", ("postgresql", "postgres=postgresql", "mysql", "sqlite", "mongodb", "数据库",
-                  "database", "oracle", "clickhouse")),
+    (
+        "database",
+        (
+            "postgresql",
+            "postgres=postgresql",
+            "mysql",
+            "sqlite",
+            "mongodb",
+            "数据库",
+            "database",
+            "oracle",
+            "clickhouse",
+        ),
+    ),
     ("cache", ("redis", "memcached", "缓存=cache", "cache")),
     ("message_queue", ("kafka", "rabbitmq", "消息队列=message_queue", "pulsar", "nats", "sqs")),
     ("api_style", ("grpc", "rest", "graphql", "restful=rest")),
     ("state_management", ("状态管理", "redux", "zustand", "mobx", "pinia", "vuex", "state management")),
     ("styling", ("tailwind", "styled-components", "css modules", "sass", "styling")),
     ("frontend", ("react", "vue", "angular", "svelte", "前端框架", "frontend")),
-    ("language", ("python", "golang=go", "go", "rust", "java", "typescript", "javascript",
-                  "kotlin", "swift", "c++", "编程语言")),
+    (
+        "language",
+        (
+            "python",
+            "golang=go",
+            "go",
+            "rust",
+            "java",
+            "typescript",
+            "javascript",
+            "kotlin",
+            "swift",
+            "c++",
+            "编程语言",
+        ),
+    ),
     ("runtime", ("node.js", "nodejs=node.js", "node=node.js", "deno", "jdk")),
     ("cloud", ("aws", "gcp", "azure", "阿里云=aliyun", "腾讯云=tencent_cloud")),
-    ("meeting_time", ("开会时间", "会议时间", "meeting time", "re:(?:上午|下午|早上|晚上)开会",
-                      "re:\\bmeetings? (?:in the |before |after )?(?:morning|afternoon|evening|\\d)",
-                      "re:\\b(?:morning|afternoon|evening) meetings?")),
+    (
+        "meeting_time",
+        (
+            "开会时间",
+            "会议时间",
+            "meeting time",
+            "re:(?:上午|下午|早上|晚上)开会",
+            "re:\\bmeetings? (?:in the |before |after )?(?:morning|afternoon|evening|\\d)",
+            "re:\\b(?:morning|afternoon|evening) meetings?",
+        ),
+    ),
     ("seat", ("靠窗=window", "过道=aisle", "window seat=window", "aisle seat=aisle")),
-)  # fmt: skip
+)
 
 # Lower-case "go", "rust", "edge", "cursor", "rest" are ordinary words: only these spellings count.
-_CASED = {"go": "Go", "rust": "Rust", "swift": "Swift", "edge": "Edge", "cursor": "Cursor",
-          "rest": "REST", "bun": "Bun"}  # fmt: skip
+_CASED = {
+    "go": "Go",
+    "rust": "Rust",
+    "swift": "Swift",
+    "edge": "Edge",
+    "cursor": "Cursor",
+    "rest": "REST",
+    "bun": "Bun",
+}
 
 
 def _compile(word: str) -> re.Pattern[str]:
@@ -98,9 +238,19 @@ def category(obj: str) -> str | None:
 
 # Exclusive categories: choosing one value replaces the previous one (one editor, one theme).
 EXCLUSIVE = frozenset(
-    {"theme", "editor", "package_manager", "indentation", "reply_language", "reply_style", "os",
-     "browser", "seat", "meeting_time"}
-)  # fmt: skip
+    {
+        "theme",
+        "editor",
+        "package_manager",
+        "indentation",
+        "reply_language",
+        "reply_style",
+        "os",
+        "browser",
+        "seat",
+        "meeting_time",
+    }
+)
 
 # Technologies a project can be built on; group 1 the name, group 2 an adjacent version.
 _TECH_CI = (
@@ -116,8 +266,16 @@ TECH = re.compile(
     rf"(?<![A-Za-z.])((?i:{_TECH_CI})|Go|Rust|Swift|Express)(?![A-Za-z])"
     r"(?:\s*(?:版本|version|v)?\s*(\d+(?:\.\d+){0,2})(?![\d.]))?"
 )
-_TECH_CANON = {"postgres": "postgresql", "k8s": "kubernetes", "nodejs": "node.js", "node": "node.js",
-               "golang": "go", "spring boot": "spring", "阿里云": "aliyun", "腾讯云": "tencent_cloud"}  # fmt: skip
+_TECH_CANON = {
+    "postgres": "postgresql",
+    "k8s": "kubernetes",
+    "nodejs": "node.js",
+    "node": "node.js",
+    "golang": "go",
+    "spring boot": "spring",
+    "阿里云": "aliyun",
+    "腾讯云": "tencent_cloud",
+}
 
 
 def tech_name(raw: str) -> str:

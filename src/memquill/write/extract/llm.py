@@ -140,9 +140,7 @@ class LLMExtractor:
         )
 
 
-def merge_candidates(
-    rule_cands: Iterable[Candidate], llm_cands: Iterable[Candidate]
-) -> list[Candidate]:
+def merge_candidates(rule_cands: Iterable[Candidate], llm_cands: Iterable[Candidate]) -> list[Candidate]:
     """Rule candidates plus the LLM candidates that add something new.
 
     An LLM candidate is dropped when a rule candidate (or an earlier LLM one) has the same

@@ -29,9 +29,13 @@ from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor
 
-_TYPES = {"preference": MemoryType.PREFERENCE, "fact": MemoryType.FACT,
-          "decision": MemoryType.DECISION, "temporary": MemoryType.TEMPORARY,
-          "procedure": MemoryType.PROCEDURE}  # fmt: skip
+_TYPES = {
+    "preference": MemoryType.PREFERENCE,
+    "fact": MemoryType.FACT,
+    "decision": MemoryType.DECISION,
+    "temporary": MemoryType.TEMPORARY,
+    "procedure": MemoryType.PROCEDURE,
+}
 
 
 @dataclass(frozen=True)
@@ -146,12 +150,22 @@ class ModelExtractor:
             return None
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
         return c.make(
-            _TYPES[attr.memory_type], subject, attr.key, say(c), value=value, level=level,
-            trigger=Trigger.BACKGROUND, confidence=max(0.3, score),
+            _TYPES[attr.memory_type],
+            subject,
+            attr.key,
+            say(c),
+            value=value,
+            level=level,
+            trigger=Trigger.BACKGROUND,
+            confidence=max(0.3, score),
             rule=f"model:{self.classifier.id} (p={score:.2f})",
-            model={"id": self.classifier.id, "score": round(score, 3), "memory": round(p.memory, 3),
-                   "kind": p.kind},
-        )  # fmt: skip
+            model={
+                "id": self.classifier.id,
+                "score": round(score, 3),
+                "memory": round(p.memory, 3),
+                "kind": p.kind,
+            },
+        )
 
     def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
         if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
@@ -165,8 +179,7 @@ class ModelExtractor:
 
 # Rule families whose keys are minted from the wording, not a catalogue attribute: a clause
 # they took may still state an attribute ("我喜欢东野圭吾的推理" → likes:… and reading).
-FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder",
-                      "decision", "task"})  # fmt: skip
+FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder", "decision", "task"})
 
 
 def _freeform(key: str) -> bool:

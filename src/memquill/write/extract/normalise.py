@@ -25,10 +25,22 @@ import numpy as np
 # Per value type: cosine of the two values' embeddings that counts as the same value.
 # None = exact canonical match only (a near-miss there is a different value).
 SIMILARITY: dict[str, float | None] = {
-    "text": 0.93, "enum": 0.95, "organisation": None, "place": None, "person": None,
-    "email": None, "phone": None, "url": None, "tech": None, "language": None,
-    "date": None, "datetime": None, "number": None, "money": None, "duration": None,
-}  # fmt: skip
+    "text": 0.93,
+    "enum": 0.95,
+    "organisation": None,
+    "place": None,
+    "person": None,
+    "email": None,
+    "phone": None,
+    "url": None,
+    "tech": None,
+    "language": None,
+    "date": None,
+    "datetime": None,
+    "number": None,
+    "money": None,
+    "duration": None,
+}
 _FILLER = re.compile(
     r"^(?:a|an|the|my|some)\s+|\s+(?:now|these days|again|anymore)$|^(?:一杯|一个|一只|一家|每天)|"
     r"(?:了|的|啦|呢|吧)$",

@@ -81,6 +81,18 @@ def decision(c: Clause) -> list[Candidate]:
     subject, level = project_subject(c)
     reasons = [r.strip() for r in _REASON.findall(c.text) if r.strip()]
     rejected = [clean_object(r) for r in _REJECT.findall(c.text) if clean_object(r)]
-    return [c.make(MemoryType.DECISION, subject, f"decision:{topic}", _decision_content(c), value=choice,
-                   level=level, trigger=Trigger.CONFIRMED, rule="decision", reasons=reasons,
-                   rejected=rejected, **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.DECISION,
+            subject,
+            f"decision:{topic}",
+            _decision_content(c),
+            value=choice,
+            level=level,
+            trigger=Trigger.CONFIRMED,
+            rule="decision",
+            reasons=reasons,
+            rejected=rejected,
+            **flags(c),
+        )
+    ]

@@ -121,8 +121,17 @@ def _candidate(
 ) -> Candidate:
     """Preferences are the user's statements ("用户最近换成了 Firefox"); requests to the assistant
     (``order``: "回复里不要用表情符号", "以后都用中文") read "用户要求：…" (``say``)."""
-    return c.make(MemoryType.PREFERENCE, "user", key, say(c, order=order), value=obj, polarity=polarity,
-                  rule=rule, **attrs, **flags(c))  # fmt: skip
+    return c.make(
+        MemoryType.PREFERENCE,
+        "user",
+        key,
+        say(c, order=order),
+        value=obj,
+        polarity=polarity,
+        rule=rule,
+        **attrs,
+        **flags(c),
+    )
 
 
 def _group(m: re.Match[str], *names: str) -> str:
@@ -200,8 +209,11 @@ def _consumption(c: Clause) -> list[Candidate]:
     found = classify(m.group("obj")) if m else None
     if not m or not found or found[0] not in ("beverage", "diet"):
         return []
-    return [_candidate(c, f"{found[0]}:{found[1]}", found[1].replace("_", " "), Polarity.POSITIVE,
-                       "pref.consumption")]  # fmt: skip
+    return [
+        _candidate(
+            c, f"{found[0]}:{found[1]}", found[1].replace("_", " "), Polarity.POSITIVE, "pref.consumption"
+        )
+    ]
 
 
 def _switch(c: Clause) -> list[Candidate]:
@@ -265,5 +277,15 @@ def instruction(c: Clause) -> list[Candidate]:
     negative = re.match(r"(?:please\s+)?(?:never|don'?t|do not)\b|别|不要|请勿", main, I)
     polarity = Polarity.NEGATIVE if negative else Polarity.POSITIVE
     key = f"instruction:{slug(strip_times(main))}"
-    return [c.make(MemoryType.PREFERENCE, "user", key, say(c, order=True), value=main, polarity=polarity,
-                   rule="instruction", **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.PREFERENCE,
+            "user",
+            key,
+            say(c, order=True),
+            value=main,
+            polarity=polarity,
+            rule="instruction",
+            **flags(c),
+        )
+    ]

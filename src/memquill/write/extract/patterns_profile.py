@@ -15,15 +15,21 @@ from memquill.write.extract.phrasing import clean_object
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 _NAME = r"([^，,。.!！?？;；\s][^，,。.!！?？;；]{0,30}?)"
-_ROLE_ZH = (r"工程师|开发|程序员|经理|设计师|老师|学生|医生|护士|律师|架构师|分析师|研究员|负责人|"
-            r"运维|测试|创始人|CEO|CTO|总监|主管|实习生|顾问|科学家|会计|销售|博士|硕士")  # fmt: skip
-_ROLE_EN = (r"engineer|developer|dev|programmer|manager|designer|teacher|student|doctor|nurse|"
-            r"lawyer|architect|analyst|researcher|scientist|lead|founder|co-founder|consultant|"
-            r"cto|ceo|director|intern|accountant|writer|product owner|sre|devops|pm")  # fmt: skip
-_NOT_NAME = (r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
-             r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
-             r"Vegetarian|Fine|Good|Okay|Ok|Sorry|Back|Done|Ready|Here|Sure|Busy|Free|Tired|Happy|"
-             r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually")  # fmt: skip
+_ROLE_ZH = (
+    r"工程师|开发|程序员|经理|设计师|老师|学生|医生|护士|律师|架构师|分析师|研究员|负责人|"
+    r"运维|测试|创始人|CEO|CTO|总监|主管|实习生|顾问|科学家|会计|销售|博士|硕士"
+)
+_ROLE_EN = (
+    r"engineer|developer|dev|programmer|manager|designer|teacher|student|doctor|nurse|"
+    r"lawyer|architect|analyst|researcher|scientist|lead|founder|co-founder|consultant|"
+    r"cto|ceo|director|intern|accountant|writer|product owner|sre|devops|pm"
+)
+_NOT_NAME = (
+    r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
+    r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
+    r"Vegetarian|Fine|Good|Okay|Ok|Sorry|Back|Done|Ready|Here|Sure|Busy|Free|Tired|Happy|"
+    r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually"
+)
 _NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
 
@@ -88,14 +94,24 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("employer", rx(r"(?:跳槽到|跳到|入职了?|加入了?)\s*([^，,。了\s]{2,12}?)\s*(?:了|$)")),
     ("employer", rx(r"去\s*([^，,。\s]{2,12}?)\s*(?:报到|上班|入职)")),
     ("employer", re.compile(r"\bI'?m (?:now )?at ([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})(?:\s+now)?\s*$")),
-    ("employer", re.compile(r"\bI (?:start|started|am starting) (?:at|with) "
-                            r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})")),
+    (
+        "employer",
+        re.compile(
+            r"\bI (?:start|started|am starting) (?:at|with) "
+            r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})"
+        ),
+    ),
     ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
     # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
     ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
     ("location", rx(r"^(?:现在)?在([^，,。\s]{2,6}?)安顿")),
-    ("location", re.compile(r"\b(?:we|I)(?:'ve| have)? (?:just |finally )?(?:moved|relocated) to "
-                            r"([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")),
+    (
+        "location",
+        re.compile(
+            r"\b(?:we|I)(?:'ve| have)? (?:just |finally )?(?:moved|relocated) to "
+            r"([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
+        ),
+    ),
     (
         "location",
         rx(
@@ -151,16 +167,33 @@ def _one_part(c: Clause, part: str, seen: set[str]) -> list[tuple[str, str]]:
 
 
 _TEMPLATES = {
-    "zh": {"name": "用户叫{}", "role": "用户是{}", "employer": "用户在{}工作", "location": "用户住在{}",
-           "team": "用户在{}团队", "email": "用户的邮箱是 {}", "phone": "用户的手机号是 {}",
-           "manager": "用户的直属领导是{}", "hometown": "用户老家是{}", "birthday": "用户的生日是{}",
-           "allergy": "用户对{}过敏"},
-    "en": {"name": "The user's name is {}", "role": "The user is a {}", "employer": "The user works at {}",
-           "location": "The user lives in {}", "team": "The user is on the {} team",
-           "email": "The user's email is {}", "phone": "The user's phone number is {}",
-           "manager": "The user's manager is {}", "hometown": "The user is from {}",
-           "birthday": "The user's birthday is {}", "allergy": "The user is allergic to {}"},
-}  # fmt: skip
+    "zh": {
+        "name": "用户叫{}",
+        "role": "用户是{}",
+        "employer": "用户在{}工作",
+        "location": "用户住在{}",
+        "team": "用户在{}团队",
+        "email": "用户的邮箱是 {}",
+        "phone": "用户的手机号是 {}",
+        "manager": "用户的直属领导是{}",
+        "hometown": "用户老家是{}",
+        "birthday": "用户的生日是{}",
+        "allergy": "用户对{}过敏",
+    },
+    "en": {
+        "name": "The user's name is {}",
+        "role": "The user is a {}",
+        "employer": "The user works at {}",
+        "location": "The user lives in {}",
+        "team": "The user is on the {} team",
+        "email": "The user's email is {}",
+        "phone": "The user's phone number is {}",
+        "manager": "The user's manager is {}",
+        "hometown": "The user is from {}",
+        "birthday": "The user's birthday is {}",
+        "allergy": "The user is allergic to {}",
+    },
+}
 
 
 def _content(c: Clause, key: str, value: str, several: bool) -> str:
@@ -182,6 +215,15 @@ def profile(c: Clause) -> list[Candidate]:
         head = classify(thing)
         facts.append((f"allergy:{head[1] if head else slug(thing)}", thing))
     several = len(facts) > 1
-    return [c.make(MemoryType.FACT, "user", key, _content(c, key, value, several), value=value,
-                   rule=f"profile.{key.split(':')[0]}", **flags(c))
-            for key, value in facts]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.FACT,
+            "user",
+            key,
+            _content(c, key, value, several),
+            value=value,
+            rule=f"profile.{key.split(':')[0]}",
+            **flags(c),
+        )
+        for key, value in facts
+    ]

@@ -75,9 +75,20 @@ def _stack(c: Clause, clause_taken: bool = False) -> list[Candidate]:
         own = i == 0 and not clause_taken
         content = c.said() if own else _stack_sentence(c, written, version, dropped)
         value = f"{written} {version}" if version else written
-        out.append(c.make(MemoryType.FACT, subject, f"stack:{name}", content, value=value,
-                          polarity=pol, level=level, trigger=Trigger.SIGNAL, rule="project.stack",
-                          **flags(c)))  # fmt: skip
+        out.append(
+            c.make(
+                MemoryType.FACT,
+                subject,
+                f"stack:{name}",
+                content,
+                value=value,
+                polarity=pol,
+                level=level,
+                trigger=Trigger.SIGNAL,
+                rule="project.stack",
+                **flags(c),
+            )
+        )
     return out
 
 
@@ -134,9 +145,19 @@ def _business(c: Clause) -> list[Candidate]:
             company = "用户的公司" if c.language == "zh" else "the user's company"
             said = third_person(c.text, c.language, company)
             content = sentence(said, c.language)
-            return [c.make(MemoryType.FACT, "org", f"business:{aspect}", content, value=first(m),
-                           level=Level.USER, trigger=Trigger.SESSION_END, rule=f"business.{aspect}",
-                           **flags(c))]  # fmt: skip
+            return [
+                c.make(
+                    MemoryType.FACT,
+                    "org",
+                    f"business:{aspect}",
+                    content,
+                    value=first(m),
+                    level=Level.USER,
+                    trigger=Trigger.SESSION_END,
+                    rule=f"business.{aspect}",
+                    **flags(c),
+                )
+            ]
     return []
 
 
@@ -146,7 +167,16 @@ def project_facts(c: Clause) -> list[Candidate]:
         return []
     if _ARCH.search(c.text):
         subject, level = project_subject(c)
-        arch = c.make(MemoryType.FACT, subject, "architecture", c.said(), value=c.text, level=level,
-                      trigger=Trigger.SESSION_END, rule="project.architecture", **flags(c))  # fmt: skip
+        arch = c.make(
+            MemoryType.FACT,
+            subject,
+            "architecture",
+            c.said(),
+            value=c.text,
+            level=level,
+            trigger=Trigger.SESSION_END,
+            rule="project.architecture",
+            **flags(c),
+        )
         return [arch, *_stack(c, clause_taken=True)]
     return _business(c) or _stack(c)

@@ -59,8 +59,19 @@ def reminder(c: Clause) -> list[Candidate]:
     """ "下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time)."""
     if not _REMIND.search(c.text):
         return []
-    return [c.make(MemoryType.FACT, "user", f"reminder:{_activity(c.text)}", c.said(), value=c.text,
-                   when=c.when, trigger=Trigger.HOT, rule="reminder", **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.FACT,
+            "user",
+            f"reminder:{_activity(c.text)}",
+            c.said(),
+            value=c.text,
+            when=c.when,
+            trigger=Trigger.HOT,
+            rule="reminder",
+            **flags(c),
+        )
+    ]
 
 
 # --- task state -----------------------------------------------------------------------
@@ -80,8 +91,19 @@ def task_state(c: Clause) -> list[Candidate]:
     """Progress of the task at hand: done and pending steps, confirmed parameters."""
     if not _TASK.search(c.text) or blocked(c):
         return []
-    return [c.make(MemoryType.TASK_STATE, "user", f"task:{_activity(c.text)}", c.said(), value=c.text,
-                   level=Level.SESSION, trigger=Trigger.HOT, rule="task_state", **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.TASK_STATE,
+            "user",
+            f"task:{_activity(c.text)}",
+            c.said(),
+            value=c.text,
+            level=Level.SESSION,
+            trigger=Trigger.HOT,
+            rule="task_state",
+            **flags(c),
+        )
+    ]
 
 
 # --- short-lived instructions ----------------------------------------------------------
@@ -119,9 +141,20 @@ def short_lived(c: Clause) -> list[Candidate]:
     expires = _expiry(when)
     level = Level.SESSION if expires is None and _SESSION_ONLY.search(c.event.content) else Level.USER
     content = say(c, text, order=c.language == "zh")  # Chinese short-lived turns are orders
-    return [c.make(MemoryType.TEMPORARY, "user", f"temp:{_activity(text)}", content, value=text,
-                   level=level, trigger=Trigger.HOT, expires_at=expires, rule="temporary",
-                   **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.TEMPORARY,
+            "user",
+            f"temp:{_activity(text)}",
+            content,
+            value=text,
+            level=level,
+            trigger=Trigger.HOT,
+            expires_at=expires,
+            rule="temporary",
+            **flags(c),
+        )
+    ]
 
 
 # --- plans and appointments -----------------------------------------------------------
@@ -155,5 +188,16 @@ def plan(c: Clause) -> list[Candidate]:
         return []  # a past event ("昨天去了医院", "I had pasta for lunch today") is an episode
     lead = "用户" if c.language == "zh" else "The user's plan: "
     content = ensure_subject(sentence(c.said(), c.language), c.language, lead)
-    return [c.make(MemoryType.FACT, "user", f"plan:{_activity(c.text)}", content, value=c.text,
-                   when=c.when, trigger=Trigger.SIGNAL, rule="plan", **flags(c))]  # fmt: skip
+    return [
+        c.make(
+            MemoryType.FACT,
+            "user",
+            f"plan:{_activity(c.text)}",
+            content,
+            value=c.text,
+            when=c.when,
+            trigger=Trigger.SIGNAL,
+            rule="plan",
+            **flags(c),
+        )
+    ]

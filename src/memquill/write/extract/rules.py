@@ -76,8 +76,9 @@ class RuleExtractor:
     def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
         if event.role is Role.SYSTEM:
             return []
-        if event.source is Trust.EXTERNAL and (noise.injected(text) or EXPLICIT.search(text.strip())
-                                               or REMIND.search(text)):  # fmt: skip
+        if event.source is Trust.EXTERNAL and (
+            noise.injected(text) or EXPLICIT.search(text.strip()) or REMIND.search(text)
+        ):
             return []  # an untrusted document telling us what to remember is an attack
         who, text = speaker(event, text)
         out: list[Candidate] = []
@@ -110,9 +111,19 @@ class RuleExtractor:
                 continue
             conds = [next(g for g in m.groups() if g).strip() for m in _COND.finditer(part)]
             result.append(
-                Clause(event, part, language, explicit, correction, source, confidence,
-                       event.scope.project, conds, _when(part, times, language))
-            )  # fmt: skip
+                Clause(
+                    event,
+                    part,
+                    language,
+                    explicit,
+                    correction,
+                    source,
+                    confidence,
+                    event.scope.project,
+                    conds,
+                    _when(part, times, language),
+                )
+            )
         return result
 
 
@@ -136,10 +147,10 @@ def speaker(event: Event, text: str) -> tuple[str | None, str]:
     m = _SPEAKER.match(text)
     if named:
         if m and m.group(1) == named:
-            text = text[m.end():]
+            text = text[m.end() :]
         return str(named), text
     if m and m.group(1).split()[0] not in NOT_SPEAKERS:
-        return m.group(1), text[m.end():]
+        return m.group(1), text[m.end() :]
     return None, text
 
 
@@ -148,8 +159,13 @@ def as_said_by(c: Candidate, who: str, event: Event) -> Candidate:
     if c.subject != "user":
         return c
     content = re.sub(r"\bThe user\b|\bthe user\b|用户", who, c.content)
-    return c.model_copy(update={"subject": f"person:{who.lower()}", "content": content,
-                                "attributes": {**c.attributes, "speaker": who}})  # fmt: skip
+    return c.model_copy(
+        update={
+            "subject": f"person:{who.lower()}",
+            "content": content,
+            "attributes": {**c.attributes, "speaker": who},
+        }
+    )
 
 
 def keyed(c: Candidate) -> Candidate:
@@ -173,6 +189,4 @@ def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetim
 def _note(c: Clause) -> Candidate:
     """An explicit request no pattern understood: kept verbatim (third person), high confidence."""
     kind = "reminder" if REMIND.search(c.event.content) else "note"
-    return c.make(
-        MemoryType.FACT, "user", f"{kind}:{slug(c.text)}", c.said(), rule=f"explicit.{kind}"
-    )
+    return c.make(MemoryType.FACT, "user", f"{kind}:{slug(c.text)}", c.said(), rule=f"explicit.{kind}")

@@ -49,9 +49,7 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     zh = sorted((w for w in words if re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
     en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
     zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(" + "|".join(map(re.escape, zh)) + ")")
-    en_rx = re.compile(
-        r"\b(?:my|our)\s+(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.IGNORECASE
-    )
+    en_rx = re.compile(r"\b(?:my|our)\s+(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.IGNORECASE)
     return zh_rx, en_rx
 
 

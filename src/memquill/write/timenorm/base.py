@@ -196,8 +196,7 @@ def _closest(t: date, month: int, day: int | None, year: str | None) -> date:
     """Without a year, the occurrence nearest the anchor: "1月5日" said on 28 Dec is January."""
     if year:
         return date(_int(year), month, day or 1)
-    best = min((date(t.year + dy, month, day or 15) for dy in (-1, 0, 1)),
-               key=lambda d: abs((d - t).days))  # fmt: skip
+    best = min((date(t.year + dy, month, day or 15) for dy in (-1, 0, 1)), key=lambda d: abs((d - t).days))
     return best if day else best.replace(day=1)
 
 
@@ -226,8 +225,10 @@ def _hour(h: int, meridiem: str | None, part: str | None) -> int:
 _ZH_NUM = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
 
 
-_EN_NUM = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten "
-                                          "eleven twelve".split(" "))}  # fmt: skip
+_EN_NUM = {
+    w: i + 1
+    for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(" "))
+}
 
 
 def _int(s: str) -> int:

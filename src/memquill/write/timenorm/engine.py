@@ -236,12 +236,22 @@ def _join(text: str, a: _Piece, b: _Piece, lang: str) -> _Piece | None:
     same = a.lang == b.lang
     if not (_GAP[a.lang or lang] if same else _SPACES).fullmatch(text, a.end, b.start):
         return None
-    clash = any(None not in (x, y) and x != y
-                for x, y in ((a.day, b.day), (a.part, b.part), (a.clock, b.clock)))  # fmt: skip
+    clash = any(
+        None not in (x, y) and x != y for x, y in ((a.day, b.day), (a.part, b.part), (a.clock, b.clock))
+    )
     if a.whole or b.whole or clash:
         return None
-    return _Piece(a.day or b.day, a.part or b.part, a.clock or b.clock, None, a.start, b.end,
-                  a.bare or b.bare, a.yearless or b.yearless, a.lang if same else None)  # fmt: skip
+    return _Piece(
+        a.day or b.day,
+        a.part or b.part,
+        a.clock or b.clock,
+        None,
+        a.start,
+        b.end,
+        a.bare or b.bare,
+        a.yearless or b.yearless,
+        a.lang if same else None,
+    )
 
 
 def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
