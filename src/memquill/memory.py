@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
@@ -18,20 +18,18 @@ from memquill import ingest, working
 from memquill import params as check
 from memquill.clock import Clock, SystemClock, parse_instant
 from memquill.context import render, sections
-from memquill.errors import DuplicateEventError, NotFoundError, ScopeError, ValidationError
+from memquill.errors import DuplicateEventError, NotFoundError, ValidationError
 from memquill.ingest import build_event
-from memquill.maintain import adaptive, health, jobs, lifecycle, replay
+from memquill.maintain import adaptive, health, jobs, lifecycle
 from memquill.maintain.worker import DrainReport, Worker
 from memquill.memory_curation import Curation
+from memquill.memory_erasure import Erasure
 from memquill.memory_policy import PolicyOps
 from memquill.memory_working import WorkingMemory
 from memquill.model import (
-    Audit,
     Event,
     MemoryRecord,
-    Purge,
     Revision,
-    RevisionOp,
     Scope,
     Status,
 )
@@ -65,7 +63,7 @@ def open_store(target: str, dim: int) -> Store:
     return SQLiteStore(target, dim=dim)
 
 
-class Memory(Curation, WorkingMemory, PolicyOps):
+class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
     """Long-term memory for agents. See DESIGN §5 for the contract."""
 
     def __init__(
@@ -128,6 +126,10 @@ class Memory(Curation, WorkingMemory, PolicyOps):
             router=model.classifier if model is not None else None,
         )
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
+
+    def _opener(self) -> Callable[[str], Store]:
+        """Opens another store of this kind (a registered replay copy, for erasure)."""
+        return functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -344,48 +346,6 @@ class Memory(Curation, WorkingMemory, PolicyOps):
     def history(self, memory_id: str) -> list[Revision]:
         self.get(memory_id)
         return self.store.history(memory_id)
-
-    def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
-        """Erase one memory's content everywhere; a tombstone says who, when and why. Its
-        evidence turns are tombstoned in the same transaction, so nothing re-creates it."""
-        check.text(reason, "reason", 2000, empty=True)
-        check.text(actor, "actor")
-        rec = self.get(memory_id)
-        now = self.clock.now()
-        why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
-        owner = Scope(tenant=rec.scope.tenant, user=rec.scope.user)
-        mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
-        quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
-        gone = {memory_id, *(r.id for r in quoting)}
-        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
-        also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
-        self.store.apply(
-            [
-                Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
-                *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
-                *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
-            ]
-        )
-        self._mark("forget", rec, actor=actor)
-        return self.get(memory_id)
-
-    def forget_scope(self, **scope: Any) -> dict[str, int]:
-        """Erase everything of one user (events included), or of one of the user's projects —
-        and nothing of anyone else. Agent and session erasure is not offered: it raises."""
-        if "user" not in scope or not scope["user"]:
-            raise ValidationError("forget_scope needs user=")
-        sc = Scope.of(**scope)
-        if sc.agent is not None or sc.session is not None:
-            raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
-        if sc.project is not None:
-            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
-        copies = self.store.scratch_stores(sc.tenant, sc.user)
-        counts = self.store.forget_scope(sc.tenant, sc.user)
-        opener = functools.partial(open_store, dim=self.embedder.dim if self.embedder else 384)
-        counts["scratch_stores"] = sum(
-            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
-        )
-        return counts
 
     def count(self, *, types: Iterable[str] | None = None, **scope: Any) -> int:
         """Active records visible to this reader."""

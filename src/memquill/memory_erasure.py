@@ -1,0 +1,71 @@
+"""Erasure on ``Memory``: forget one memory (and whatever was made from its turns), or a
+whole user or project (and their registered replay copies). A mixin, so the facade stays a
+short composition root; every erasure is logged for replay through ``WorkingMemory._mark``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from memquill import params as check
+from memquill.clock import Clock
+from memquill.errors import ScopeError, ValidationError
+from memquill.maintain import lifecycle, replay
+from memquill.model import Audit, MemoryRecord, Purge, RevisionOp, Scope, Status
+from memquill.model.query import RecordFilter
+from memquill.store.base import Store
+
+
+class Erasure:
+    store: Store
+    clock: Clock
+
+    if TYPE_CHECKING:  # provided by Memory and WorkingMemory (a stub here would shadow them)
+
+        def get(self, memory_id: str) -> MemoryRecord: ...
+
+        def _mark(self, kind: str, rec: MemoryRecord, **args: Any) -> None: ...
+
+        def _opener(self) -> Callable[[str], Store]: ...
+
+    def forget(self, memory_id: str, reason: str = "", actor: str = "user") -> MemoryRecord:
+        """Erase one memory's content everywhere; a tombstone says who, when and why. Its
+        evidence turns are tombstoned in the same transaction, so nothing re-creates it."""
+        check.text(reason, "reason", 2000, empty=True)
+        check.text(actor, "actor")
+        rec = self.get(memory_id)
+        now = self.clock.now()
+        why = Audit(RevisionOp.FORGET, actor, reason or "forgotten on request", ())
+        owner = Scope(tenant=rec.scope.tenant, user=rec.scope.user)
+        mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
+        quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
+        gone = {memory_id, *(r.id for r in quoting)}
+        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
+        also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
+        self.store.apply(
+            [
+                Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
+                *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
+                *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+            ]
+        )
+        self._mark("forget", rec, actor=actor)
+        return self.get(memory_id)
+
+    def forget_scope(self, **scope: Any) -> dict[str, int]:
+        """Erase everything of one user (events included), or of one of the user's projects —
+        and nothing of anyone else. Agent and session erasure is not offered: it raises."""
+        if "user" not in scope or not scope["user"]:
+            raise ValidationError("forget_scope needs user=")
+        sc = Scope.of(**scope)
+        if sc.agent is not None or sc.session is not None:
+            raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
+        if sc.project is not None:
+            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
+        copies = self.store.scratch_stores(sc.tenant, sc.user)
+        counts = self.store.forget_scope(sc.tenant, sc.user)
+        opener = self._opener()
+        counts["scratch_stores"] = sum(
+            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
+        )
+        return counts
