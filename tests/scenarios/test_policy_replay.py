@@ -99,7 +99,9 @@ def test_replaying_a_store_with_its_own_policy_reproduces_its_records(
     converse(live, clock)
     report = live.replay(into=str(tmp_path / "scratch.db"))
     assert report.events == 8 and report.skipped >= 1  # the erased turn is not replayed
-    assert report.operations >= 5 and report.owners == [("default", "alice")]
+    # session ends, checkpoint, completion, feedback; the forget finds nothing to redo when every
+    # record of the erased turn is gone with it
+    assert report.operations >= 4 and report.owners == [("default", "alice")]
     scratch = Memory(
         str(tmp_path / "scratch.db"), embedder=HashEmbedder(), clock=FixedClock("2027-01-01T00:00Z")
     )
