@@ -18,8 +18,8 @@ import pydantic
 
 from memquill.clock import to_epoch
 from memquill.errors import StoreError
-from memquill.model import Event, MemoryRecord, Revision, RevisionOp, Scope
-from memquill.model.query import Job
+from memquill.model import Audit, Event, MemoryRecord, Revision, RevisionOp, Scope
+from memquill.model.query import Access, Job
 from memquill.text import index_text
 
 RECORD_COLUMNS = (
@@ -135,6 +135,32 @@ def revision_from_row(
         after=load(after),
         at=at,
     )
+
+
+def revision_row(r: MemoryRecord, audit: Audit, before: str | None, at: Any) -> tuple[Any, ...]:
+    """A ``revisions`` row in column order (``before`` already JSON; ``at`` as the backend
+    stores instants)."""
+    evidence = json.dumps(list(audit.event_ids))
+    after = json.dumps(record_dict(r), ensure_ascii=False)
+    return (
+        r.id,
+        r.revision,
+        r.scope.tenant,
+        r.scope.user,
+        audit.op.value,
+        audit.actor,
+        audit.reason,
+        evidence,
+        before,
+        after,
+        at,
+    )
+
+
+def access_row(a: Access, at: Any) -> tuple[Any, ...]:
+    """An ``access_log`` row in column order (``at`` as the backend stores instants)."""
+    s = a.scope
+    return (a.memory_id, s.tenant, s.user, s.agent, s.project, s.session, a.query, a.rank, a.score, at)
 
 
 def job_payload(job: Job) -> str:

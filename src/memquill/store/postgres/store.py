@@ -225,26 +225,7 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     def log_access(self, entries: Sequence[Access]) -> None:
         if not entries:
             return
-        cols = list(
-            zip(
-                *(
-                    (
-                        a.memory_id,
-                        a.scope.tenant,
-                        a.scope.user,
-                        a.scope.agent,
-                        a.scope.project,
-                        a.scope.session,
-                        a.query,
-                        a.rank,
-                        a.score,
-                        a.at,
-                    )
-                    for a in entries
-                ),
-                strict=True,
-            )
-        )
+        cols = list(zip(*(codec.access_row(a, a.at) for a in entries), strict=True))
         with self._tx() as conn:
             conn.execute(LAZY_COMMIT)
             conn.execute(

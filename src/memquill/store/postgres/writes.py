@@ -7,7 +7,6 @@ slot's open rows, so two writers who both saw an empty slot cannot both fill it.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -85,19 +84,7 @@ class Writer:
         return row
 
     def revision(self, r: MemoryRecord, audit: Audit, before: Any, at: Any) -> tuple[Any, ...]:
-        return (
-            r.id,
-            r.revision,
-            r.scope.tenant,
-            r.scope.user,
-            audit.op.value,
-            audit.actor,
-            audit.reason,
-            json.dumps(list(audit.event_ids)),
-            before,
-            json.dumps(codec.record_dict(r), ensure_ascii=False),
-            at,
-        )
+        return codec.revision_row(r, audit, before, at)
 
     # --- changes ---------------------------------------------------------------------------
     def guard(self, g: SlotGuard) -> None:

@@ -234,21 +234,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             db.executemany(
                 "INSERT INTO access_log (memory_id, tenant, user_id, agent, project, session, "
                 "query, rank, score, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        a.memory_id,
-                        a.scope.tenant,
-                        a.scope.user,
-                        a.scope.agent,
-                        a.scope.project,
-                        a.scope.session,
-                        a.query,
-                        a.rank,
-                        a.score,
-                        a.at.timestamp(),
-                    )
-                    for a in entries
-                ],
+                [codec.access_row(a, a.at.timestamp()) for a in entries],
             )
 
     def touch(self, ids: Sequence[str], at: datetime) -> None:

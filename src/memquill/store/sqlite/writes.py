@@ -75,21 +75,10 @@ def write_row(db: sqlite3.Connection, r: MemoryRecord, seq: int, emb: Any, dim: 
 
 
 def _revision(db: sqlite3.Connection, r: MemoryRecord, audit: Any, before: Any, at: datetime) -> None:
+    old = None if before is None else json.dumps(before, ensure_ascii=False)
     db.execute(
         "INSERT INTO revisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            r.id,
-            r.revision,
-            r.scope.tenant,
-            r.scope.user,
-            audit.op.value,
-            audit.actor,
-            audit.reason,
-            json.dumps(list(audit.event_ids)),
-            None if before is None else json.dumps(before, ensure_ascii=False),
-            json.dumps(codec.record_dict(r), ensure_ascii=False),
-            at.timestamp(),
-        ),
+        codec.revision_row(r, audit, old, at.timestamp()),
     )
 
 
