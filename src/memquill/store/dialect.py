@@ -39,6 +39,7 @@ class Dialect:
     greatest: str  # two-argument maximum
     elapsed_sql: str  # seconds from {start} to {end}
     json_text_sql: str  # a text field at a path of the JSON body; {col}, {dotted}, {commas}
+    text_sql: str = "{col}"  # a JSON column as its stored text (what the record cache keys on)
 
     def sql(self, text: str) -> str:
         """``text`` written with ``?`` placeholders, in this driver's style."""
@@ -72,6 +73,9 @@ class Dialect:
     def json_text(self, column: str, *path: str) -> str:
         return self.json_text_sql.format(col=column, dotted=".".join(path), commas=",".join(path))
 
+    def as_text(self, column: str) -> str:
+        return self.text_sql.format(col=column)
+
     def elapsed(self, start: str, end: str) -> str:
         return self.elapsed_sql.format(start=start, end=end)
 
@@ -99,4 +103,5 @@ POSTGRES = Dialect(
     greatest="GREATEST",
     elapsed_sql="EXTRACT(EPOCH FROM {end} - {start})::float8",
     json_text_sql="(({col})::json #>> '{{{commas}}}')",
+    text_sql="{col}::text",
 )

@@ -19,6 +19,7 @@ from memquill.model.event import LOG_MARKERS
 from memquill.model.query import JobStatus, RecordFilter
 from memquill.store import codec, erasure
 from memquill.store.dialect import Dialect
+from memquill.store.recordcache import RecordCache
 
 
 def filter_sql(d: Dialect, f: RecordFilter, alias: str = "m") -> tuple[str, list[Any]]:
@@ -86,16 +87,27 @@ class SharedQueries:
         return [codec.event_from_body(r["body"], r["seq"]) for r in rows]
 
     # --- records ------------------------------------------------------------------------
+    @property
+    def parsed(self) -> RecordCache:
+        """Records parsed by earlier reads (``store/recordcache.py``), per store object."""
+        cache: RecordCache | None = self.__dict__.get("_parsed")
+        if cache is None:
+            cache = self.__dict__["_parsed"] = RecordCache()
+        return cache
+
+    def _body(self) -> str:
+        return f"{self.dialect.as_text('body')} AS body"
+
     def get(self, memory_id: str) -> MemoryRecord | None:
-        rows = self._rows("SELECT body FROM memories WHERE id = ?", [memory_id])
-        return codec.record_from_body(rows[0]["body"]) if rows else None
+        rows = self._rows(f"SELECT id, {self._body()} FROM memories WHERE id = ?", [memory_id])
+        return self.parsed.parse(rows[0]["id"], rows[0]["body"]) if rows else None
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
         if not ids:
             return []
         clause, args = self.dialect.any_of("id", list(ids))
-        rows = self._rows(f"SELECT id, body FROM memories WHERE {clause}", args)
-        by_id = {r["id"]: codec.record_from_body(r["body"]) for r in rows}
+        rows = self._rows(f"SELECT id, {self._body()} FROM memories WHERE {clause}", args)
+        by_id = {r["id"]: self.parsed.parse(r["id"], r["body"]) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
 
     def history(self, memory_id: str) -> list[Revision]:
@@ -110,11 +122,11 @@ class SharedQueries:
     def find(self, f: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
         where, args = filter_sql(self.dialect, f)
         rows = self._q(
-            f"SELECT body FROM memories m WHERE {where} "
+            f"SELECT m.id, {self.dialect.as_text('m.body')} AS body FROM memories m WHERE {where} "
             f"ORDER BY m.updated_at DESC, m.rowid DESC LIMIT {self.dialect.param}",
             [*args, self._limit(limit)],
         )
-        return [codec.record_from_body(r["body"]) for r in rows]
+        return [self.parsed.parse(r["id"], r["body"]) for r in rows]
 
     def count(self, f: RecordFilter) -> int:
         where, args = filter_sql(self.dialect, f)

@@ -183,6 +183,7 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
     def apply(self, changes: Sequence[Change]) -> ApplyResult:
         if not changes:
             return ApplyResult()
+        self.parsed.applied(changes)
         with self._tx() as conn:
             seq = conn.execute("SELECT nextval('apply_seq') AS s").fetchall()[0]["s"]
             result = Writer(conn, self.schema, self.dim, seq).run(changes)
@@ -259,6 +260,7 @@ class PostgresStore(SharedQueries, ReplayLog, ApiKeyQueries):
         # memory_vectors rows go with their memories (ON DELETE CASCADE)
         tables = erasure.forget_tables(mine, "body->'scope'->>'project' = %s", project)
         counts: dict[str, int] = {}
+        self.parsed.clear()
         with self._tx() as conn:
             for table, where in tables.items():
                 cur = conn.execute(

@@ -145,6 +145,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
     def apply(self, changes: Sequence[Change]) -> ApplyResult:
         if not changes:
             return ApplyResult()
+        self.parsed.applied(changes)
         with self._tx() as db:
             return writes.apply_changes(db, changes, self.dim)
 
@@ -180,6 +181,8 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
             epoch = self._q("SELECT value FROM meta WHERE key = 'purge_epoch'")[0][0]
             part = self._parts.get(key)
             if part is None or part.epoch != epoch:
+                if part is not None:  # another process forgot a scope: drop what it erased
+                    self.parsed.clear()
                 part = self._parts[key] = Partition(self.dim, self.ann_min_rows)
                 part.epoch = epoch
             rows = self._q(
@@ -188,6 +191,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
                 "AND seq > ? ORDER BY seq",
                 (tenant, user, part.last_seq),
             )
+            self.parsed.drop(r["id"] for r in rows)  # changed, maybe by another process
             for row in rows:
                 emb = row["embedding"]
                 part.upsert(dict(row), None if emb is None else codec.vec_from_bytes(emb))
@@ -256,6 +260,7 @@ class SQLiteStore(SharedQueries, ReplayLog, ApiKeyQueries):
         )
         tables = erasure.forget_tables(mine, "json_extract(body, '$.scope.project') = ?", project)
         counts: dict[str, int] = {}
+        self.parsed.clear()
         with self._tx() as db:
             db.execute(
                 f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE {mine})", args
