@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Any
 
 from memquill.model import MemoryRecord
 from memquill.model.change import Change, Purge
@@ -32,10 +33,10 @@ class RecordCache:
         self._items: OrderedDict[str, tuple[str, MemoryRecord]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def parse(self, memory_id: str, body: str | bytes | dict[str, object]) -> MemoryRecord:
+    def parse(self, memory_id: str, body: str | bytes | dict[str, Any]) -> MemoryRecord:
         """The record stored as ``body``: the cached one if it was parsed from this very text."""
         if not isinstance(body, str):
-            return codec.record_from_body(body)  # type: ignore[arg-type]
+            return codec.record_from_body(body)
         with self._lock:
             hit = self._items.get(memory_id)
             if hit is not None and hit[0] == body:
