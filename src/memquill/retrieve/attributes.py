@@ -54,9 +54,16 @@ class Attribute:
     questions: tuple[str, ...] = ()
 
 
+MEMO_SIZE = 16384
+
+
 @dataclass(frozen=True)
 class Catalogue:
     attributes: Mapping[str, Attribute] = field(default_factory=dict)
+    # attribute_of() per (subject, key, type): context() asks for ~1,000 records a request
+    memo: dict[tuple[str, str, MemoryType], Attribute] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
 
     def lookup(self, subject: str, key: str) -> Attribute | None:
         """The attribute a record slot refers to: the full key, then its head word
@@ -132,10 +139,19 @@ def attribute_of(rec: MemoryRecord, catalogue: Catalogue | None = None) -> Attri
     Without a catalogue entry a user preference is a profile preference and a user fact is
     context; nothing is safety-critical unless the catalogue says so.
     """
-    found = (catalogue or bundled()).lookup(rec.subject, rec.key)
+    cat = catalogue or bundled()
+    slot = (rec.subject, rec.key, rec.type)
+    found = cat.memo.get(slot)
+    if found is None:
+        if len(cat.memo) >= MEMO_SIZE:
+            cat.memo.clear()
+        found = cat.memo[slot] = _attribute(cat, *slot)
+    return found
+
+
+def _attribute(cat: Catalogue, subject: str, key: str, kind: MemoryType) -> Attribute:
+    found = cat.lookup(subject, key)
     if found is not None:
         return found
-    group = {MemoryType.PREFERENCE: "preference", MemoryType.FACT: "context"}.get(rec.type, "none")
-    return Attribute(
-        key=rec.key.split(":", 1)[0], subjects=(rec.subject,), memory_type=rec.type.value, profile=group
-    )
+    group = {MemoryType.PREFERENCE: "preference", MemoryType.FACT: "context"}.get(kind, "none")
+    return Attribute(key=key.split(":", 1)[0], subjects=(subject,), memory_type=kind.value, profile=group)
