@@ -13,6 +13,7 @@ selective filter leaves too few of them.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,14 +120,20 @@ class Partition:
             want = self.codes.lookup(getattr(f.reader, dim))
             m &= (col == want) if f.exact_scope else ((col == 0) | (col == want))
         if f.statuses is not None:
-            m &= np.isin(self.cols["status"][:n], [self.codes.lookup(s) for s in f.statuses])
+            m &= self._one_of(self.cols["status"][:n], f.statuses)
         if f.types is not None:
-            m &= np.isin(self.cols["type"][:n], [self.codes.lookup(t) for t in f.types])
+            m &= self._one_of(self.cols["type"][:n], f.types)
         if f.at is not None:
             t = f.at.timestamp()
             m &= (self.times["vf"][:n] <= t) & (self.times["vt"][:n] > t)
             m &= self.times["exp"][:n] > t
         return m
+
+    def _one_of(self, col: npt.NDArray[np.int32], values: Iterable[str]) -> npt.NDArray[np.bool_]:
+        """``col`` holds one of ``values``: a lookup table indexed by code (``np.isin`` sorts)."""
+        table = np.zeros(len(self.codes.table) + 1, dtype=bool)
+        table[[c for c in (self.codes.lookup(v) for v in values) if c > 0]] = True
+        return table[col]
 
     def search(self, f: RecordFilter, query: F32, limit: int) -> list[tuple[str, float]]:
         if self.n == 0 or limit <= 0:
