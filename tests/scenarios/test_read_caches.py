@@ -121,3 +121,18 @@ def test_memoised_attributes_equal_fresh_lookups(mem: Memory) -> None:
         first = attribute_of(rec)
         assert attribute_of(rec) is first  # the second answer comes from the memo
         assert first == _attribute(cat, rec.subject, rec.key, rec.type)
+
+
+@pytest.mark.parametrize(
+    "text", ["Caroline drinks green teas while running meetings", "用户喜欢喝绿茶 and drinks it daily"]
+)
+def test_memoised_stems_equal_fresh_stems(text: str) -> None:
+    import snowballstemmer
+
+    from memquill.text import _STEMS, tokens
+
+    fresh = snowballstemmer.stemmer("english")
+    first = tokens(text)
+    assert tokens(text) == first
+    assert all(_STEMS[w] == fresh.stemWord(w) for w in list(_STEMS))
+    assert "drink" in first and "run" in first if "running" in text else "drink" in first
