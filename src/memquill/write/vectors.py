@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from memquill.model import Candidate, MemoryType
+from memquill.model import Candidate
 from memquill.providers.base import Embedder
 
 Vector = npt.NDArray[np.float32]
@@ -23,12 +23,7 @@ BATCH = 32  # texts per embedder call: bounds memory on long sessions
 
 
 def embedding_text(cand: Candidate) -> str:
-    """A distilled record is embedded with its original wording, like the lexical index;
-    an episode by its compressed content. The model's cost grows with every token, and an
-    episode's full wording (≈ 105 tokens on LoCoMo against ≈ 38 compressed) was two thirds
-    of what ingest embedded; that wording stays searchable through the lexical index."""
-    if cand.type is MemoryType.EPISODE:
-        return cand.content
+    """A distilled record is embedded with its original wording, like the lexical index."""
     return str(cand.attributes.get("search_text") or cand.content)
 
 
