@@ -17,7 +17,6 @@ import numpy.typing as npt
 from memquill.errors import ValidationError
 from memquill.model.query import RecordFilter
 from memquill.store.base import Ranked
-from memquill.store.postgres import lexical as lex
 from memquill.store.postgres.fts import TermStats
 from memquill.store.postgres.sql import filter_sql, tsquery_parts
 
@@ -62,20 +61,16 @@ class Search:
         score = " + ".join(["ts_rank(m.tsv, %s::tsquery, 1) * %s"] * len(parts))
         with self._conn() as conn:
             weights = self._stats.idf(conn, parts)
-            ranked = [x for pw in zip(parts, weights, strict=True) for x in pw]
-            rowids = lex.bounded(conn, parts, where, args, limit)  # at most RANK_CAP rows ranked
-            if rowids is None:
-                rows = conn.execute(
-                    f"SELECT m.id, {score} AS s FROM memories m WHERE m.tsv @@ %s::tsquery AND {where} "
-                    "ORDER BY s DESC, m.rowid LIMIT %s",
-                    [*ranked, " | ".join(parts), *args, limit],
-                ).fetchall()
-            else:
-                rows = conn.execute(
-                    f"SELECT m.id, {score} AS s FROM memories m WHERE m.rowid = ANY(%s) "
-                    "ORDER BY s DESC, m.rowid LIMIT %s",
-                    [*ranked, rowids, limit],
-                ).fetchall()
+            rows = conn.execute(
+                f"SELECT m.id, {score} AS s FROM memories m WHERE m.tsv @@ %s::tsquery AND {where} "
+                "ORDER BY s DESC, m.rowid LIMIT %s",
+                [
+                    *(x for pw in zip(parts, weights, strict=True) for x in pw),
+                    " | ".join(parts),
+                    *args,
+                    limit,
+                ],
+            ).fetchall()
         return [(r["id"], float(r["s"])) for r in rows]
 
     def vector(self, f: RecordFilter, query: npt.NDArray[np.float32], limit: int) -> Ranked:
