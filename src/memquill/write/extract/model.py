@@ -21,13 +21,14 @@ from memquill.model import Candidate, Event, MemoryType, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import subjects, values
+from memquill.write.extract import span_scorer, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.span_scorer import SpanScorer
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -65,9 +66,11 @@ class ModelExtractor:
         embedder: Embedder,
         rules: RuleExtractor | None = None,
         thresholds: Thresholds | None = None,
+        spans: SpanScorer | None = None,
     ) -> None:
         self.classifier = classifier
         self.embedder = embedder
+        self.spans = spans or span_scorer.bundled()
         self.rules = rules or RuleExtractor(PATTERNS)
         self.thresholds = thresholds or Thresholds()
         self.catalogue = load()
@@ -145,9 +148,10 @@ class ModelExtractor:
         subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return None
-        value = self._value(o, attr, subject, times)
-        if not value:
+        found = self._value(o, attr, subject, times)
+        if found is None:
             return None
+        value, span_p = found
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
         return c.make(
             _TYPES[attr.memory_type],
@@ -164,16 +168,29 @@ class ModelExtractor:
                 "score": round(score, 3),
                 "memory": round(p.memory, 3),
                 "kind": p.kind,
+                **(
+                    {"span": self.spans.id, "span_score": round(span_p, 3)}
+                    if span_p is not None and self.spans
+                    else {}
+                ),
             },
         )
 
-    def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
+    def _value(
+        self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]
+    ) -> tuple[str, float | None] | None:
+        """The value span and the ranker's probability for it: a time as said for dates,
+        else the learned span ranker's pick (the first typed span without a ranker)."""
         if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
-            return said
+            return said, None
         own = {w.casefold() for w in _subject_words(o.said, subject)}
-        for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
+        zh = o.clause.language == "zh"
+        if self.spans is not None:
+            picked = self.spans.pick(o.said, zh, attr, own)
+            return (picked[0], picked[1]) if picked and picked[0] else None
+        for span in values.spans(attr.value_type, o.said, zh):
             if span and span.casefold() not in own:
-                return span
+                return span, None
         return None
 
 
