@@ -79,7 +79,8 @@ class ModelExtractor:
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
             return []
-        found = self.classifier.predict(self.embedder.embed_passages([c.said for c in clauses]))
+        said = [c.said for c in clauses]
+        found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
         out = []
         for c, p in zip(clauses, found, strict=True):
             out.extend(self.propose(c, p, batch.times.get(c.clause.event.id, [])))
@@ -114,9 +115,9 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
-            if cand is not None and all(x.key != cand.key for x in out):
-                out.append(cand)
+            cands = self._candidates(o, p, attr, p.memory * prob, times) if attr else []
+            if cands and all(x.key != cands[0].key for x in out):
+                out.extend(cands)
         return out + self._event_details(o, p, out, times)
 
     def _event_details(
@@ -135,24 +136,37 @@ class ModelExtractor:
                 continue
             if key == "event_time" and not _time_said(o.said, times):
                 continue
-            cand = self._candidate(o, p, attr, found[0].confidence, times)
-            if cand is not None and cand.subject == found[0].subject:
-                extra.append(cand)
+            cands = self._candidates(o, p, attr, found[0].confidence, times)[:1]
+            extra += [c for c in cands if c.subject == found[0].subject]
         return extra
 
-    def _candidate(
+    def _candidates(
         self, o: Open, p: Prediction, attr: Attribute, score: float, times: Sequence[Any]
-    ) -> Candidate | None:
+    ) -> list[Candidate]:
+        """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
-            return None
-        found = self._value(o, attr, subject, times)
-        if found is None:
-            return None
-        value, span_p = found
+            return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        return [
+            self._make(o, p, attr, subject, level, score, value, span_p)
+            for value, span_p in self._values(o, attr, subject, times)
+        ]
+
+    def _make(
+        self,
+        o: Open,
+        p: Prediction,
+        attr: Attribute,
+        subject: str,
+        level: Level,
+        score: float,
+        value: str,
+        span_p: float | None,
+    ) -> Candidate:
+        c = o.clause
         return c.make(
             _TYPES[attr.memory_type],
             subject,
@@ -176,22 +190,21 @@ class ModelExtractor:
             },
         )
 
-    def _value(
+    def _values(
         self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]
-    ) -> tuple[str, float | None] | None:
-        """The value span and the ranker's probability for it: a time as said for dates,
+    ) -> list[tuple[str, float | None]]:
+        """The value spans and the ranker's probability for each: a time as said for dates,
         else the learned span ranker's pick (the first typed span without a ranker)."""
         if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
-            return said, None
+            return [(said, None)]
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         zh = o.clause.language == "zh"
         if self.spans is not None:
-            picked = self.spans.pick(o.said, zh, attr, own)
-            return (picked[0], picked[1]) if picked and picked[0] else None
+            return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if v]
         for span in values.spans(attr.value_type, o.said, zh):
             if span and span.casefold() not in own:
-                return span, None
-        return None
+                return [(span, None)]
+        return []
 
 
 # Rule families whose keys are minted from the wording, not a catalogue attribute: a clause

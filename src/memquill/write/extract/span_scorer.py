@@ -11,6 +11,7 @@ choose among spans that overlap what their regex found, so the ranker never inve
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,46 @@ def eligible(ctx: Context, spans: list[Span]) -> list[Span]:
     return out
 
 
+_COORD = re.compile(r"^\s*(?:和|与|及|以及|跟|、|/|&|and|plus|,\s*and)\s*$", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:和|与|以及|、|&|\band\b|,\s*and\b)\s*", re.IGNORECASE)
+_PRONOUN = re.compile(r"^(?:我|你|他|她|我们|咱们|大家|I|me|you|we|us)$", re.IGNORECASE)
+MAX_VALUES = 6
+
+
+def coordinated(text: str, ranked: list[tuple[Span, float]]) -> list[Span]:
+    """The best span's conjuncts: a best span that is itself a list is split at its
+    coordinators; otherwise neighbours joined to it by one ("和", "、", "and") are added,
+    the likeliest first, in both directions."""
+    best = ranked[0][0]
+    parts = [x for x in _SPLIT.split(best.text) if x.strip()]
+    if len(parts) > 1:
+        out, at = [], best.start
+        for part in parts[:MAX_VALUES]:
+            at = text.find(part, at)
+            out.append(Span(at, at + len(part), part, -1, -1))
+            at += len(part)
+        return [s for s in out if not _PRONOUN.match(s.text)]
+    chosen = [best]
+    for _ in range(MAX_VALUES - 1):
+        lo, hi = min(s.start for s in chosen), max(s.end for s in chosen)
+        nxt = next(
+            (
+                s
+                for s, _ in ranked
+                if not _PRONOUN.match(s.text.strip())
+                and (
+                    (s.start >= hi and _COORD.match(text[hi : s.start]))
+                    or (s.end <= lo and _COORD.match(text[s.end : lo]))
+                )
+            ),
+            None,
+        )
+        if nxt is None:
+            break
+        chosen.append(nxt)
+    return sorted(chosen, key=lambda s: s.start) if len(chosen) > 1 else chosen
+
+
 @dataclass(frozen=True)
 class SpanScorer:
     weights: Array
@@ -71,12 +112,22 @@ class SpanScorer:
         self, text: str, zh: bool, attr: Attribute, own: Collection[str] = ()
     ) -> tuple[str, float] | None:
         """The best value span of ``attr`` in ``text`` and its probability, or None."""
+        found = self.pick_all(text, zh, attr, own)
+        return found[0] if found else None
+
+    def pick_all(
+        self, text: str, zh: bool, attr: Attribute, own: Collection[str] = ()
+    ) -> list[tuple[str, float]]:
+        """The best value span, and for a multi-valued attribute also the spans coordinated
+        with it ("招行和平安", "Priya and Omar", "Go、Rust"): each conjunct is one value."""
         ctx, spans = context(text, zh, attr.key, attr.value_type, self.known, own, _labels(attr))
         ranked = self.rank(ctx, spans)
         if not ranked:
-            return None
-        best, p = ranked[0]
-        return best.text.strip(), p
+            return []
+        p = {(s.start, s.end): q for s, q in ranked}
+        chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
+        top = ranked[0][1]
+        return [(s.text.strip(), p.get((s.start, s.end), top)) for s in chosen]
 
     def to_bytes(self) -> bytes:
         keys = sorted(self.known)
