@@ -10,6 +10,7 @@ L2-normalised; ``joint`` puts it beside the normalised embedding.
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ def words(text: str) -> list[str]:
     runs, jieba words and character bigrams."""
     low = text.lower()
     latin = _WORD.findall(low)
-    out = [f"w:{w}" for w in latin] + [f"b:{a}_{b}" for a, b in zip(latin, latin[1:], strict=False)]
+    out = [f"w:{w}" for w in latin] + [f"b:{a}_{b}" for a, b in itertools.pairwise(latin)]
     for run in _CJK.findall(text):
         out += [f"z:{w}" for w in _cut()(run)]  # type: ignore[operator]
         out += [f"c:{run[i : i + 2]}" for i in range(len(run) - 1)]
