@@ -14,6 +14,8 @@ and its candidates are compared with the labelled facts:
 * **value exact-match**: share of facts with the right attribute whose candidate value is
   the labelled span (case- and space-insensitive); ``canon`` also accepts the same value
   after normalisation (synonyms, other language);
+* **candidate precision**: share of the candidates (in clauses with facts) whose key is
+  one of the clause's labelled attributes — the price of proposing more;
 * **structured share** (``--records``): share of clauses with facts that leave at least
   one active or candidate non-episode record after ``Memory.add`` + session end + worker.
 
@@ -117,6 +119,9 @@ def score_rows(
         tp, fp, fn = tp + (has and got), fp + (got and not has), fn + (has and not got)
         if not (has and got):
             continue
+        gold_keys = {f["attribute"] for f in r["facts"]}
+        by["all"]["cands"] += len(cands)
+        by["all"]["cands_right"] += sum(c.key in gold_keys for c in cands)
         for f in r["facts"]:
             attr = cat.get(f["attribute"])
             groups = ("all", f"type:{attr.memory_type if attr else '?'}", f"attr:{f['attribute']}")
@@ -191,6 +196,11 @@ def main() -> int:
         print(line)
     print(f"{len(rows)} clauses, {sum(bool(r['facts']) for r in rows)} with facts")
     print(f"memory  P {res['precision']:.3f}  R {res['recall']:.3f}  F1 {res['f1']:.3f}")
+    a = res["groups"].get("all", {})
+    if a.get("cands"):
+        print(
+            f"candidates in clauses with facts: {a['cands']}, with a labelled attribute {a['cands_right'] / a['cands']:.3f}"
+        )
     print(f"{'group':<34} {'facts':>5} {'attr acc':>8} {'value EM':>8} {'canon':>8}")
     groups = res["groups"]
     for name in sorted(groups, key=lambda k: (k != "all", not k.startswith("type:"), k)):

