@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from functools import cache
 
 from memquill.write.extract import values
 from memquill.write.extract.lexicon import TECH
@@ -64,22 +63,13 @@ class Span:
     last: int
 
 
-@cache
-def _posseg() -> Callable[[str], list[tuple[str, str]]]:
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(60)
-    return lambda text: [(w.word, w.flag) for w in pseg.cut(text)]
-
-
 def tokens(text: str, zh: bool) -> list[Token]:
     """Tokens with offsets; Chinese by jieba (with its POS), English by a regex (with a
     coarse shape tag). Whitespace is dropped; punctuation stays as ``x`` tokens."""
     out: list[Token] = []
     if zh:
         at = 0
-        for word, flag in _posseg()(text):
+        for word, flag in values._posseg()(text):
             start, at = at, at + len(word)
             if not word.strip():
                 continue

@@ -14,10 +14,11 @@ import itertools
 import re
 import zlib
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
+
+from memquill.text import jieba_posseg
 
 DIM = 2048
 WEIGHT = 0.7  # norm of the word part next to the unit-norm embedding
@@ -26,12 +27,12 @@ _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'+#.-]*")
 
 
-@cache
-def _cut() -> object:
+def _cut(text: str) -> list[str]:
+    """jieba words, on the dictionary ``memquill.text`` initialised (its own cache dir)."""
+    jieba_posseg()
     import jieba
 
-    jieba.setLogLevel(60)
-    return jieba.lcut
+    return list(jieba.lcut(text))
 
 
 def words(text: str) -> list[str]:
@@ -41,7 +42,7 @@ def words(text: str) -> list[str]:
     latin = _WORD.findall(low)
     out = [f"w:{w}" for w in latin] + [f"b:{a}_{b}" for a, b in itertools.pairwise(latin)]
     for run in _CJK.findall(text):
-        out += [f"z:{w}" for w in _cut()(run)]  # type: ignore[operator]
+        out += [f"z:{w}" for w in _cut(run)]
         out += [f"c:{run[i : i + 2]}" for i in range(len(run) - 1)]
     return out
 
