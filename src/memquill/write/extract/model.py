@@ -21,7 +21,7 @@ from memquill.model import Candidate, Event, MemoryType, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import subjects, values
+from memquill.write.extract import change_cues, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -149,6 +149,10 @@ class ModelExtractor:
         if not value:
             return None
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        cue = change_cues.kind(o.said) if attr.single else None
+        if cue is not None and p.memory >= self.thresholds.memory and rank_ok(p, attr.key):
+            score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
+        extra: dict[str, Any] = {"change": cue} if cue else {}
         return c.make(
             _TYPES[attr.memory_type],
             subject,
@@ -165,13 +169,15 @@ class ModelExtractor:
                 "memory": round(p.memory, 3),
                 "kind": p.kind,
             },
+            **extra,
         )
 
     def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
         if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
             return said
         own = {w.casefold() for w in _subject_words(o.said, subject)}
-        for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
+        found = values.spans(attr.value_type, o.said, o.clause.language == "zh")
+        for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
                 return span
         return None
@@ -184,6 +190,14 @@ FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "r
 
 def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
+
+
+CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
+
+
+def rank_ok(p: Prediction, key: str) -> bool:
+    """The attribute is the model's first choice for the clause."""
+    return bool(p.attributes) and p.attributes[0][0] == key
 
 
 def _time_said(said: str, times: Sequence[Any]) -> str | None:
