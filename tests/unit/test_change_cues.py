@@ -12,7 +12,11 @@ from memquill.write.extract import change_cues
     [
         ("Cut out coffee completely, switched to matcha", ["coffee", "matcha"], "matcha"),
         ("Dropped zsh, I'm on fish now", ["zsh", "fish"], "fish"),
-        ("We rewrote the API layer, it's FastAPI now instead of Flask", ["API", "FastAPI", "Flask"], "FastAPI"),
+        (
+            "We rewrote the API layer, it's FastAPI now instead of Flask",
+            ["API", "FastAPI", "Flask"],
+            "FastAPI",
+        ),
         ("went back to Vim after a month of Emacs", ["Vim", "Emacs"], "Vim"),
         ("胃不太舒服，咖啡先戒了，改喝乌龙茶", ["咖啡", "乌龙茶"], "乌龙茶"),
         ("已经从携程离职了，下周一去网易报到", ["携程", "网易"], "网易"),
@@ -20,7 +24,9 @@ from memquill.write.extract import change_cues
         ("停了半年，最近重新开始游泳", ["游泳"], "游泳"),
     ],
 )
-def test_the_new_value_comes_first_and_the_old_one_is_dropped(text: str, spans: list[str], first: str) -> None:
+def test_the_new_value_comes_first_and_the_old_one_is_dropped(
+    text: str, spans: list[str], first: str
+) -> None:
     picked = change_cues.pick(text, spans)
     assert picked[0] == first
     old = {"coffee", "zsh", "Flask", "咖啡", "携程", "地铁"}
