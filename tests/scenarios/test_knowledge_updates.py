@@ -104,6 +104,18 @@ def test_a_pending_turn_with_only_the_old_value_is_not_shown_beside_the_slot(
         ("I'm on the growth team", "I got moved to the payments team last month", "team", "payments"),
         ("我手机号是13812345678", "号码又换了，现在用18633334444，之前那个停机了", "phone", "18633334444"),
         (
+            "我们 CI 用的是公司自建的 Jenkins",
+            "Jenkins 下线了，流水线全搬到 GitLab CI 了",
+            "stack:ci",
+            "GitLab CI",
+        ),
+        (
+            "Our backend is a Flask app",
+            "We rewrote the API layer, it's FastAPI now instead of Flask",
+            "stack:framework",
+            "FastAPI",
+        ),
+        (
             "My phone number is 07700 900123",
             "New number is 07911 123456, the old one is dead",
             "phone",

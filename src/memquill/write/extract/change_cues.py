@@ -115,12 +115,22 @@ def _distance(text: str, cue: Cue, span: str) -> int | None:
     return None
 
 
+def old_spans(text: str, spans: Sequence[str]) -> set[str]:
+    """The spans old cues name: values that no longer hold ("Jenkins 下线了")."""
+    out: set[str] = set()
+    for c in (c for c in find(text) if c.kind == "old"):
+        near = [(d, s) for s in spans if (d := _distance(text, c, s)) is not None]
+        if near:  # the nearest one only: "from MongoDB to PostgreSQL" names one old value
+            out.add(min(near, key=lambda x: x[0])[1])
+    return out
+
+
 def pick(text: str, spans: Sequence[str]) -> list[str]:
     """``spans`` reordered by the cues: a span introduced by a new/start/back cue first
     (the last such cue wins: "从 A 换成 B，后来又改成 C" → C), spans introduced by an old
     cue dropped unless nothing else is left."""
     cues = find(text)
-    old = {s for s in spans for c in cues if c.kind == "old" and _distance(text, c, s) is not None}
+    old = old_spans(text, spans)
     new: list[str] = []
     for c in reversed([c for c in cues if c.kind in CHANGE]):
         near = [
