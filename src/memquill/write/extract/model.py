@@ -150,7 +150,8 @@ class ModelExtractor:
             return None
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
         cue = change_cues.kind(o.said) if attr.single else None
-        if cue is not None and p.memory >= self.thresholds.memory and rank_ok(p, attr.key):
+        believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
+        if cue is not None and believed and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
         return c.make(

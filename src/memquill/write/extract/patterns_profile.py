@@ -80,7 +80,8 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"^(?:我)?(?:现在|目前|已经)?(?:被)?(?:调到|调去|转到|划到|分到|换到|去了|在)了?",
             r"([^，,。了]{1,16}?)(?:团队|小组|组|部门|事业部)(?:了)?$|",
             r"\b(?:moved|switched|transferred|got moved|joined|rotated) (?:over )?(?:to|onto)? ?",
-            rf"the {_X} {_TEAM_EN}",
+            rf"the {_X} {_TEAM_EN}|",
+            rf"^(?:now )?i(?:'m| am)? (?:now )?(?:on|in|with|sit with|work with) the {_X} {_TEAM_EN}",
         ),
     ),
     (
@@ -115,6 +116,12 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
     ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
     ("location", rx(r"^(?:现在)?在([^，,。\s]{2,6}?)安顿")),
+    (
+        "location",
+        re.compile(
+            r"\bI'?m (?:now )?(?:in|based in|living in) ([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}) now\b"
+        ),
+    ),
     (
         "location",
         re.compile(
@@ -153,7 +160,9 @@ _ALLERGY = re.compile(
     I,
 )
 # A number said in a clause about the phone, in a part of its own ("新号码…，现在用 186…").
-_PHONE_CTX = re.compile(r"手机|电话|号码|\b(?:phone|mobile|cell|number|ring|call|text) me\b|\bnumber\b", I)
+_PHONE_CTX = re.compile(
+    r"手机|电话|号码|换了?个?号|新号|\b(?:phone|mobile|cell|number|ring|call|text) me\b|\bnumber\b", I
+)
 _PHONE_NUM = re.compile(r"(?<![\d.])\+?\d[\d\s-]{6,18}\d(?![\d.])")  # also right after a Chinese verb
 _VALUE_TAIL = re.compile(r"\s*(?:now|these days|currently|了|啦)$", I)
 
