@@ -217,3 +217,35 @@ def test_a_question_unlike_the_statement_reaches_the_slot(
     assert hit.why["legs"]["slot"]["via"] == "question_form"  # no word overlap to go by
     if value:
         assert hit.memory.value == value
+
+
+# --- requests to the assistant are no episodes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("requests", "said"),
+    [
+        (["帮我查一下去机场要多久", "怎么煮出好吃的溏心蛋"], "孩子的作业太难了，我都不会"),
+        (
+            ["write a haiku about Mondays", "how do I boil the perfect soft egg"],
+            "my cat knocked over my coffee lol",
+        ),
+    ],
+)
+def test_one_off_requests_leave_no_episode_but_talk_does(mem: Memory, requests: list[str], said: str) -> None:
+    for i, text in enumerate(requests):
+        mem.add(text, user="u", session="s1", at=f"2026-01-05T10:0{i}:00+08:00")
+    mem.end_session(user="u", session="s1")
+    mem.add(said, user="u", session="s2", at="2026-01-06T10:00:00+08:00")
+    mem.add(
+        "Caroline: tell Melanie the pottery class moved to Thursday evening",
+        user="u",
+        session="s2",
+        at="2026-01-06T10:01:00+08:00",
+    )
+    mem.end_session(user="u", session="s2")
+    mem.flush()
+    episodes = [r.content for r in mem.records(user="u", statuses=["active"]) if r.type.value == "episode"]
+    assert not [e for e in episodes if any(req[:6] in e for req in requests)]
+    assert any(said[:6] in e for e in episodes)
+    assert any("pottery class" in e for e in episodes)  # a transcript line is talk, not a request
