@@ -4,10 +4,9 @@ An episode is a digest of what was said. When a slot record made from the same t
 superseded or invalidated, the episode states an old value. It is then versioned like that
 record: a new version without the stale sentences, valid from the change, supersedes the full
 one (valid until the change); when nothing else is left, the episode is closed in valid time
-(``valid_to``) and superseded: no longer an active memory, still history. Both carry links
-to the old record and to the one that replaced it (``stale_because``, ``replaced_by``).
-Default search and context then never show the old value; ``include_history=True`` and an
-as-of query for the time it was true still do.
+(``valid_to``). Both carry links to the old record and to the one that replaced it
+(``stale_because``, ``replaced_by``). Default search and context then never show the old
+value; ``include_history=True`` and an as-of query for the time it was true still do.
 
 Both orders are covered: a record changing after the episode was written, and an episode
 written (at session end) from turns whose record has already changed.
@@ -75,7 +74,6 @@ def retire(
                 "revision": episode.revision + 1,
                 "updated_at": now,
                 "valid_to": until,
-                "status": Status.SUPERSEDED,  # no longer an active memory, still history
                 "attributes": attributes,
             }
         )
