@@ -123,7 +123,9 @@ def route(
     out: list[Slot] = []
     for s in found:
         if s.subject == "user" and not cat.allows(s.key, "user") and cat.allows(s.key, "project"):
-            s = Slot(f"project:{project}" if project else "project", s.key, s.via)  # "what do we manage deps with"
+            s = Slot(
+                f"project:{project}" if project else "project", s.key, s.via
+            )  # "what do we manage deps with"
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         if allowed and all(o.key != s.key for o in out):
             out.append(s)
