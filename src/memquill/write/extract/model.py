@@ -21,7 +21,7 @@ from memquill.model import Candidate, Event, MemoryType, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import span_scorer, subjects, values
+from memquill.write.extract import change_cues, span_scorer, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -172,6 +172,11 @@ class ModelExtractor:
         span_p: float | None,
     ) -> Candidate:
         c = o.clause
+        cue = change_cues.kind(o.said) if attr.single else None
+        believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
+        if cue is not None and believed and rank_ok(p, attr.key):
+            score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
+        extra: dict[str, Any] = {"change": cue} if cue else {}
         return c.make(
             _TYPES[attr.memory_type],
             subject,
@@ -193,6 +198,7 @@ class ModelExtractor:
                     else {}
                 ),
             },
+            **extra,
         )
 
     def _values(
@@ -205,8 +211,11 @@ class ModelExtractor:
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         zh = o.clause.language == "zh"
         if self.spans is not None:
-            return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if v]
-        for span in values.spans(attr.value_type, o.said, zh):
+            ranked = {v: q for v, q in self.spans.pick_all(o.said, zh, attr, own) if v}
+            order = change_cues.pick(o.said, list(ranked))[:1] if attr.single else list(ranked)
+            return [(v, ranked[v]) for v in order]
+        found = values.spans(attr.value_type, o.said, zh)
+        for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
                 return [(span, None)]
         return []
@@ -219,6 +228,14 @@ FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "r
 
 def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
+
+
+CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
+
+
+def rank_ok(p: Prediction, key: str) -> bool:
+    """The attribute is the model's first choice for the clause."""
+    return bool(p.attributes) and p.attributes[0][0] == key
 
 
 def _time_said(said: str, times: Sequence[Any]) -> str | None:

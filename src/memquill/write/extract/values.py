@@ -85,6 +85,8 @@ _ZH_CUT = re.compile(r"[，,。；;！!？?、]|\s+(?=[\u4e00-\u9fff])")
 _ZH_LEAD = re.compile(
     r"^(?:了|的|着|过|一下|一直|都|也|还|就|又)?(?:[一两三四五六七八九十几]?[只个位条件台辆本部家杯双])?"
 )
+# "it's mostly decaf": an adverb before the object is no end of it
+_EN_ADVERB = re.compile(r"^(?:mostly|mainly|usually|basically|pretty much|largely|now)\s+(?=\w)", I)
 _LEAD_ARTICLE = re.compile(r"^(?:a|an|the|my|our|some|really|very|big|huge|pretty|kind of)\s+", I)
 
 
@@ -139,7 +141,7 @@ def free_text(text: str, zh: bool) -> list[str]:
         return [tail] if tail else []
     spans = []
     for m in _EN_VERB.finditer(text):
-        rest = _EN_TAIL.sub("", text[m.end() :]).strip(" .,!")
+        rest = _EN_TAIL.sub("", _EN_ADVERB.sub("", text[m.end() :])).strip(" .,!")
         rest = _LEAD_ARTICLE.sub("", _LEAD_ARTICLE.sub("", rest))
         if rest:
             spans.append(rest)
