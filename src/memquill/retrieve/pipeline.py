@@ -19,11 +19,12 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import intents, routing
+from memquill.retrieve import intents, question_forms, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
+from memquill.retrieve.superseded import Replaced
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -74,13 +75,13 @@ class Retriever:
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
         pool = recall(self.store, f, q.text, qvec, r, extra)
-        stale: set[str] = set()
+        replaced = Replaced()
         if r.slot_lookup:
-            stale = self._slot_lookup(q, f, pool, qvec)
+            replaced = self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
-        records = [rec for rec in records if not _stale_episode(rec, stale)]
+        records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
         relevance = {
             rec.id: (
                 1.0
@@ -102,7 +103,7 @@ class Retriever:
             Hit(
                 memory=s.record,
                 score=s.score,
-                why=_why(s.parts, pool[s.record.id], f, collapsed, s.record.id, window),
+                why=_why(s.parts, pool[s.record.id], f, collapsed, s.record.id, window, replaced),
             )
             for s in kept[: q.k]
         ]
@@ -118,12 +119,14 @@ class Retriever:
 
     def _slot_lookup(
         self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
-    ) -> set[str]:
+    ) -> Replaced:
         """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
-        the pool with full relevance and says which route found it. Returns the evidence of
-        the slot's replaced versions: an episode built from it states an outdated value."""
-        stale: set[str] = set()
-        for s in routing.route(q.text, q.reader.project, self.router, qvec):
+        the pool with full relevance and says which route found it. Returns what the slots'
+        replaced versions said (their values and evidence): other hits stating only those
+        are outdated answers (``superseded.py``)."""
+        replaced = Replaced()
+        forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
+        for s in routing.route(q.text, q.reader.project, self.router, qvec, forms):
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)
             for rec in found:
@@ -131,9 +134,8 @@ class Retriever:
                 item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
             if found and not q.include_history:
                 old = RecordFilter(f.reader, REPLACED, None, None, subject=s.subject, key=s.key)
-                current = {e for rec in found for e in rec.evidence}
-                stale |= {e for rec in self.store.find(old, limit=20) for e in rec.evidence} - current
-        return stale
+                replaced.add(found, self.store.find(old, limit=20))
+        return replaced
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
@@ -157,9 +159,12 @@ def _slot_wins(
     return sorted(out, key=lambda s: "slot" not in pool[s.record.id].legs)
 
 
-def _stale_episode(rec: MemoryRecord, stale: set[str]) -> bool:
-    """An episode that is evidence of a replaced slot value would answer with the old one."""
-    return rec.type is MemoryType.EPISODE and bool(stale & set(rec.evidence))
+def _outdated(rec: MemoryRecord, replaced: Replaced) -> bool:
+    """An episode that is evidence of a replaced slot value, or any hit stating only a
+    replaced value, would answer with the old one."""
+    if rec.type is MemoryType.EPISODE and replaced.evidence & set(rec.evidence):
+        return True
+    return replaced.outdated(rec)
 
 
 def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
@@ -191,6 +196,7 @@ def _why(
     collapsed: dict[str, str],
     mid: str,
     window: tuple[datetime, datetime] | None,
+    replaced: Replaced | None = None,
 ) -> dict[str, object]:
     why: dict[str, object] = {
         "path": "slot" if "slot" in item.legs else "hybrid",
@@ -203,6 +209,8 @@ def _why(
         why["collapsed"] = twins
     if window is not None:
         why["time_window"] = [window[0].isoformat(), window[1].isoformat()]
+    if replaced is not None and replaced.old and "slot" in item.legs:
+        why["replaced"] = replaced.values()  # values this slot no longer holds
     return why
 
 

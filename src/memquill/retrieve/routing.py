@@ -3,8 +3,9 @@
 "我的邮箱是什么" / "what's my email" is answered from the ``email`` slot, "where does my
 cousin live" from ``person:cousin`` / ``city``, "我现在爱喝什么" from ``beverage``. A query
 is routed to (subject, key) slots by, in order: fixed phrasings (``SLOT_WORDS``), the
-catalogue's bilingual question forms and labels (word overlap), and the attribute
-classifier over the query's embedding. The subject is the relation the question names
+catalogue's bilingual question forms and labels (word overlap), the nearest question form
+by embedding (``question_forms.py``), and the attribute classifier over the query's
+embedding. The subject is the relation the question names
 ("我表妹", "my boss"), the reader's project for project questions, else the user. Time words
 in the query ("明天", "last week") become a window that boosts records dated inside it.
 """
@@ -19,6 +20,7 @@ from functools import cache
 import numpy as np
 
 from memquill.catalogue import load
+from memquill.retrieve.question_forms import FormIndex
 from memquill.write import timenorm
 from memquill.write.extract import subjects
 from memquill.write.extract.classifier import AttributeClassifier
@@ -56,7 +58,7 @@ OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to rout
 class Slot:
     subject: str
     key: str
-    via: str  # "words" | "catalogue" | "model"
+    via: str  # "words" | "catalogue" | "question_form" | "model"
 
 
 def _terms(text: str) -> set[str]:
@@ -103,6 +105,7 @@ def route(
     project: str | None = None,
     classifier: AttributeClassifier | None = None,
     vector: np.ndarray | None = None,
+    forms: FormIndex | None = None,
 ) -> list[Slot]:
     """The slots that may answer a question, most certain first (at most three)."""
     subject = subject_of(query, project)
@@ -110,6 +113,8 @@ def route(
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if (key := catalogue_key(query)) is not None:
         found.append(Slot(subject, key, "catalogue"))
+    if forms is not None and vector is not None:
+        found += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         for key, prob in p.attributes:
@@ -117,6 +122,10 @@ def route(
                 found.append(Slot(subject, key, "model"))
     out: list[Slot] = []
     for s in found:
+        if s.subject == "user" and not cat.allows(s.key, "user") and cat.allows(s.key, "project"):
+            s = Slot(
+                f"project:{project}" if project else "project", s.key, s.via
+            )  # "what do we manage deps with"
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         if allowed and all(o.key != s.key for o in out):
             out.append(s)

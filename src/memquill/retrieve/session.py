@@ -13,6 +13,7 @@ from memquill.model.log import QueryLog
 from memquill.model.result import Hit
 from memquill.retrieve.pending import admissible, pending_hits
 from memquill.retrieve.pipeline import Query, Retriever
+from memquill.retrieve.superseded import Replaced
 from memquill.store.base import Store
 
 
@@ -38,4 +39,16 @@ def with_pending(store: Store, q: Query, hits: list[Hit]) -> list[Hit]:
     pending = admissible(store.pending_events(q.reader, q.reader.session), q.reader)
     if not pending:
         return hits
-    return sorted([*hits, *pending_hits(q.text, pending, q.k)], key=lambda h: -h.score)[: q.k]
+    fresh = [h for h in pending_hits(q.text, pending, q.k) if not replaced_in(hits).outdated(h.memory)]
+    return sorted([*hits, *fresh], key=lambda h: -h.score)[: q.k]
+
+
+def replaced_in(hits: list[Hit]) -> Replaced:
+    """What the slot answers among ``hits`` hold now and no longer hold (``why``)."""
+    out = Replaced()
+    for h in hits:
+        if h.why.get("path") == "slot":
+            out.current.add(h.memory.value or "")
+            out.old |= set(h.why.get("replaced", ()))
+    out.current.discard("")
+    return out

@@ -85,6 +85,38 @@ def eligible(event: Event, text: str) -> bool:
     return trusted and not noise.injected(text)
 
 
+_ASK_EN = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would|will) you|write|translate|convert|explain|summari[sz]e|"
+    r"recommend|suggest|give me|tell me|help me|show me|list|draft|proofread|find|check|make|create|"
+    r"generate|calculate|compute|rewrite|describe|compare|remind me)\b|"
+    r"^(?:what|what's|whats|how|why|when|where|which|who|is|are|do|does|did|can|could|should|any)\b.*\??$",
+    re.IGNORECASE,
+)
+_ASK_ZH = re.compile(
+    r"^(?:请|麻烦)?(?:帮我|帮忙|给我|替我|你能|能不能|推荐|翻译|解释|总结|介绍一下|写|算一下|查一下|列一|讲个|"
+    r"讲讲|告诉我|说说)|(?:什么|哪[个些里儿种]|谁|多少|怎么|如何|为什么|有没有|能不能|是不是|[吗呢么])[^，,。]*[？?]?$"
+)
+# First person that is no statement about the speaker: "how do I…", "帮我…", "tell me…".
+_ASKING_ME = re.compile(
+    r"\b(?:how (?:do|can|should) i|can i|should i|do i|help me|give me|tell me|show me|remind me|for me)\b|"
+    r"帮我|给我|替我|告诉我|我该|我应该|我想问",
+    re.IGNORECASE,
+)
+_ME = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
+
+
+def request(text: str) -> bool:
+    """A one-off request or question put to the assistant ("write a haiku about Mondays",
+    "帮我查一下明天的天气", "how do I boil an egg"): it says nothing about the speaker, so
+    it is no episode material. A transcript line ("Caroline: …") is talk between people,
+    and any first person beyond the asking itself ("my cat…", "我朋友说…") keeps a turn."""
+    speaker, body = _split_speaker(text)
+    body = body.strip()
+    if speaker is not None or not body or _ME.search(_ASKING_ME.sub(" ", body)):
+        return False
+    return bool((_ASK_ZH if re.search(r"[\u4e00-\u9fff]", body) else _ASK_EN).search(body))
+
+
 def scope_key(event: Event) -> tuple[object, ...]:
     """Turns of one episode share every scope dimension and the private flag."""
     s = event.scope
@@ -104,7 +136,7 @@ def groups(events: Sequence[Event], normalised: dict[str, str], window: int = 3)
     recent: list[set[str]] = []
     for e in events:
         text = normalised.get(e.id, e.content)
-        if not eligible(e, text):
+        if not eligible(e, text) or (e.role is Role.USER and request(e.content)):
             continue
         terms = _terms(text)
         new_topic = len(cur) >= 2 and bool(terms) and not any(terms & r for r in recent[-2:])

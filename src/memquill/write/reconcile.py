@@ -126,7 +126,10 @@ def _fresh(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Deci
 
 
 def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: MemoryRecord) -> Decision:
-    """Source priority and read-only first (rule 6), then same value, end, correction, change."""
+    """Source priority and read-only first (rule 6), then same value, end, correction, change.
+
+    A new value replaces an active one only when it would itself be active: a guess below
+    the confidence floor, or a claim awaiting confirmation, is kept beside it for review."""
     c = proposal.candidate
     ends = bool(c.attributes.get("ends"))
     if _same_claim(c, cur, policy) and not ends:
@@ -140,6 +143,8 @@ def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: 
         return build.flag(proposal, cur, "external content cannot replace memory", embed)
     if ends or c.attributes.get("correction"):
         return build.invalidate(proposal, policy, cur, embed)
+    if cur.status is Status.ACTIVE and build.initial_status(c, policy) is not Status.ACTIVE:
+        return build.flag(proposal, cur, "an unconfirmed claim may not replace an active value", embed)
     start = c.valid_from or c.observed_at or proposal.now
     began = start_of(cur)
     if began is not None and start < began:

@@ -28,10 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from memquill.errors import ConfigError
+from memquill.write.extract import text_features
 
 Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/attribute_model.npz"
 HEADS = ("memory", "attribute", "kind")
+WORDS = "+words"  # suffix of an optional head over the embedding plus the clause's words
 
 
 @dataclass(frozen=True)
@@ -87,16 +89,25 @@ class AttributeClassifier:
     def id(self) -> str:
         return f"{self.name}@{self.version}"
 
-    def predict(self, x: Array, top: int = 3) -> list[Prediction]:
-        """Predictions for a batch of L2-normalised embeddings (one row per clause)."""
+    def head(self, name: str, x: Array, texts: Sequence[str] | None) -> tuple[Head, Array]:
+        """The head to use and its input: the word-aware variant when the clause texts are
+        given and the weights carry one (queries routed by vector alone use the plain one)."""
+        both = self.heads.get(name + WORDS)
+        if texts is not None and both is not None:
+            return both, _normalised(text_features.joint(x, texts))
+        return self.heads[name], _normalised(x)
+
+    def predict(self, x: Array, top: int = 3, texts: Sequence[str] | None = None) -> list[Prediction]:
+        """Predictions for a batch of embeddings (one row per clause); ``texts`` (the
+        clauses themselves) lets the word-aware heads read the clause's words too."""
         if len(x) == 0:
             return []
-        x = _normalised(x)
-        mem = self.heads["memory"].probabilities(x)
-        attr = self.heads["attribute"].probabilities(x)
-        kind = self.heads["kind"].probabilities(x)
-        yes = self.heads["memory"].labels.index("yes")
-        a_labels, k_labels = self.heads["attribute"].labels, self.heads["kind"].labels
+        probs = {}
+        for name in HEADS:
+            head, inputs = self.head(name, x, texts)
+            probs[name] = (head.labels, head.probabilities(inputs))
+        (m_labels, mem), (a_labels, attr), (k_labels, kind) = (probs[n] for n in HEADS)
+        yes = m_labels.index("yes")
         out = []
         for i in range(len(x)):
             order = np.argsort(-attr[i])[:top]
@@ -129,6 +140,7 @@ class AttributeClassifier:
     def from_bytes(cls, data: bytes) -> AttributeClassifier:
         try:
             z = np.load(BytesIO(data), allow_pickle=False)
+            names = [*HEADS, *(n + WORDS for n in HEADS if f"{n}{WORDS}.labels" in z.files)]
             heads = {
                 name: Head(
                     tuple(str(s) for s in z[f"{name}.labels"]),
@@ -136,7 +148,7 @@ class AttributeClassifier:
                     z[f"{name}.bias"],
                     float(z[f"{name}.temperature"]),
                 )
-                for name in HEADS
+                for name in names
             }
             return cls(heads, str(z["version"]), str(z["embedder"]))
         except (KeyError, ValueError, OSError) as exc:

@@ -13,13 +13,17 @@ from typing import Any
 
 from memquill.model import Candidate, MemoryType, Polarity
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
+from memquill.write.extract.lexicon import EXCLUSIVE, TECH, classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, flags, imperative, pref_key, rx, say
 from memquill.write.extract.phrasing import clean_object, strip_times
 
 _X = r"(?P<obj>[^，,。.!！?？;；]{1,60}?)"
 _ADV_EN = r"(?:(?:really|just|also|honestly|now|still)\s+)?"
 _PERSON = re.compile(r"[他她]|\b(?:he|she|his|her|him)\b", I)  # "我不喜欢他的做法": an opinion of someone
+_PROJECT_WORDS = re.compile(
+    r"项目|仓库|代码|服务|后端|前端|流水线|\b(?:ci|cd|repo|project|backend|frontend|service|api|pipeline)\b",
+    I,
+)
 _WE = re.compile(r"我们|咱们|团队|项目|\b(?:we|our|us|team|project)\b", I)
 
 
@@ -221,6 +225,8 @@ def _switch(c: Clause) -> list[Candidate]:
     if not m or _WE.search(c.text) or "把" in c.text[: m.start()]:
         return []  # "we switched to …" is a project fact; "把 X 改成 Y" is an edit request
     obj = clean_object(m.group("obj"))
+    if TECH.search(obj) and _PROJECT_WORDS.search(c.text):
+        return []  # "CI 也换成 GitHub Actions": the project's stack (patterns_project)
     prev = _FROM.search(c.text)
     before = clean_object(prev.group(1)) if prev else ""
     attrs: dict[str, Any] = {"previous": before} if before else {}

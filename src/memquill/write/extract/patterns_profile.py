@@ -73,6 +73,17 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"^i'?m (?:on|in|part of) the {_X} {_TEAM_EN}|^i work on the {_X} team",
         ),
     ),
+    # moves between teams: "现在在数据平台组", "被划到风控组了", "I moved to the growth team"
+    (
+        "team",
+        rx(
+            r"^(?:我)?(?:现在|目前|已经)?(?:被)?(?:调到|调去|转到|划到|分到|换到|去了|在)了?",
+            r"([^，,。了]{1,16}?)(?:团队|小组|组|部门|事业部)(?:了)?$|",
+            r"\b(?:moved|switched|transferred|got moved|joined|rotated) (?:over )?(?:to|onto)? ?",
+            rf"the {_X} {_TEAM_EN}|",
+            rf"^(?:now )?i(?:'m| am)? (?:now )?(?:on|in|with|sit with|work with) the {_X} {_TEAM_EN}",
+        ),
+    ),
     (
         "employer",
         rx(
@@ -105,6 +116,12 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
     ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
     ("location", rx(r"^(?:现在)?在([^，,。\s]{2,6}?)安顿")),
+    (
+        "location",
+        re.compile(
+            r"\bI'?m (?:now )?(?:in|based in|living in) ([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}) now\b"
+        ),
+    ),
     (
         "location",
         re.compile(
@@ -142,6 +159,11 @@ _ALLERGY = re.compile(
     r"(?:^|\bi'?m\s+|\bi am\s+)(?:also |very |severely )?allergic to\s+" + _X + END,
     I,
 )
+# A number said in a clause about the phone, in a part of its own ("新号码…，现在用 186…").
+_PHONE_CTX = re.compile(
+    r"手机|电话|号码|换了?个?号|新号|\b(?:phone|mobile|cell|number|ring|call|text) me\b|\bnumber\b", I
+)
+_PHONE_NUM = re.compile(r"(?<![\d.])\+?\d[\d\s-]{6,18}\d(?![\d.])")  # also right after a Chinese verb
 _VALUE_TAIL = re.compile(r"\s*(?:now|these days|currently|了|啦)$", I)
 
 
@@ -210,6 +232,8 @@ def profile(c: Clause) -> list[Candidate]:
         return []
     seen: set[str] = set()
     facts = [kv for part in parts(c.text) for kv in _one_part(c, part, seen)]
+    if "phone" not in seen and _PHONE_CTX.search(c.text) and (num := _PHONE_NUM.search(c.text)):
+        facts.append(("phone", re.sub(r"\s+", " ", num.group(0))))  # "号码又换了，现在用186…"
     if m := _ALLERGY.search(c.text):
         thing = clean_object(first(m))
         head = classify(thing)

@@ -13,6 +13,7 @@ import re
 from memquill.model import Candidate, MemoryType, Polarity
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
+from memquill.write.extract import change_cues
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import TECH, tech_name
 from memquill.write.extract.patterns_common import blocked, first, flags, project_subject, rx
@@ -25,9 +26,9 @@ _CTX = rx(
     r"production|infra|version|upgraded?|migrated?)\b",
 )
 _USES = rx(
-    r"用|使用|采用|基于|跑在|部署在|写的|重写|升级?|迁移|换成|是|",
+    r"用|使用|采用|基于|跑在|部署在|写的|重写|升级?|迁移|迁到|搬到|切到|换成|换到|是|",
     r"\b(?:uses?|using|runs? on|running|built (?:with|on)|written in|on|upgraded|migrated|moved|",
-    r"switched|deploy\w*|is|are)\b",
+    r"switched|deploy\w*|is|are|it'?s)\b",
 )
 _DROPPED = rx(
     r"(?:不再?用|弃用|去掉了?|移除了?|下线了?)\s*$|",
@@ -44,7 +45,12 @@ _VERSION_AFTER = rx(
 def _techs(c: Clause) -> list[tuple[str, str | None, bool, str]]:
     """(canonical name, version, dropped, name as written) per technology; the last mention wins."""
     found: dict[str, tuple[str, str | None, bool, str]] = {}
+    said = [m.group(1) for m in TECH.finditer(c.text)]
+    several = len({tech_name(x) for x in said}) > 1  # "MySQL 5.7 升级到 MySQL 8.0" is one tech
+    gone = change_cues.old_spans(c.text, said) if several else set()
     for m in TECH.finditer(c.text):
+        if m.group(1) in gone:
+            continue  # "Jenkins 下线了，流水线全搬到 GitLab CI 了": Jenkins is no longer the stack
         before = c.text[max(0, m.start() - 14) : m.start()]
         name, version = tech_name(m.group(1)), m.group(2)
         if version is None and (after := _VERSION_AFTER.match(c.text[m.end() :])):

@@ -90,7 +90,8 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
     if kind == "org" or (kind != "user" and _ORG.search(text)):
         return "org"
     about_someone = kind == "person" or not _FIRST_PERSON.search(text)
-    if about_someone and (name := person_name(text)) and not TECH.match(name):
+    name = person_name(text) if about_someone else None
+    if name and not TECH.match(name) and (kind == "person" or _named(text, name)):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
 
@@ -108,3 +109,11 @@ def person_name(text: str) -> str | None:
     if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)):
         return m.group(1)
     return None
+
+
+def _named(text: str, name: str) -> bool:
+    """Without the model's word that the clause is about a person, a capitalised first word
+    is only a name when it looks like one: Chinese, a full name, or a possessive. "Cut out
+    coffee…", "Matcha got expensive…", "Honestly it's mostly Rust…" start with a capital
+    because a sentence does."""
+    return not name.isascii() or " " in name or text.startswith(f"{name}'s")

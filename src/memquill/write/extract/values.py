@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from memquill.text import jieba_posseg
 from memquill.write.extract.lexicon import TECH
 
 I = re.IGNORECASE  # noqa: E741
@@ -26,7 +27,11 @@ URL = re.compile(
     I,
 )
 _ZH_NUM = "零〇一二两三四五六七八九十百千万"
-NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{_ZH_NUM}]+(?=[个只位名岁斤公人条台辆套次年月天小周])")
+_EN_NUM = (
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b"
+)
+NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{_ZH_NUM}]+(?=[个只位名岁斤公人条台辆套次年月天小周])|{_EN_NUM}", re.I)
 MONEY = re.compile(
     rf"(?:[¥￥$€£]|RMB|USD)\s?\d[\d,]*(?:\.\d+)?\s?[kKwW万千]?|"
     rf"(?:\d[\d,]*(?:\.\d+)?|[{_ZH_NUM}]+)\s?(?:[kKwW万千]|多)?\s?"
@@ -34,7 +39,7 @@ MONEY = re.compile(
     I,
 )
 DURATION = re.compile(
-    rf"(?:\d+(?:\.\d+)?|[{_ZH_NUM}半]+)\s?(?:个)?(?:多)?\s?"
+    rf"(?:\d+(?:\.\d+)?|[{_ZH_NUM}半]+|{_EN_NUM})[\s-]?(?:个)?(?:多)?\s?"
     r"(?:分钟|小时|天|周|星期|个?月|年|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)",
     I,
 )
@@ -80,6 +85,8 @@ _ZH_CUT = re.compile(r"[，,。；;！!？?、]|\s+(?=[\u4e00-\u9fff])")
 _ZH_LEAD = re.compile(
     r"^(?:了|的|着|过|一下|一直|都|也|还|就|又)?(?:[一两三四五六七八九十几]?[只个位条件台辆本部家杯双])?"
 )
+# "it's mostly decaf": an adverb before the object is no end of it
+_EN_ADVERB = re.compile(r"^(?:mostly|mainly|usually|basically|pretty much|largely|now)\s+(?=\w)", I)
 _LEAD_ARTICLE = re.compile(r"^(?:a|an|the|my|our|some|really|very|big|huge|pretty|kind of)\s+", I)
 
 
@@ -89,10 +96,7 @@ def _first_group(pattern: re.Pattern[str], text: str) -> list[str]:
 
 @cache
 def _posseg() -> Callable[[str], list[tuple[str, str]]]:
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(60)
+    pseg = jieba_posseg()
     return lambda text: [(w.word, w.flag) for w in pseg.cut(text)]
 
 
@@ -137,7 +141,7 @@ def free_text(text: str, zh: bool) -> list[str]:
         return [tail] if tail else []
     spans = []
     for m in _EN_VERB.finditer(text):
-        rest = _EN_TAIL.sub("", text[m.end() :]).strip(" .,!")
+        rest = _EN_TAIL.sub("", _EN_ADVERB.sub("", text[m.end() :])).strip(" .,!")
         rest = _LEAD_ARTICLE.sub("", _LEAD_ARTICLE.sub("", rest))
         if rest:
             spans.append(rest)

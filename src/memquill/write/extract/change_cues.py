@@ -1,0 +1,143 @@
+"""Change cues: the words that say a single-valued attribute changed, as data.
+
+``data/change_cues.json`` lists, per language, cues typed by what follows them: ``new``
+(the new value: "switched to X", "改成X"), ``start`` (a new employer, school or place:
+"I start at X", "去X报到"), ``back`` (a return: "went back to X", "重新开始X"), ``old``
+(the value that no longer holds: "dropped X", "不再X") and ``present`` (the clause says how
+things are now: "these days", "现在"). One table instead of a pattern per sentence: a new
+phrasing is a new line of data.
+
+Two readers use it. The model extractor picks, among the typed spans of a clause, the one
+after a new/start/back cue and never one right after an old cue ("Cut out coffee,
+switched to matcha" → matcha); and a clause that states a change or the present is a
+statement, not a guess, so its candidate is not left below the confidence floor.
+Reconciliation then needs no change word at all: a different value of a single-valued
+slot supersedes (``reconcile._comparable``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+
+from memquill.errors import ConfigError
+
+CUES_FILE = "data/change_cues.json"
+KINDS = ("new", "start", "back", "old", "present")
+CHANGE = frozenset({"new", "start", "back"})
+NEAR = 16  # characters between a cue and the value it introduces ("switched over to the …")
+
+
+@dataclass(frozen=True)
+class Cue:
+    kind: str
+    start: int
+    end: int
+    value_start: int  # where the value it introduces may start…
+    value_end: int  # …and end (``NEAR`` characters after the cue unless the cue encloses it)
+
+
+@cache
+def _table() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    raw = json.loads(resources.files("memquill").joinpath(CUES_FILE).read_text("utf-8"))
+    cues = raw.get("cues") if isinstance(raw, dict) else None
+    if not isinstance(cues, dict) or set(cues) - set(KINDS):
+        raise ConfigError(f"{CUES_FILE}: expected cues by kind ({', '.join(KINDS)})")
+    out = []
+    for kind, langs in cues.items():
+        words = sorted({w for ws in langs.values() for w in ws}, key=len, reverse=True)
+        rx = "|".join(_cue_rx(w, f"{kind}{i}") for i, w in enumerate(words))
+        out.append((kind, re.compile(rx, re.IGNORECASE)))
+    return tuple(out)
+
+
+def _cue_rx(word: str, name: str) -> str:
+    """One cue as a pattern: English words on word boundaries; an ``X`` in a cue
+    ("去X报到") marks where the value is (a named group)."""
+    if "X" in word and not word.isascii():
+        head, tail = word.split("X", 1)
+        value = f"(?P<{name}>[^，,。；;！!？?]{{1,{NEAR}}}?)"
+        return f"{re.escape(head)}{value}{re.escape(tail)}"
+    if word.isascii():
+        return rf"(?<![\w']){re.escape(word)}(?![\w'])"
+    return re.escape(word)
+
+
+def find(text: str) -> list[Cue]:
+    """Every cue in ``text``, left to right; of overlapping ones the longest wins."""
+    found = []
+    for kind, rx in _table():
+        for m in rx.finditer(text):
+            inner = next((n for n, v in m.groupdict().items() if v is not None), None)
+            vs, ve = (m.start(inner), m.end(inner)) if inner else (m.end(), m.end() + NEAR)
+            found.append(Cue(kind, m.start(), m.end(), vs, ve))
+    found.sort(key=lambda c: (c.start, -(c.end - c.start)))
+    kept: list[Cue] = []
+    for c in found:
+        if kept and c.start < kept[-1].end:
+            continue
+        kept.append(c)
+    nexts: list[Cue | None] = [*kept[1:], None]
+    return [_clipped(text, c, nxt) for c, nxt in zip(kept, nexts[: len(kept)], strict=True)]
+
+
+_STOP = re.compile(r"[，,。.;；!！?？]")
+
+
+def _clipped(text: str, c: Cue, nxt: Cue | None) -> Cue:
+    """A value region ends at the next cue and at the end of its phrase."""
+    end = min(c.value_end, nxt.start if nxt else len(text))
+    if (m := _STOP.search(text, c.value_start, end)) is not None:
+        end = m.start()
+    return replace(c, value_end=max(c.value_start, end))
+
+
+def kind(text: str) -> str | None:
+    """The strongest cue of a clause: a start, a return or a new value, else the present."""
+    kinds = {c.kind for c in find(text)}
+    for k in ("start", "back", "new", "present"):
+        if k in kinds:
+            return k
+    return None
+
+
+def _distance(text: str, cue: Cue, span: str) -> int | None:
+    """How far after the cue ``span`` starts, if it starts inside the cue's value region
+    (a Latin span only as a whole word: "API" is not in "FastAPI")."""
+    rx = re.escape(span) if not span.isascii() else rf"(?<![\w]){re.escape(span)}(?![\w])"
+    for m in re.finditer(rx, text):
+        if cue.value_start <= m.start() <= cue.value_end:
+            return m.start() - cue.value_start
+    return None
+
+
+def old_spans(text: str, spans: Sequence[str]) -> set[str]:
+    """The spans old cues name: values that no longer hold ("Jenkins 下线了")."""
+    out: set[str] = set()
+    for c in (c for c in find(text) if c.kind == "old"):
+        near = [(d, s) for s in spans if (d := _distance(text, c, s)) is not None]
+        if near:  # the nearest one only: "from MongoDB to PostgreSQL" names one old value
+            out.add(min(near, key=lambda x: x[0])[1])
+    return out
+
+
+def pick(text: str, spans: Sequence[str]) -> list[str]:
+    """``spans`` reordered by the cues: a span introduced by a new/start/back cue first
+    (the last such cue wins: "从 A 换成 B，后来又改成 C" → C), spans introduced by an old
+    cue dropped unless nothing else is left."""
+    cues = find(text)
+    old = old_spans(text, spans)
+    new: list[str] = []
+    for c in reversed([c for c in cues if c.kind in CHANGE]):
+        near = [
+            (d, s)
+            for s in spans
+            if s not in new and s not in old and (d := _distance(text, c, s)) is not None
+        ]
+        new += [s for _, s in sorted(near, key=lambda x: x[0])]
+    rest = [s for s in spans if s not in new and s not in old]
+    return [*new, *rest] or list(spans)
