@@ -12,17 +12,19 @@ turns are withheld from episodes elsewhere (``assemble``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
-from memquill.retrieve import intents
+from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
+from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.rerank import recency
+from memquill.retrieve.sentences import SentenceReader, excerpts, without_private
 from memquill.settings import Settings
 from memquill.store.base import Store
 
@@ -32,6 +34,7 @@ PROJECT_TYPES = frozenset(
 )
 # How much a line of each group is worth when the share is tight.
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
+EXCERPT_EPISODES = 200  # newest user-level episodes searched for private sentences
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -107,15 +110,29 @@ def assemble(
     policy: ProfilePolicy,
     types: frozenset[MemoryType] | None = None,
     catalogue: Catalogue | None = None,
+    sentence_reader: SentenceReader | None = None,
+    spend_once: bool = True,
 ) -> Assembly:
-    """The request's situations decide what is private here; then profile, project, withheld."""
+    """The request's situations decide what is private here; then profile, project, withheld.
+
+    Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
+    and come back as profile lines only where the request bears on them; within the
+    standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query)
-    kept = gate(hits, bears_on, catalogue)
+    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader)
     found = {h.memory.id for h in kept}
     user = select(store, reader, at, policy, catalogue, found, types, bears_on)
-    project = select_project(store, reader, at, policy, catalogue, found, types)
+    user = _with_excerpts(user, store, reader, at, catalogue, types, bears_on, sentence_reader)
+    project = [
+        replace(e, record=r)
+        for e in select_project(store, reader, at, policy, catalogue, found, types)
+        if (r := without_private(e.record, sentence_reader)) is not None
+    ]
     entries = user + project
     hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
+    texts = evidence_texts(store, reader, kept, entries, hidden)
+    if spend_once:
+        user, project = spend_standing(user, texts), spend_standing(project, texts, user)
     return Assembly(
         kept,
         [
@@ -123,8 +140,65 @@ def assemble(
             Standing("project", project, policy.project_share, reader.project or ""),
         ],
         hidden,
-        evidence_texts(store, reader, kept, entries, hidden),
+        texts,
     )
+
+
+def _cut_private(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> list[Hit]:
+    out = []
+    for h in hits:
+        rec = without_private(h.memory, sentence_reader)
+        if rec is not None:
+            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
+    return out
+
+
+def _with_excerpts(
+    entries: list[ProfileEntry],
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    catalogue: Catalogue | None,
+    types: frozenset[MemoryType] | None,
+    bears_on: Collection[str],
+    sentence_reader: SentenceReader | None,
+) -> list[ProfileEntry]:
+    """Add the private episode sentences the request bears on, unless a shown record with
+    the same attribute already carries one of the episode's turns."""
+    if sentence_reader is None or not bears_on:
+        return entries
+    cat = catalogue or bundled_catalogue()
+    episodes = _find(store, user_level(reader), at, frozenset({MemoryType.EPISODE}), types)
+    said = {(e.attribute.key, ev) for e in entries if e.safety_critical for ev in e.record.evidence}
+    extra = [
+        ProfileEntry(rec, cat.attributes[key], 1.0, True)
+        for rec, key in excerpts(episodes[:EXCERPT_EPISODES], sentence_reader, bears_on)
+        if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
+    ]
+    critical = [e for e in entries if e.safety_critical]
+    return critical + extra + [e for e in entries if not e.safety_critical]
+
+
+def spend_standing(
+    entries: Sequence[ProfileEntry], texts: Mapping[str, str], before: Sequence[ProfileEntry] = ()
+) -> list[ProfileEntry]:
+    """Evidence spent once within the standing sections: an episode whose turns a record
+    of the section (or of ``before``) carries is dropped or trimmed, and a record adding no
+    words to an earlier one with the same evidence is dropped."""
+    records = [e.record for e in [*before, *entries] if e.record.type is not MemoryType.EPISODE]
+    carried = {ev for r in records for ev in r.evidence}
+    out: list[ProfileEntry] = []
+    for e in entries:
+        rec = e.record
+        if rec.type is MemoryType.EPISODE and not rec.attributes.get("excerpt"):
+            content = spend.trim_episode(rec, carried, texts)
+            if content == rec.content:
+                out.append(e)
+            elif content is not None:
+                out.append(replace(e, record=rec.model_copy(update={"content": content})))
+        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]]):
+            out.append(e)
+    return out
 
 
 def user_level(reader: Scope) -> Scope:
