@@ -24,9 +24,10 @@ from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.rerank import recency
-from memquill.retrieve.sentences import SentenceReader, excerpts, without_private
+from memquill.retrieve.sentences import SentenceReader, excerpts, restored, without_private
 from memquill.settings import Settings
 from memquill.store.base import Store
+from memquill.text import query_terms
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
 PROJECT_TYPES = frozenset(
@@ -34,7 +35,7 @@ PROJECT_TYPES = frozenset(
 )
 # How much a line of each group is worth when the share is tight.
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
-EXCERPT_EPISODES = 200  # newest user-level episodes searched for private sentences
+EXCERPT_LIMIT = 200  # newest user-level episodes searched for private sentences
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -119,14 +120,15 @@ def assemble(
     and come back as profile lines only where the request bears on them; within the
     standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query)
-    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader)
+    wanted = {*query_terms(query), *intents.expansion(query)}
+    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     user = select(store, reader, at, policy, catalogue, found, types, bears_on)
     user = _with_excerpts(user, store, reader, at, catalogue, types, bears_on, sentence_reader)
     project = [
         replace(e, record=r)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
-        if (r := without_private(e.record, sentence_reader)) is not None
+        if (r := without_private(restored(e.record), sentence_reader)) is not None
     ]
     entries = user + project
     hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
@@ -144,10 +146,14 @@ def assemble(
     )
 
 
-def _cut_private(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> list[Hit]:
+def _cut_private(
+    hits: Sequence[Hit], sentence_reader: SentenceReader | None, wanted: Collection[str]
+) -> list[Hit]:
+    """Hits with their episodes' left-out sentences the request needs put back and their
+    private sentences cut (those that keep nothing are dropped)."""
     out = []
     for h in hits:
-        rec = without_private(h.memory, sentence_reader)
+        rec = without_private(restored(h.memory, wanted), sentence_reader)
         if rec is not None:
             out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
     return out
@@ -172,7 +178,7 @@ def _with_excerpts(
     said = {(e.attribute.key, ev) for e in entries if e.safety_critical for ev in e.record.evidence}
     extra = [
         ProfileEntry(rec, cat.attributes[key], 1.0, True)
-        for rec, key in excerpts(episodes[:EXCERPT_EPISODES], sentence_reader, bears_on)
+        for rec, key in excerpts([restored(r) for r in episodes[:EXCERPT_LIMIT]], sentence_reader, bears_on)
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
     critical = [e for e in entries if e.safety_critical]

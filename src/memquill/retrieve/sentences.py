@@ -19,8 +19,10 @@ from collections.abc import Collection, Sequence
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
+from memquill.retrieve import spend
 from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.spend import sentences
+from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
 from memquill.write.extract import classifier
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -106,3 +108,29 @@ def excerpts(
                 attributes = {**ep.attributes, "excerpt": True}
                 out.append((ep.model_copy(update={"content": text, "attributes": attributes}), key))
     return out
+
+
+def restored(rec: MemoryRecord, wanted: Collection[str] | None = None) -> MemoryRecord:
+    """An episode with the sentences its compression left out put back (from the full
+    wording kept for search), so a fact said only there can be shown at all.
+
+    Session-end compression keeps a few dozen words per episode: of "admin 后台是用 Vue 3
+    和 TypeScript 做的。 admin 发版先上预发环境…" only the second survived, though both turns are
+    its evidence. A left-out sentence comes back when it says something (the episode
+    scorer's bar) and, with ``wanted`` terms, when it shares one of them (the request's
+    words and its situations' terms: trimmed to what the request needs)."""
+    full = rec.attributes.get("search_text")
+    if rec.type is not MemoryType.EPISODE or not isinstance(full, str) or not full:
+        return rec
+    said = [spend.sentence_terms(rec.content)]
+    extra = [
+        s
+        for s in sentences(full)
+        if s not in rec.content
+        and sentence_score(s) >= MIN_CONTENT_TERMS
+        and not spend.covered(s, said)
+        and (wanted is None or spend.sentence_terms(s) & set(wanted))
+    ]
+    if not extra:
+        return rec
+    return rec.model_copy(update={"content": " ".join([rec.content, *extra])})

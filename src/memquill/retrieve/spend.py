@@ -32,6 +32,11 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(query_terms(text))
 
 
+def sentence_terms(text: str) -> frozenset[str]:
+    """Content terms of a text (cached), as coverage compares them."""
+    return _terms(text)
+
+
 def covered(sentence: str, said: Collection[frozenset[str]]) -> bool:
     """True when one covered turn holds most of the sentence's content terms."""
     terms = _terms(sentence)
