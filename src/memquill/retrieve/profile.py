@@ -24,7 +24,7 @@ from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.rerank import recency
-from memquill.retrieve.sentences import SentenceReader, excerpts, restored, without_private
+from memquill.retrieve.sentences import SentenceReader, excerpts, restored, split, without_private
 from memquill.settings import Settings
 from memquill.store.base import Store
 from memquill.text import query_terms
@@ -126,9 +126,10 @@ def assemble(
     user = select(store, reader, at, policy, catalogue, found, types, bears_on)
     user = _with_excerpts(user, store, reader, at, catalogue, types, bears_on, sentence_reader)
     project = [
-        replace(e, record=r)
+        replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
         if (r := without_private(restored(e.record), sentence_reader)) is not None
+        for part in split(r)
     ]
     entries = user + project
     hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
@@ -196,7 +197,7 @@ def spend_standing(
     out: list[ProfileEntry] = []
     for e in entries:
         rec = e.record
-        if rec.type is MemoryType.EPISODE and not rec.attributes.get("excerpt"):
+        if rec.type is MemoryType.EPISODE:
             content = spend.trim_episode(rec, carried, texts)
             if content == rec.content:
                 out.append(e)

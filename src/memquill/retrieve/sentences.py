@@ -105,9 +105,23 @@ def excerpts(
         for text, keys in reader.split(ep)[1]:
             key = next((k for k in keys if k in bears_on), None)
             if key is not None:
-                attributes = {**ep.attributes, "excerpt": True}
-                out.append((ep.model_copy(update={"content": text, "attributes": attributes}), key))
+                out.append((excerpt(ep, text), key))
     return out
+
+
+def excerpt(rec: MemoryRecord, text: str) -> MemoryRecord:
+    """A copy of an episode holding one of its sentences, marked so the renderer knows the
+    rest of the episode may still be shown elsewhere."""
+    return rec.model_copy(update={"content": text, "attributes": {**rec.attributes, "excerpt": True}})
+
+
+def split(rec: MemoryRecord) -> list[MemoryRecord]:
+    """An episode of a standing section as one line per sentence, so the packer fills the
+    section's share sentence by sentence (a long episode would not fit whole)."""
+    if rec.type is not MemoryType.EPISODE:
+        return [rec]
+    parts = sentences(rec.content)
+    return [rec] if len(parts) < 2 else [excerpt(rec, s) for s in parts]
 
 
 def restored(rec: MemoryRecord, wanted: Collection[str] | None = None) -> MemoryRecord:

@@ -11,10 +11,11 @@ Pure functions; the caller fetches the evidence texts.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 
 from memquill.model import MemoryRecord, MemoryType
+from memquill.model.result import Hit
 from memquill.text import query_terms
 
 # Sentence ends only: a space beside Chinese text is as often a mixed "用 Go 写的" as a break.
@@ -77,3 +78,23 @@ def redundant_record(rec: MemoryRecord, shown: Collection[MemoryRecord]) -> bool
     mine = _terms(rec.content)
     same = [o for o in shown if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
     return any(mine <= _terms(o.content) for o in same)
+
+
+def without_excerpts(hits: Sequence[Hit], shown: Collection[MemoryRecord]) -> list[Hit]:
+    """Hits whose episode a standing section already shows in part (sentence excerpts),
+    without those sentences; dropped when nothing else is left."""
+    cut: dict[str, list[str]] = {}
+    for r in shown:
+        if r.attributes.get("excerpt"):
+            cut.setdefault(r.id, []).append(r.content)
+    out = []
+    for h in hits:
+        if h.memory.id not in cut:
+            out.append(h)
+            continue
+        rest = [s for s in sentences(h.memory.content) if s not in cut[h.memory.id]]
+        if rest:
+            out.append(
+                h.model_copy(update={"memory": h.memory.model_copy(update={"content": " ".join(rest)})})
+            )
+    return out
