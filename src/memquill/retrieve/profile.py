@@ -24,7 +24,15 @@ from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.rerank import recency
-from memquill.retrieve.sentences import SentenceReader, excerpts, restored, split, without_private
+from memquill.retrieve.sentences import (
+    SentenceReader,
+    excerpt,
+    excerpts,
+    restored,
+    split,
+    without_private,
+)
+from memquill.retrieve.spend import sentences
 from memquill.settings import Settings
 from memquill.store.base import Store
 from memquill.text import query_terms
@@ -35,7 +43,9 @@ PROJECT_TYPES = frozenset(
 )
 # How much a line of each group is worth when the share is tight.
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
-EXCERPT_LIMIT = 200  # newest user-level episodes searched for private sentences
+EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
+STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
+EPISODE_TYPES = frozenset({MemoryType.EPISODE})
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -124,7 +134,9 @@ def assemble(
     kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     user = select(store, reader, at, policy, catalogue, found, types, bears_on)
-    user = _with_excerpts(user, store, reader, at, catalogue, types, bears_on, sentence_reader)
+    user = _with_excerpts(
+        user, store, reader, at, policy, catalogue, types, (found, bears_on), sentence_reader
+    )
     project = [
         replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
@@ -165,25 +177,51 @@ def _with_excerpts(
     store: Store,
     reader: Scope,
     at: datetime,
+    policy: ProfilePolicy,
     catalogue: Catalogue | None,
     types: frozenset[MemoryType] | None,
-    bears_on: Collection[str],
+    relevant: tuple[Collection[str], Collection[str]],
     sentence_reader: SentenceReader | None,
 ) -> list[ProfileEntry]:
-    """Add the private episode sentences the request bears on, unless a shown record with
-    the same attribute already carries one of the episode's turns."""
-    if sentence_reader is None or not bears_on:
+    """Add the standing facts that live only inside user-level episodes, one sentence each:
+    private sentences the request bears on (``relevant[1]``), and sentences the classifier
+    reads as a profile attribute (identity, constraint, preference) that no record of that
+    attribute distils from the same turns. Ranked like records, below them at equal weight
+    (an episode's confidence is lower)."""
+    if sentence_reader is None or not policy.enabled:
         return entries
+    found, bears_on = relevant
     cat = catalogue or bundled_catalogue()
-    episodes = _find(store, user_level(reader), at, frozenset({MemoryType.EPISODE}), types)
-    said = {(e.attribute.key, ev) for e in entries if e.safety_critical for ev in e.record.evidence}
-    extra = [
+    episodes = [
+        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
+    ]
+    said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
+    critical = [
         ProfileEntry(rec, cat.attributes[key], 1.0, True)
-        for rec, key in excerpts([restored(r) for r in episodes[:EXCERPT_LIMIT]], sentence_reader, bears_on)
+        for rec, key in excerpts(episodes, sentence_reader, bears_on)
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
-    critical = [e for e in entries if e.safety_critical]
-    return critical + extra + [e for e in entries if not e.safety_critical]
+    lines = []
+    for ep in episodes:
+        kept = without_private(ep, sentence_reader)
+        parts = sentences(kept.content) if kept is not None else []
+        for text, read in zip(parts, sentence_reader.read(parts), strict=True):
+            attr = cat.attributes.get(read.attribute)
+            if attr is None or attr.profile not in policy.groups or read.score < STANDING_SCORE:
+                continue
+            if any((attr.key, ev) in said for ev in ep.evidence):
+                continue
+            weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * read.score
+            score = round(weight * recency(ep, at, policy.half_life_days), 6)
+            hit = ep.id in found or attr.key in bears_on
+            if hit or attr.profile == "constraint":
+                lines.append(ProfileEntry(excerpt(ep, text), attr, score, hit))
+    first = [e for e in entries if e.safety_critical] + critical
+    rest = sorted(
+        [e for e in entries if not e.safety_critical] + lines,
+        key=lambda e: (not e.relevant, -e.score, e.record.id),
+    )
+    return first + rest[: policy.max_items]
 
 
 def spend_standing(

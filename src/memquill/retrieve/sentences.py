@@ -16,6 +16,7 @@ and episodes are shown as they are.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
@@ -32,18 +33,25 @@ SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a p
 CACHE_LIMIT = 50_000
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the classifier says a sentence states."""
+
+    critical: tuple[str, ...]  # safety-critical attributes, likeliest first; empty if none
+    attribute: str  # the likeliest attribute
+    score: float  # joint confidence: a durable statement of that attribute
+
+
 class SentenceReader:
-    """Safety-critical attributes of sentences, cached by wording (one embedding each)."""
+    """Catalogue attributes of sentences, cached by wording (one embedding each)."""
 
     def __init__(self, model: AttributeClassifier, embedder: Embedder, catalogue: Catalogue | None = None):
         self.model = model
         self.embedder = embedder
         self.catalogue = catalogue or bundled()
-        self._cache: dict[str, tuple[str, ...]] = {}
+        self._cache: dict[str, Reading] = {}
 
-    def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
-        """For each sentence, the safety-critical attributes it states, likeliest first
-        (empty when it states none)."""
+    def read(self, texts: Sequence[str]) -> list[Reading]:
         todo = [s for s in dict.fromkeys(texts) if s not in self._cache]
         if todo:
             if len(self._cache) + len(todo) > CACHE_LIMIT:
@@ -52,8 +60,13 @@ class SentenceReader:
             for s, p in zip(todo, found, strict=True):
                 crit = [(a, q) for a, q in p.attributes if q >= ATTRIBUTE_FLOOR and self._critical(a)]
                 private = p.memory >= MEMORY_FLOOR and sum(q for _, q in crit) >= SENSITIVE_MASS
-                self._cache[s] = tuple(a for a, _ in crit) if private else ()
+                self._cache[s] = Reading(tuple(a for a, _ in crit) if private else (), p.attribute, p.score)
         return [self._cache[s] for s in texts]
+
+    def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """For each sentence, the safety-critical attributes it states, likeliest first
+        (empty when it states none)."""
+        return [r.critical for r in self.read(texts)]
 
     def _critical(self, key: str) -> bool:
         attr = self.catalogue.attributes.get(key)
