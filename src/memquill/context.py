@@ -285,7 +285,7 @@ def _spend_once(
             content = spend.trim_episode(rec, carried, texts)
             if content is not None:
                 out.append(rec if content == rec.content else rec.model_copy(update={"content": content}))
-        elif not (once and spend.redundant_record(rec, [*profile, *out])):
+        elif not (once and spend.redundant_record(rec, [*profile, *out], records)):
             out.append(rec)
     return out
 

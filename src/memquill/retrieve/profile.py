@@ -241,7 +241,7 @@ def spend_standing(
                 out.append(e)
             elif content is not None:
                 out.append(replace(e, record=rec.model_copy(update={"content": content})))
-        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]]):
+        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]], records):
             out.append(e)
     return out
 

@@ -71,13 +71,27 @@ def trim_episode(rec: MemoryRecord, shown_evidence: Collection[str], texts: Mapp
     return " ".join(kept) if kept else None
 
 
-def redundant_record(rec: MemoryRecord, shown: Collection[MemoryRecord]) -> bool:
-    """A record adding no words to a shown record with exactly the same evidence."""
+def redundant_record(
+    rec: MemoryRecord, shown: Collection[MemoryRecord], siblings: Collection[MemoryRecord] = ()
+) -> bool:
+    """A record adding no words to a shown record with exactly the same evidence, or a slot
+    fact whose value a longer sibling from the same turns states ("Project shop uses
+    PostgreSQL." beside "The shop service is written in Go, and the database is
+    PostgreSQL."): ``siblings`` are records that may be shown after this one."""
     if rec.type is MemoryType.EPISODE:
         return False
     mine = _terms(rec.content)
     same = [o for o in shown if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
-    return any(mine <= _terms(o.content) for o in same)
+    if any(mine <= _terms(o.content) for o in same):
+        return True
+    value = (rec.value or "").strip().lower()
+    if len(value) < 2:
+        return False
+    later = [o for o in siblings if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
+    return any(
+        o.type is not MemoryType.EPISODE and len(o.content) > len(rec.content) and value in o.content.lower()
+        for o in [*same, *later]
+    )
 
 
 def without_excerpts(hits: Sequence[Hit], shown: Collection[MemoryRecord]) -> list[Hit]:
