@@ -8,10 +8,13 @@ words are lowercased and Snowball-stemmed so "drinks" finds "drink".
 
 from __future__ import annotations
 
-import logging
+import contextlib
+import os
 import re
+import tempfile
 import threading
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -45,11 +48,27 @@ def detect_language(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _jieba() -> Any:
+    """jieba, initialised once per process with its dictionary cache in a directory of this
+    OS user's own: the default ``/tmp/jieba.cache`` belongs to whoever ran first, and every
+    other user then gets a traceback on stderr each time a process starts."""
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    jieba.setLogLevel(60)  # its "Building prefix dict" chatter is not ours to print
+    cache = Path(tempfile.gettempdir()) / f"memquill-jieba-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    with contextlib.suppress(OSError):
+        cache.mkdir(mode=0o700, exist_ok=True)
+        jieba.dt.tmp_dir = str(cache)
     jieba.initialize()
     return jieba
+
+
+@lru_cache(maxsize=1)
+def jieba_posseg() -> Any:
+    """``jieba.posseg`` on the dictionary ``_jieba()`` set up."""
+    _jieba()
+    import jieba.posseg
+
+    return jieba.posseg
 
 
 _local = threading.local()

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from memquill.text import jieba_posseg
 from memquill.write.extract.lexicon import TECH
 
 I = re.IGNORECASE  # noqa: E741
@@ -89,10 +90,7 @@ def _first_group(pattern: re.Pattern[str], text: str) -> list[str]:
 
 @cache
 def _posseg() -> Callable[[str], list[tuple[str, str]]]:
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(60)
+    pseg = jieba_posseg()
     return lambda text: [(w.word, w.flag) for w in pseg.cut(text)]
 
 

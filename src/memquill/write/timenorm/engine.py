@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from memquill.clock import as_utc, zone
-from memquill.text import detect_language, is_cjk
+from memquill.text import detect_language, is_cjk, jieba_posseg
 from memquill.write.timenorm.base import (
     _DAY,
     _MIDNIGHT,
@@ -346,26 +346,17 @@ def _numbered_label(text: str, start: int, end: int) -> bool:
     (a noun follows: jieba's tag for a word of two characters or more, a short list of
     one-character ones, since jieba tags single characters unreliably), 项目叫天狼七号
     (it follows a naming verb), 天狼七号 (a proper noun precedes)."""
-    before = list(_posseg().cut(text[:start]))
+    before = list(jieba_posseg().cut(text[:start]))
     if _NAMING.search(text[:start]) or (before and before[-1].flag == "nz"):
         return True
     pos = 0
-    for w in _posseg().cut(text[start:]):
+    for w in jieba_posseg().cut(text[start:]):
         if pos >= end - start:
             return w.flag in _NOUN and (len(w.word) > 1 or w.word in _NUMBERED)
         if pos + len(w.word) > end - start:
             return w.word[end - start - pos] in _NUMBERED  # 号楼 segmented as one word
         pos += len(w.word)
     return False
-
-
-@functools.cache
-def _posseg() -> Any:
-    import jieba
-    import jieba.posseg
-
-    jieba.setLogLevel(60)
-    return jieba.posseg
 
 
 def _classify(b: datetime, u: datetime) -> tuple[datetime, datetime | None, str]:
