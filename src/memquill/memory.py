@@ -37,7 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
-from memquill.retrieve import profile, recipes, session
+from memquill.retrieve import profile, recipes, sentences, session
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -89,6 +89,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         self._llm_extractor = llm_extractor or _llm_extractor(self.settings)
         self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.profile_policy = profile.ProfilePolicy.from_settings(self.settings)
+        self.sentence_reader = sentences.reader_for(self.embedder)  # private sentences in episodes
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
     def warm_up(self) -> Memory:
@@ -321,7 +322,17 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
         when = self.clock.now() if at is None else parse_instant(at, timezone)
-        a = profile.assemble(self.store, reader, query, hits, when, self.profile_policy, check.types(types))
+        a = profile.assemble(
+            self.store,
+            reader,
+            query,
+            hits,
+            when,
+            self.profile_policy,
+            check.types(types),
+            sentence_reader=self.sentence_reader,
+            spend_once=self.settings.context_spend_once,
+        )
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
         return render(

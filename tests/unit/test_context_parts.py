@@ -149,3 +149,50 @@ def test_profile_settings_are_checked() -> None:
         ProfilePolicy.from_settings(Settings(profile_groups="identity,hobbies"))
     with pytest.raises(ConfigError):
         ProfilePolicy.from_settings(Settings(profile_share=1.5))
+
+
+@pytest.mark.parametrize(
+    ("slot", "value", "full"),
+    [
+        (
+            "Project shop uses PostgreSQL.",
+            "PostgreSQL",
+            "The shop service is written in Go, and the database is PostgreSQL.",
+        ),
+        ("项目 shop使用 PostgreSQL。", "PostgreSQL", "shop 这个服务是用 Go 写的，数据库用 PostgreSQL。"),
+    ],
+)
+def test_slot_fact_whose_value_a_longer_sibling_states_is_redundant(slot: str, value: str, full: str) -> None:
+    part = rec(slot, ["e1"], MemoryType.FACT, "stack:database").model_copy(update={"value": value})
+    whole = rec(full, ["e1"], MemoryType.FACT, "stack:language").model_copy(update={"value": "Go"})
+    assert spend.redundant_record(part, [], [part, whole])  # whether shown before or after it
+    assert not spend.redundant_record(whole, [part], [part, whole])  # never both ways
+    elsewhere = rec(full, ["e2"], MemoryType.FACT, "stack:language")
+    assert not spend.redundant_record(part, [], [part, elsewhere])  # another turn says it again
+
+
+def test_a_standing_excerpt_is_cut_from_its_episode_in_the_memory_section() -> None:
+    from memquill.model.result import Hit
+    from memquill.retrieve.sentences import excerpt
+
+    ep = rec("我在一家在线教育公司工作。 我养了两只兔子。", ["e1", "e2"])
+    hits = [Hit(memory=ep, score=1.0), Hit(memory=rec("别的事情。", ["e3"]), score=0.5)]
+    kept = spend.without_excerpts(hits, [excerpt(ep, "我养了两只兔子。")])
+    assert [h.memory.content for h in kept] == ["我在一家在线教育公司工作。", "别的事情。"]
+    assert spend.without_excerpts(hits[:1], [excerpt(ep, s) for s in spend.sentences(ep.content)]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "project", "named"),
+    [
+        ("mall 的指标口径都写在飞书文档里", "mall", True),
+        ("For mall, metrics go to the wiki", "mall", True),
+        ("I went to the shopping mall", "shop", False),
+        ("游戏是用 Unity 做的", "游戏", True),
+        ("I like malls", "mall", False),
+    ],
+)
+def test_a_statement_names_its_project_as_a_word(text: str, project: str, named: bool) -> None:
+    from memquill.write.scoping import names_project
+
+    assert names_project(text, project) is named

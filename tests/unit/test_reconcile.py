@@ -160,6 +160,13 @@ def history_first(d: Decision) -> None:
     assert len(d.changes) == 3  # guard, create, relink: no predecessor to touch
 
 
+def evidence_is(memory_id: str, ids: list[str]) -> Callable[[Decision], None]:
+    def check(d: Decision) -> None:
+        assert updated(d, memory_id).evidence == ids
+
+    return check
+
+
 def writes_nothing(d: Decision) -> None:
     assert d.changes == ()
 
@@ -311,6 +318,15 @@ ROWS = [
         check=flagged),
     Row("a confident value replaces an unconfirmed candidate",
         cand(), Op.UPDATE, "same slot, new value", slot=(rec("old", status=Status.CANDIDATE),)),
+    Row("the same passage cut into another window: one episode (windows of a session differ "
+        "when its end is processed twice, e.g. after a worker is killed)",
+        cand(type=MemoryType.EPISODE, subject="conversation", key="episode:evt-b", value=None,
+             content="We decided to go with React instead of Vue", evidence=["evt-b", "evt-c"]),
+        Op.NOOP, "near-duplicate",
+        near=(Near(rec("ep", type=MemoryType.EPISODE, subject="conversation", key="episode:evt-a",
+                       value=None, content="We decided to go with React instead of Vue",
+                       evidence=["evt-a", "evt-b"]), ORTHOGONAL),),
+        check=evidence_is("ep", ["evt-a", "evt-b", "evt-c"])),
 ]
 # fmt: on
 

@@ -12,19 +12,30 @@ turns are withheld from episodes elsewhere (``assemble``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
-from memquill.retrieve import intents
+from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
+from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.rerank import recency
+from memquill.retrieve.sentences import (
+    SentenceReader,
+    excerpt,
+    excerpts,
+    restored,
+    split,
+    without_private,
+)
+from memquill.retrieve.spend import sentences
 from memquill.settings import Settings
 from memquill.store.base import Store
+from memquill.text import query_terms
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
 PROJECT_TYPES = frozenset(
@@ -32,6 +43,9 @@ PROJECT_TYPES = frozenset(
 )
 # How much a line of each group is worth when the share is tight.
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
+EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
+STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
+EPISODE_TYPES = frozenset({MemoryType.EPISODE})
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -107,15 +121,33 @@ def assemble(
     policy: ProfilePolicy,
     types: frozenset[MemoryType] | None = None,
     catalogue: Catalogue | None = None,
+    sentence_reader: SentenceReader | None = None,
+    spend_once: bool = True,
 ) -> Assembly:
-    """The request's situations decide what is private here; then profile, project, withheld."""
+    """The request's situations decide what is private here; then profile, project, withheld.
+
+    Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
+    and come back as profile lines only where the request bears on them; within the
+    standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query)
-    kept = gate(hits, bears_on, catalogue)
+    wanted = {*query_terms(query), *intents.expansion(query)}
+    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     user = select(store, reader, at, policy, catalogue, found, types, bears_on)
-    project = select_project(store, reader, at, policy, catalogue, found, types)
+    user = _with_excerpts(
+        user, store, reader, at, policy, catalogue, types, (found, bears_on), sentence_reader
+    )
+    project = [
+        replace(e, record=part)
+        for e in select_project(store, reader, at, policy, catalogue, found, types)
+        if (r := without_private(restored(e.record), sentence_reader)) is not None
+        for part in split(r)
+    ]
     entries = user + project
     hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
+    texts = evidence_texts(store, reader, kept, entries, hidden)
+    if spend_once:
+        user, project = spend_standing(user, texts), spend_standing(project, texts, user)
     return Assembly(
         kept,
         [
@@ -123,8 +155,95 @@ def assemble(
             Standing("project", project, policy.project_share, reader.project or ""),
         ],
         hidden,
-        evidence_texts(store, reader, kept, entries, hidden),
+        texts,
     )
+
+
+def _cut_private(
+    hits: Sequence[Hit], sentence_reader: SentenceReader | None, wanted: Collection[str]
+) -> list[Hit]:
+    """Hits with their episodes' left-out sentences the request needs put back and their
+    private sentences cut (those that keep nothing are dropped)."""
+    out = []
+    for h in hits:
+        rec = without_private(restored(h.memory, wanted), sentence_reader)
+        if rec is not None:
+            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
+    return out
+
+
+def _with_excerpts(
+    entries: list[ProfileEntry],
+    store: Store,
+    reader: Scope,
+    at: datetime,
+    policy: ProfilePolicy,
+    catalogue: Catalogue | None,
+    types: frozenset[MemoryType] | None,
+    relevant: tuple[Collection[str], Collection[str]],
+    sentence_reader: SentenceReader | None,
+) -> list[ProfileEntry]:
+    """Add the standing facts that live only inside user-level episodes, one sentence each:
+    private sentences the request bears on (``relevant[1]``), and sentences the classifier
+    reads as a profile attribute (identity, constraint, preference) that no record of that
+    attribute distils from the same turns. Ranked like records, below them at equal weight
+    (an episode's confidence is lower)."""
+    if sentence_reader is None or not policy.enabled:
+        return entries
+    found, bears_on = relevant
+    cat = catalogue or bundled_catalogue()
+    episodes = [
+        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
+    ]
+    said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
+    critical = [
+        ProfileEntry(rec, cat.attributes[key], 1.0, True)
+        for rec, key in excerpts(episodes, sentence_reader, bears_on)
+        if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
+    ]
+    lines = []
+    for ep in episodes:
+        kept = without_private(ep, sentence_reader)
+        parts = sentences(kept.content) if kept is not None else []
+        for text, read in zip(parts, sentence_reader.read(parts), strict=True):
+            attr = cat.attributes.get(read.attribute)
+            if attr is None or attr.profile not in policy.groups or read.score < STANDING_SCORE:
+                continue
+            if any((attr.key, ev) in said for ev in ep.evidence):
+                continue
+            weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * read.score
+            score = round(weight * recency(ep, at, policy.half_life_days), 6)
+            hit = ep.id in found or attr.key in bears_on
+            if hit or attr.profile == "constraint":
+                lines.append(ProfileEntry(excerpt(ep, text), attr, score, hit))
+    first = [e for e in entries if e.safety_critical] + critical
+    rest = sorted(
+        [e for e in entries if not e.safety_critical] + lines,
+        key=lambda e: (not e.relevant, -e.score, e.record.id),
+    )
+    return first + rest[: policy.max_items]
+
+
+def spend_standing(
+    entries: Sequence[ProfileEntry], texts: Mapping[str, str], before: Sequence[ProfileEntry] = ()
+) -> list[ProfileEntry]:
+    """Evidence spent once within the standing sections: an episode whose turns a record
+    of the section (or of ``before``) carries is dropped or trimmed, and a record adding no
+    words to an earlier one with the same evidence is dropped."""
+    records = [e.record for e in [*before, *entries] if e.record.type is not MemoryType.EPISODE]
+    carried = {ev for r in records for ev in r.evidence}
+    out: list[ProfileEntry] = []
+    for e in entries:
+        rec = e.record
+        if rec.type is MemoryType.EPISODE:
+            content = spend.trim_episode(rec, carried, texts)
+            if content == rec.content:
+                out.append(e)
+            elif content is not None:
+                out.append(replace(e, record=rec.model_copy(update={"content": content})))
+        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]], records):
+            out.append(e)
+    return out
 
 
 def user_level(reader: Scope) -> Scope:

@@ -11,10 +11,11 @@ Pure functions; the caller fetches the evidence texts.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 
 from memquill.model import MemoryRecord, MemoryType
+from memquill.model.result import Hit
 from memquill.text import query_terms
 
 # Sentence ends only: a space beside Chinese text is as often a mixed "用 Go 写的" as a break.
@@ -30,6 +31,11 @@ def sentences(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _terms(text: str) -> frozenset[str]:
     return frozenset(query_terms(text))
+
+
+def sentence_terms(text: str) -> frozenset[str]:
+    """Content terms of a text (cached), as coverage compares them."""
+    return _terms(text)
 
 
 def covered(sentence: str, said: Collection[frozenset[str]]) -> bool:
@@ -65,10 +71,44 @@ def trim_episode(rec: MemoryRecord, shown_evidence: Collection[str], texts: Mapp
     return " ".join(kept) if kept else None
 
 
-def redundant_record(rec: MemoryRecord, shown: Collection[MemoryRecord]) -> bool:
-    """A record adding no words to a shown record with exactly the same evidence."""
+def redundant_record(
+    rec: MemoryRecord, shown: Collection[MemoryRecord], siblings: Collection[MemoryRecord] = ()
+) -> bool:
+    """A record adding no words to a shown record with exactly the same evidence, or a slot
+    fact whose value a longer sibling from the same turns states ("Project shop uses
+    PostgreSQL." beside "The shop service is written in Go, and the database is
+    PostgreSQL."): ``siblings`` are records that may be shown after this one."""
     if rec.type is MemoryType.EPISODE:
         return False
     mine = _terms(rec.content)
     same = [o for o in shown if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
-    return any(mine <= _terms(o.content) for o in same)
+    if any(mine <= _terms(o.content) for o in same):
+        return True
+    value = (rec.value or "").strip().lower()
+    if len(value) < 2:
+        return False
+    later = [o for o in siblings if o.id != rec.id and set(o.evidence) == set(rec.evidence)]
+    return any(
+        o.type is not MemoryType.EPISODE and len(o.content) > len(rec.content) and value in o.content.lower()
+        for o in [*same, *later]
+    )
+
+
+def without_excerpts(hits: Sequence[Hit], shown: Collection[MemoryRecord]) -> list[Hit]:
+    """Hits whose episode a standing section already shows in part (sentence excerpts),
+    without those sentences; dropped when nothing else is left."""
+    cut: dict[str, list[str]] = {}
+    for r in shown:
+        if r.attributes.get("excerpt"):
+            cut.setdefault(r.id, []).append(r.content)
+    out = []
+    for h in hits:
+        if h.memory.id not in cut:
+            out.append(h)
+            continue
+        rest = [s for s in sentences(h.memory.content) if s not in cut[h.memory.id]]
+        if rest:
+            out.append(
+                h.model_copy(update={"memory": h.memory.model_copy(update={"content": " ".join(rest)})})
+            )
+    return out

@@ -157,8 +157,9 @@ def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: 
     the embedding confirms (no embedding to compare → the wording alone decides)."""
     for hit in near:
         rec = hit.record
-        if rec.key != c.key and (set(rec.evidence) & set(c.evidence) or not _freeform(c.key)):
-            continue  # one sentence may state several facts; structured slots differ by key
+        shared = bool(set(rec.evidence) & set(c.evidence)) and c.type is not MemoryType.EPISODE
+        if rec.key != c.key and (shared or not _freeform(c.key)):
+            continue  # one sentence may state several facts (but one passage is one episode)
         if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
             continue
         if norm_value(rec.content) == norm_value(c.content):

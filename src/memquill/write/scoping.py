@@ -3,7 +3,9 @@
 - "for this session only" / "本次会话…" binds to the session: other sessions never see it.
 - An explicit note said inside a project about the project's own things — credentials,
   hosts, clients, repositories, environments — belongs to that project, not to the user's
-  profile in every other project. Personal facts said in a project stay user-level.
+  profile in every other project. So does any statement that names the project the session
+  is in ("mall 的指标口径都写在飞书文档里" said in project mall): shown in project ops it
+  would leak. Personal facts said in a project stay user-level.
 """
 
 from __future__ import annotations
@@ -37,4 +39,17 @@ def intended_level(cand: Candidate, event: Event) -> Level | None:
     explicit_note = cand.attributes.get("explicit") and cand.key.startswith("note:")
     if event.scope.project and explicit_note and PROJECT_THING.search(cand.content):
         return Level.PROJECT
+    if event.scope.project and names_project(cand.content, event.scope.project):
+        return Level.PROJECT
     return None
+
+
+def names_project(text: str, project: str) -> bool:
+    """The text names the project: as a word in Latin script ("shop", not "shopping"), as it
+    is in Chinese (no spaces to mark a word)."""
+    name = project.strip()
+    if not name:
+        return False
+    if name.isascii():
+        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE | re.ASCII) is not None
+    return name in text

@@ -211,9 +211,13 @@ class ModelExtractor:
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         zh = o.clause.language == "zh"
         if self.spans is not None:
-            ranked = {v: q for v, q in self.spans.pick_all(o.said, zh, attr, own) if v}
-            order = change_cues.pick(o.said, list(ranked))[:1] if attr.single else list(ranked)
-            return [(v, ranked[v]) for v in order]
+            if not attr.single:
+                return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if v]
+            ranked = dict(self.spans.top(o.said, zh, attr, own))
+            order = change_cues.pick(o.said, list(ranked))
+            floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
+            best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
+            return [] if best is None else [(best, ranked[best])]
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
@@ -230,6 +234,9 @@ def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
 
 
+# A change cue may put a span the ranker found less likely first, but not a far less
+# likely one (the cue's "in" must not turn "Xiamen" into "in Xiamen").
+CUE_OVERRULES = 0.25
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
 
 

