@@ -25,9 +25,10 @@ from memquill.write.extract import subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
+from memquill.write.extract.model_gates import acceptable, without_captions
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
-from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -44,6 +45,10 @@ class Thresholds:
     joint: float = 0.15  # …unless P(memory) × P(top attribute) reaches this (then a candidate)
     second: float = 0.25  # a further attribute of the same clause needs this probability…
     ratio: float = 0.35  # …and at least this share of the top attribute's
+    # a single-valued slot holds one value: each new guess replaces the last and retires
+    # the episodes quoting it, so a guess below this joint score is not proposed at all
+    # (multi-valued guesses coexist as candidates); calibrated on open conversation
+    single: float = 0.35
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class Open:
 
     clause: Clause
     said: str
+    speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
 
 
 class ModelExtractor:
@@ -79,7 +85,8 @@ class ModelExtractor:
         found = self.classifier.predict(self.embedder.embed_passages([c.said for c in clauses]))
         out = []
         for c, p in zip(clauses, found, strict=True):
-            out.extend(self.propose(c, p, batch.times.get(c.clause.event.id, [])))
+            made = self.propose(c, p, batch.times.get(c.clause.event.id, []))
+            out.extend(as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made)
         return out
 
     def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
@@ -89,8 +96,10 @@ class ModelExtractor:
         if event.role is not Role.USER or event.source is not Trust.USER:
             return []
         times = batch.times.get(event.id, [])
-        norm = self.rules.clauses(event, batch.text(event), times)
-        raw = self.rules.clauses(event, event.content, times)
+        who, text = speaker(event, without_captions(batch.text(event)))
+        _, content = speaker(event, without_captions(event.content))
+        norm = self.rules.clauses(event, text, times)
+        raw = self.rules.clauses(event, content, times)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
         for c, words in zip(norm, said, strict=True):
@@ -98,7 +107,7 @@ class ModelExtractor:
                 continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
-                out.append(Open(c, words))
+                out.append(Open(c, words, who))
         return out
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
@@ -111,6 +120,8 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
+            if attr is not None and attr.cardinality == "single" and p.memory * prob < self.thresholds.single:
+                continue
             cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
             if cand is not None and all(x.key != cand.key for x in out):
                 out.append(cand)
@@ -173,7 +184,7 @@ class ModelExtractor:
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
             if span and span.casefold() not in own:
-                return span
+                return span if acceptable(span, attr.value_type, attr.key, o.said, o.speaker) else None
         return None
 
 

@@ -90,9 +90,15 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
     if kind == "org" or (kind != "user" and _ORG.search(text)):
         return "org"
     about_someone = kind == "person" or not _FIRST_PERSON.search(text)
-    if about_someone and (name := person_name(text)) and not TECH.match(name):
+    if about_someone and (name := person_name(text)) and not TECH.match(name) and _named(name, kind):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
+
+
+def _named(name: str, kind: str) -> bool:
+    """A lone capitalised English word opens many sentences ("Pottery's so relaxing"): it is
+    a person's name only when the model also says the clause is about a person."""
+    return kind == "person" or " " in name or bool(re.search(r"[\u4e00-\u9fff]", name))
 
 
 _NAME_EN = re.compile(r"^([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?:'s)?\s")
