@@ -71,6 +71,43 @@ def _en_weekday(m: re.Match[str], c: _Ctx) -> _Piece:
     return replace(_weekday(wd, _EN_K[rel or "this"], c.today), bare=not rel)
 
 
+# "on the 15th", "by the 3rd": a day of the month only where nothing names what is counted
+# ("the 2nd floor", "the 5th time"): the ordinal must end the clause or meet a function word.
+_EN_DAY_OF_MONTH = (
+    r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:$|[,.;:!?)\-—]|(?:at|in|and|or|for|to|so|but|because|when|then|morning|afternoon"
+    r"|evening|night|please|right|okay|ok|i|we|you|he|she|they)\b))"
+)
+
+
+_EN_DAY_WAY = re.compile(r"\b(on|by|until|till|before|after|from|due|since)\s+$", re.I)
+_EN_DUE = re.compile(r"\b(?:due|deadline)\s+(?:is\s+)?$", re.I)  # "due on the 15th" looks forward
+
+
+def _en_day_of_month(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    """A deadline ("by/until/due the 15th") is the next such day, "since the 3rd" the last
+    one; "on the 7th" the nearest (last, this or next month; ties go forward)."""
+    way = _EN_DAY_WAY.search(m.string, 0, m.start())
+    if way is None:
+        return None
+    n = int(m[1])
+    first = c.today.replace(day=1)
+    months = [first - timedelta(days=1), first, first + timedelta(days=32)]
+    options = []
+    for mo in months:
+        try:
+            options.append(mo.replace(day=n))
+        except ValueError:
+            continue  # the 31st in a 30-day month
+    if way[1].lower() in ("by", "until", "till", "before", "due") or _EN_DUE.search(m.string, 0, way.start()):
+        options = [d for d in options if d >= c.today]
+    elif way[1].lower() == "since":
+        options = [d for d in options if d <= c.today]
+    if not options:
+        return None
+    return _Piece(day=min(options, key=lambda d: (abs((d - c.today).days), d < c.today)))
+
+
 def _en_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
     h, mi, mer = int(m[1]), int(m[2] or 0), (m[3] or "").lower() or None
     return _Piece(clock=(h, mi, mer)) if h <= (12 if mer else 23) else None
@@ -93,6 +130,7 @@ _EN_RULES: list[tuple[str, _Handler]] = [
      lambda m, c: _yearless(c.today, _mon(m[2]), int(m[1]), m[3])),
     (rf"\b{_MON}\s+{_ORD}(?:,?\s+(\d{{4}})\b)?",
      lambda m, c: _yearless(c.today, _mon(m[1]), int(m[2]), m[3])),
+    (_EN_DAY_OF_MONTH, _en_day_of_month),
     (rf"\b{_MON},?\s+(\d{{4}})\b",
      lambda m, c: _period("month", 0, date(int(m[2]), _mon(m[1]), 1))),
     (r"\b(?:in\s+the\s+)?(morning|afternoon|evening|night)\b",

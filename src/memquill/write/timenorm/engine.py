@@ -126,7 +126,7 @@ _TRIGGER = re.compile(
     r"|\d[:：]\d|\d{4}[-/]\d|[Qq][1-4]"
     r"|(?i:\b(?:to(?:day|night|morrow)|yesterday|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|week|month|quarter|year|morning|afternoon|evening|night|noon|midday|minute|hour|day"
-    r"|ago|later|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d\s*[ap]\.?m\b)"
+    r"|ago|later|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d\s*[ap]\.?m\b|\d(?:st|nd|rd|th)\b)"
 )
 
 
@@ -323,12 +323,49 @@ def _jionlp_mentions(text: str, c: _Ctx, language: str | None) -> list[TimeMenti
             start, end = f["offset"]
             if f["detail"]["definition"] != "accurate" or any(a < end and start < z for a, z in ours):
                 continue
+            if _BARE_DAY.fullmatch(f["text"]) and _numbered_label(text, start, end):
+                continue
             lo, hi = (datetime.strptime(t, "%Y-%m-%d %H:%M:%S") for t in f["detail"]["time"])
             rng = _classify(lo, hi + timedelta(seconds=1))
             out.append(_mention(text, start, end, rng, c, language=language))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # "-inf" bounds and malformed items
     return out
+
+
+_BARE_DAY = re.compile(r"[\d零〇一二两三四五六七八九十]{1,3}[号日]")
+_NOUN = frozenset({"n", "nz", "ng", "ns", "nt", "nrt"})
+# One-character nouns that a number + 号 labels (jieba tags 交 in "8号交" a noun too).
+_NUMBERED = frozenset("楼线门房室床位厅馆口车机台柜窗站码院街路店桌座舱厢道场园栋幢层间球种字箱包坑")
+# "项目叫天狼七号", "代号七号": a name, whatever comes after it.
+_NAMING = re.compile(r"(?:叫|名叫|名为|称为|代号|型号|编号|番号)[^，。！？,.!?;；\s]{0,8}$")
+
+
+def _numbered_label(text: str, start: int, end: int) -> bool:
+    """A bare "七号" that names or numbers something is not the 7th: 七号线, 5号楼, 一号粉丝
+    (a noun follows: jieba's tag for a word of two characters or more, a short list of
+    one-character ones, since jieba tags single characters unreliably), 项目叫天狼七号
+    (it follows a naming verb), 天狼七号 (a proper noun precedes)."""
+    before = list(_posseg().cut(text[:start]))
+    if _NAMING.search(text[:start]) or (before and before[-1].flag == "nz"):
+        return True
+    pos = 0
+    for w in _posseg().cut(text[start:]):
+        if pos >= end - start:
+            return w.flag in _NOUN and (len(w.word) > 1 or w.word in _NUMBERED)
+        if pos + len(w.word) > end - start:
+            return w.word[end - start - pos] in _NUMBERED  # 号楼 segmented as one word
+        pos += len(w.word)
+    return False
+
+
+@functools.cache
+def _posseg() -> Any:
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(60)
+    return jieba.posseg
 
 
 def _classify(b: datetime, u: datetime) -> tuple[datetime, datetime | None, str]:
