@@ -83,10 +83,11 @@ class ModelExtractor:
         if not clauses:
             return []
         found = self.classifier.predict(self.embedder.embed_passages([c.said for c in clauses]))
-        out = []
+        out: list[Candidate] = []
         for c, p in zip(clauses, found, strict=True):
             made = self.propose(c, p, batch.times.get(c.clause.event.id, []))
-            out.extend(as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made)
+            said = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
+            out.extend(x for x in said if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         return out
 
     def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
