@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/locomo.py [--systems memquill,bm25,dense]
        [--limit-conversations N] [--json out.json] [--data PATH] [--db-dir DIR]
-       [--attribute-model default|on|off]
+       [--attribute-model default|on|off] [--only conv-26,conv-30]
 
 Data: the LoCoMo dev split (see ../shared/data/README.md). Only the turns and QA items are
 used (never the summaries/observations). Category 5 (adversarial) is reported apart;
@@ -585,6 +585,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--systems", default="memquill,bm25,dense")
     ap.add_argument("--limit-conversations", type=int, default=None)
+    ap.add_argument("--only", default="", help="comma-separated sample ids (e.g. conv-26) to run alone")
     ap.add_argument("--json", type=Path, default=None, help="also write all numbers here")
     ap.add_argument("--db-dir", default=None, help="memquill: temp SQLite files here, not :memory:")
     ap.add_argument(
@@ -598,6 +599,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     started = time.perf_counter()
     samples = json.loads(args.data.read_text(encoding="utf-8"))[: args.limit_conversations]
+    if args.only:
+        samples = [s for s in samples if s["sample_id"] in args.only.split(",")]
     convs = [load_conversation(s) for s in samples]
     total_qa = sum(len(s["qa"]) for s in samples)
     changed, unusable = sum(c.changed for c in convs), sum(c.unusable for c in convs)

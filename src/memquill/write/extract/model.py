@@ -25,7 +25,7 @@ from memquill.write.extract import subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.model_gates import acceptable, without_captions
+from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, without_captions
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
@@ -47,8 +47,11 @@ class Thresholds:
     ratio: float = 0.35  # …and at least this share of the top attribute's
     # a single-valued slot holds one value: each new guess replaces the last and retires
     # the episodes quoting it, so a guess below this joint score is not proposed at all
-    # (multi-valued guesses coexist as candidates); calibrated on open conversation
+    # (multi-valued guesses coexist as candidates); calibrated on open conversation…
     single: float = 0.35
+    # …and below this one only when a typed extractor found the value (a place, a name, a
+    # number), not free text ("a dream to adopt" is no housing)
+    single_free_text: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -121,12 +124,17 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            if attr is not None and attr.cardinality == "single" and p.memory * prob < self.thresholds.single:
+            if attr is not None and attr.cardinality == "single" and not self._sure(attr, p.memory * prob):
                 continue
             cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
             if cand is not None and all(x.key != cand.key for x in out):
                 out.append(cand)
         return out + self._event_details(o, p, out, times)
+
+    def _sure(self, attr: Attribute, score: float) -> bool:
+        """Is a guess about a single-valued attribute sure enough to replace its value?"""
+        free = attr.value_type not in TYPED_VALUES
+        return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
         self, o: Open, p: Prediction, found: list[Candidate], times: Sequence[Any]
@@ -180,8 +188,8 @@ class ModelExtractor:
         )
 
     def _value(self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]) -> str | None:
-        if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
-            return said
+        if attr.value_type in ("date", "datetime"):
+            return _time_said(o.said, times)  # a date is a time the clause said, never free text
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         for span in values.spans(attr.value_type, o.said, o.clause.language == "zh"):
             if span and span.casefold() not in own:

@@ -35,6 +35,8 @@ JUDGEMENT = frozenset(
     pretty fab lot lots few bit thing things stuff way one ones""".split()
 )
 _PERSON_VALUED = frozenset({"person"})
+# value types whose extractor only returns a span of that type (no free-text fallback)
+TYPED_VALUES = frozenset("place person email phone url number money language duration date datetime".split())
 _CJK = re.compile(r"[^\u4e00-\u9fff]+")
 
 
