@@ -124,16 +124,20 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            if attr is not None and attr.cardinality == "single" and not self._sure(attr, p.memory * prob):
-                continue
             cand = self._candidate(o, p, attr, p.memory * prob, times) if attr else None
-            if cand is not None and all(x.key != cand.key for x in out):
+            if cand is None or (attr and not self._sure(attr, cand.subject, p.memory * prob)):
+                continue
+            if all(x.key != cand.key for x in out):
                 out.append(cand)
         return out + self._event_details(o, p, out, times)
 
-    def _sure(self, attr: Attribute, score: float) -> bool:
-        """Is a guess about a single-valued attribute sure enough to replace its value?"""
-        free = attr.value_type not in TYPED_VALUES
+    def _sure(self, attr: Attribute, subject: str, score: float) -> bool:
+        """Is a guess about a single-valued attribute sure enough to replace its value? An
+        event's details describe that one occurrence and replace nothing said elsewhere, so
+        free text is as good as a typed span there."""
+        if attr.cardinality != "single":
+            return True
+        free = attr.value_type not in TYPED_VALUES and not subject.startswith("event:")
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
