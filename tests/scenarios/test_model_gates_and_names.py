@@ -1,5 +1,5 @@
-"""The attribute model on by default: what it may write, where questions go, and one person
-however late the name comes (zh + en, every backend)."""
+"""The attribute model made fit to be on by default: what it may write, where questions go,
+and one person however late the name comes (zh + en, every backend)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ def structured(mem: Memory, user: str = "u") -> list[MemoryRecord]:
     return [r for r in mem.records(user=user, statuses=OPEN) if r.type is not MemoryType.EPISODE]
 
 
-def test_the_model_is_on_by_default() -> None:
-    assert Settings().attribute_model is True
+def test_the_model_is_switched_by_one_setting() -> None:
+    assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "1"}).attribute_model is True
     assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "0"}).attribute_model is False
 
 
