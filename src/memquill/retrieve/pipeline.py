@@ -19,7 +19,7 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import covered, intents, routing
+from memquill.retrieve import intents, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
@@ -98,7 +98,6 @@ class Retriever:
             head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
         )
         kept = _slot_wins(kept, collapsed, head, pool)
-        kept = covered.spread(kept, lambda mid: "slot" in pool[mid].legs)
         hits = [
             Hit(
                 memory=s.record,
