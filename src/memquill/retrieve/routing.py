@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 
-from memquill.catalogue import load
+from memquill.catalogue import Catalogue, load
 from memquill.retrieve.question_forms import FormIndex
 from memquill.write import timenorm
 from memquill.write.extract import subjects
@@ -50,6 +50,9 @@ _STOP = frozenset(
     "what which who where when how is are am do does did my me i the a an of in to for "
     "you your it this that these days now currently right".split()
 )
+# A question about the user's own slot speaks in the first person ("what's my email", "我住哪");
+# without it ("When did Caroline join …") only a fixed phrasing may route to a user slot.
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|me|my|mine|myself)\b", re.I)
 MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot
 OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to route
 
@@ -111,6 +114,10 @@ def route(
     subject = subject_of(query, project)
     cat = load()
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
+    if subject == "user" and not _FIRST_PERSON.search(query):
+        return _distinct(
+            found, cat, project
+        )  # "When did Caroline …" asks about Caroline, not the user's slot
     if (key := catalogue_key(query)) is not None:
         found.append(Slot(subject, key, "catalogue"))
     if forms is not None and vector is not None:
@@ -120,6 +127,11 @@ def route(
         for key, prob in p.attributes:
             if prob >= MODEL_MIN:
                 found.append(Slot(subject, key, "model"))
+    return _distinct(found, cat, project)
+
+
+def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Slot]:
+    """The first slot of each key the catalogue allows for its subject, at most three."""
     out: list[Slot] = []
     for s in found:
         if s.subject == "user" and not cat.allows(s.key, "user") and cat.allows(s.key, "project"):

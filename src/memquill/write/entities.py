@@ -1,20 +1,45 @@
 """Entity linking: one person, however the user refers to them (DESIGN §4 rule 9).
 
-"我领导叫周琴" files the name under ``person:manager``; later "周琴是成都人" is extracted
-about ``person:周琴``. Before reconciliation, a candidate about ``person:<Name>`` is moved
-to the subject that already holds that name (``person:manager``), so both statements
-describe one entity with one set of slots. The lookup is local and bounded: the reader's
-visible, active ``name`` records, newest first.
+"我领导叫周琴" files the name under ``person:manager``. Both orders of learning reach one
+entity with one set of slots:
+
+* the name is known first: a later candidate about ``person:周琴`` ("周琴是成都人") is
+  re-addressed to ``person:manager`` before reconciliation (``link``);
+* the name comes last: records already filed under ``person:周琴`` / ``person:Zhou Qin``
+  move to ``person:manager`` once its ``name`` is written (``relink``); what was said about
+  "my manager" before the name was known is already there.
+
+Lookups are local and bounded: the reader's visible name records, newest first, and the
+open records of one named subject.
 """
 
 from __future__ import annotations
 
-from memquill.model import Candidate, Scope
+import contextlib
+from collections.abc import Sequence
+from datetime import datetime
+
+from memquill.catalogue import load
+from memquill.errors import ConflictError
+from memquill.model import (
+    Audit,
+    Candidate,
+    Change,
+    Create,
+    MemoryRecord,
+    RevisionOp,
+    Scope,
+    SlotGuard,
+    Update,
+)
+from memquill.model.change import SLOT_OPEN
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from memquill.write.extract.normalise import canonical
 
 NAME_LOOKUP_LIMIT = 200
+MOVE_LIMIT = 200
+ACTOR = "memquill"
 
 
 def named_subject(store: Store, scope: Scope, name: str) -> str | None:
@@ -37,3 +62,78 @@ def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     return cand.model_copy(
         update={"subject": subject, "attributes": {**cand.attributes, "linked_from": cand.subject}}
     )
+
+
+def is_relation_subject(subject: str) -> bool:
+    """``person:manager`` (a relation the catalogue knows), not ``person:周琴``."""
+    kind, _, rest = subject.partition(":")
+    return kind == "person" and any(r.key == rest for r in load().relations)
+
+
+def name_aliases(name: str) -> list[str]:
+    """The subjects a name may have been filed under: as written, and as a transcript
+    speaker's lower-cased label."""
+    return list(dict.fromkeys([f"person:{name}", f"person:{name.casefold()}"]))
+
+
+def relink(store: Store, scope: Scope, named: MemoryRecord, now: datetime) -> int:
+    """Move the open records filed under the name ``named`` states to its relation subject.
+
+    A record whose slot the entity already fills with another value (a single-valued
+    attribute) stays where it is: moving it would put two current values in one slot."""
+    if named.key != "name" or not named.value or not is_relation_subject(named.subject):
+        return 0
+    moved = 0
+    for alias in name_aliases(named.value):
+        if alias == named.subject:
+            continue
+        found = store.find(RecordFilter(scope, statuses=SLOT_OPEN, subject=alias), limit=MOVE_LIMIT)
+        for rec in found:
+            moved += _move(store, rec, named.subject, now)
+    return moved
+
+
+def _move(store: Store, rec: MemoryRecord, subject: str, now: datetime) -> int:
+    cat = load()
+    attr = cat.get(rec.key)
+    if not cat.allows(rec.key, subject) and attr is not None:
+        return 0
+    slot = store.find(
+        RecordFilter(rec.scope, statuses=SLOT_OPEN, subject=subject, key=rec.key, exact_scope=True)
+    )
+    if slot and (attr is None or attr.cardinality == "single"):
+        return 0
+    moved = rec.model_copy(
+        update={
+            "revision": rec.revision + 1,
+            "subject": subject,
+            "updated_at": now,
+            "attributes": {**rec.attributes, "linked_from": rec.subject},
+        }
+    )
+    why = f"{rec.subject} is {subject}: its name was learned"
+    guard = SlotGuard(rec.scope, subject, rec.key, frozenset(r.id for r in slot))
+    with contextlib.suppress(ConflictError):  # changed meanwhile: left for the next name write
+        store.apply(
+            [
+                guard,
+                Update(
+                    moved,
+                    rec.revision,
+                    Audit(RevisionOp.UPDATE, ACTOR, why, tuple(rec.evidence)),
+                    reindex=False,
+                ),
+            ]
+        )
+        return 1
+    return 0
+
+
+def relink_written(store: Store, scope: Scope, changes: Sequence[Change], now: datetime) -> int:
+    """``relink`` for every relation's name a batch of changes has just made current."""
+    named = [
+        ch.record
+        for ch in changes
+        if isinstance(ch, Create | Update) and ch.record.key == "name" and ch.record.status in SLOT_OPEN
+    ]
+    return sum(relink(store, scope, rec, now) for rec in named)

@@ -235,6 +235,8 @@ class WritePipeline:
                 return decision
             try:
                 self.store.apply(decision.changes)
+                # a relation's name learned last: what was filed under the name moves to it
+                entities.relink_written(self.store, scope, decision.changes, self.clock.now())
                 return decision
             except ConflictError:
                 log.info("slot %s/%s moved; re-deciding (attempt %d)", cand.subject, cand.key, attempt + 1)

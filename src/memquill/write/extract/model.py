@@ -25,9 +25,10 @@ from memquill.write.extract import change_cues, span_scorer, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
+from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, without_captions
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
-from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 from memquill.write.extract.span_scorer import SpanScorer
 
 _TYPES = {
@@ -50,6 +51,13 @@ class Thresholds:
     # under the confidence floor and wait as `candidate` records for a recurrence.
     second: float = 0.15
     ratio: float = 0.25
+    # a single-valued slot holds one value: each new guess replaces the last and retires
+    # the episodes quoting it, so a guess below this joint score is not proposed at all
+    # (multi-valued guesses coexist as candidates); calibrated on open conversation…
+    single: float = 0.35
+    # …and below this one only when a typed extractor found the value (a place, a name, a
+    # number), not free text ("a dream to adopt" is no housing)
+    single_free_text: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,7 @@ class Open:
 
     clause: Clause
     said: str
+    speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
 
 
 class ModelExtractor:
@@ -86,9 +95,11 @@ class ModelExtractor:
             return []
         said = [c.said for c in clauses]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
-        out = []
+        out: list[Candidate] = []
         for c, p in zip(clauses, found, strict=True):
-            out.extend(self.propose(c, p, batch.times.get(c.clause.event.id, [])))
+            made = self.propose(c, p, batch.times.get(c.clause.event.id, []))
+            owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
+            out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         return out
 
     def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
@@ -98,8 +109,10 @@ class ModelExtractor:
         if event.role is not Role.USER or event.source is not Trust.USER:
             return []
         times = batch.times.get(event.id, [])
-        norm = self.rules.clauses(event, batch.text(event), times)
-        raw = self.rules.clauses(event, event.content, times)
+        who, text = speaker(event, without_captions(batch.text(event)))
+        _, content = speaker(event, without_captions(event.content))
+        norm = self.rules.clauses(event, text, times)
+        raw = self.rules.clauses(event, content, times)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
         for c, words in zip(norm, said, strict=True):
@@ -107,7 +120,7 @@ class ModelExtractor:
                 continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
-                out.append(Open(c, words))
+                out.append(Open(c, words, who))
         return out
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
@@ -120,10 +133,21 @@ class ModelExtractor:
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            cands = self._candidates(o, p, attr, p.memory * prob, times) if attr else []
+            score = p.memory * prob
+            cands = self._candidates(o, p, attr, score, times) if attr else []
+            cands = [x for x in cands if attr and self._sure(attr, x.subject, score)]
             if cands and all(x.key != cands[0].key for x in out):
                 out.extend(cands)
         return out + self._event_details(o, p, out, times)
+
+    def _sure(self, attr: Attribute, subject: str, score: float) -> bool:
+        """Is a guess about a single-valued attribute sure enough to replace its value? An
+        event's details describe that one occurrence and replace nothing said elsewhere, so
+        free text is as good as a typed span there."""
+        if attr.cardinality != "single":
+            return True
+        free = attr.value_type not in TYPED_VALUES and not subject.startswith("event:")
+        return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
         self, o: Open, p: Prediction, found: list[Candidate], times: Sequence[Any]
@@ -204,16 +228,22 @@ class ModelExtractor:
     def _values(
         self, o: Open, attr: Attribute, subject: str, times: Sequence[Any]
     ) -> list[tuple[str, float | None]]:
-        """The value spans and the ranker's probability for each: a time as said for dates,
-        else the learned span ranker's pick (the first typed span without a ranker)."""
-        if attr.value_type in ("date", "datetime") and (said := _time_said(o.said, times)):
-            return [(said, None)]
+        """The value spans and the ranker's probability for each: a time as said for dates
+        (never free text), else the learned span ranker's pick (the first typed span without
+        a ranker); a value must name something (``model_gates.acceptable``)."""
+        if attr.value_type in ("date", "datetime"):
+            said = _time_said(o.said, times)
+            return [(said, None)] if said else []
         own = {w.casefold() for w in _subject_words(o.said, subject)}
         zh = o.clause.language == "zh"
+
+        def ok(v: str) -> bool:
+            return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker)
+
         if self.spans is not None:
             if not attr.single:
-                return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if v]
-            ranked = dict(self.spans.top(o.said, zh, attr, own))
+                return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+            ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
@@ -221,7 +251,7 @@ class ModelExtractor:
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
-                return [(span, None)]
+                return [(span, None)] if ok(span) else []
         return []
 
 

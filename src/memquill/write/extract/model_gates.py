@@ -1,0 +1,81 @@
+"""What the attribute model may propose: wording that names a value, from a clause as said.
+
+The classifier says what a clause is *about*; a typed extractor then picks a span. On open
+conversation (two people chatting, photos described in brackets) both go wrong in ways a
+rule can see, and a wrong value in a single-valued slot is worse than none: it replaces the
+right one and retires the episodes that quote the old one. So before a model candidate is
+made:
+
+* a transcript label ("Caroline: …") is the speaker, not a statement of a name — it is cut
+  off, and the facts about "the user" are the speaker's (as for rules);
+* bracketed media captions ("[image: a photo of …]") are no statement by the speaker;
+* a name is only a ``name``-like value when the clause introduces it ("my manager is called
+  Zhou Qin", "我领导叫周琴"), never when it addresses someone ("Thanks, Melanie");
+* a value must name something: pronouns ("me", "it"), judgements ("so pretty", "awesome",
+  "the best") and caption fragments are no value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memquill.text import EN_STOP, ZH_STOP, tokens
+
+CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
+NAMING = re.compile(
+    r"名字|叫|姓|称呼|\b(?:name(?:d|s)?|call(?:s|ed)?|goes by|i'?m|i am|this is|meet)\b", re.IGNORECASE
+)
+_GREETING = r"(?:hey|hi|hello|thanks|thank you|thx|yes|yep|yeah|no|congrats|bye|dear|oh|wow|sure|ok|okay|aw+)"
+# Judgements and fillers: what a clause says about something, not a value it states.
+JUDGEMENT = frozenset(
+    """so very really super too quite kinda pretty awesome amazing great good nice cool best
+    better favorite favourite fave faves special important powerful rewarding beautiful lovely
+    wonderful fantastic incredible invaluable right wrong fun happy glad proud sad true real
+    bold vivid bright freeing relaxing creative inspiring meaningful tough hard easy rewarding
+    pretty fab lot lots few bit thing things stuff way one ones""".split()
+)
+_PERSON_VALUED = frozenset({"person"})
+# value types whose extractor only returns a span of that type (no free-text fallback)
+TYPED_VALUES = frozenset("place person email phone url number money language duration date datetime".split())
+_CJK = re.compile(r"[^\u4e00-\u9fff]+")
+
+
+def without_captions(text: str) -> str:
+    """The clause without bracketed media descriptions."""
+    return CAPTION.sub("", text).strip()
+
+
+def addressed(name: str, text: str) -> bool:
+    """Is ``name`` used to address someone in ``text`` ("Thanks, Melanie", "Hey Caroline!")?"""
+    n = re.escape(name)
+    return bool(
+        re.search(rf"\b{_GREETING}\b[\s,!]*{n}\b", text, re.IGNORECASE)
+        or re.search(rf"(?:^|[,，])\s*{n}\s*(?:[.!?。！？]|$)", text)
+        or re.match(rf"\s*{n}\s*[,，]", text)
+    )
+
+
+def names_value(value: str) -> bool:
+    """Does the span name something (not a pronoun, a judgement or a fragment)?"""
+    if not value or value.rstrip().endswith("]") or value.count('"') % 2:
+        return False
+    latin = re.findall(r"[a-z0-9][a-z0-9'+#.-]*", value.casefold())  # unstemmed: "awesome"
+    words = [w.strip("'.") for w in latin] + [t for t in tokens(_CJK.sub(" ", value)) if t.strip()]
+    if not words:
+        return False
+    content = [t for t in words if t not in EN_STOP and t not in ZH_STOP and t not in JUDGEMENT]
+    return bool(content)
+
+
+def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
+    """May the model store ``value`` for ``key`` from the clause ``said``?"""
+    if not names_value(value):
+        return False
+    if value_type in _PERSON_VALUED or key in ("name", "nickname"):
+        if speaker and value.casefold() == speaker.casefold():
+            return False
+        if addressed(value, said):
+            return False
+        if key in ("name", "nickname") and not NAMING.search(said):
+            return False
+    return True

@@ -1,0 +1,179 @@
+"""The attribute model made fit to be on by default: what it may write, where questions go,
+and one person however late the name comes (zh + en, every backend)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.model import MemoryRecord, MemoryType, Status
+from memquill.retrieve import routing
+from memquill.settings import Settings
+from memquill.write.extract.model_gates import acceptable, addressed, names_value, without_captions
+
+OPEN = ["active", "candidate"]
+
+
+def structured(mem: Memory, user: str = "u") -> list[MemoryRecord]:
+    return [r for r in mem.records(user=user, statuses=OPEN) if r.type is not MemoryType.EPISODE]
+
+
+def test_the_model_is_switched_by_one_setting() -> None:
+    assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "1"}).attribute_model is True
+    assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "0"}).attribute_model is False
+
+
+# --- what the model may write --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "vocative"),
+    [
+        ("Melanie", "Thanks, Melanie", True),
+        ("Caroline", "Hey Caroline!", True),
+        ("Caroline", "Yep, Caroline.", True),
+        ("周琴", "谢谢你，周琴", True),
+        ("Dana Lee", "My manager is called Dana Lee", False),
+        ("周琴", "我领导叫周琴", False),
+    ],
+)
+def test_a_name_used_to_address_someone_is_told_apart(name: str, said: str, vocative: bool) -> None:
+    assert addressed(name, said) is vocative
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("me", False),
+        ("it]", False),
+        ("so pretty", False),
+        ("awesome", False),
+        ("one of my faves", False),
+        ("hiking", True),
+        ("PostgreSQL 16", True),
+        ("茶", True),
+        ("前端工程师", True),
+    ],
+)
+def test_a_value_must_name_something(value: str, ok: bool) -> None:
+    assert names_value(value) is ok
+
+
+@pytest.mark.parametrize(
+    ("value", "key", "said", "speaker", "ok"),
+    [
+        ("Caroline", "name", "Thanks Caroline, love the vase", "Melanie", False),  # addressed
+        ("Melanie", "name", "Melanie is here", "Melanie", False),  # the speaker's own label
+        ("Dana", "name", "Dana grew up in Denver", None, False),  # no naming words
+        ("Dana", "name", "my sister's name is Dana", None, True),
+        ("周琴", "name", "我领导叫周琴", None, True),
+    ],
+)
+def test_a_name_is_a_value_only_when_the_clause_introduces_it(
+    value: str, key: str, said: str, speaker: str | None, ok: bool
+) -> None:
+    assert acceptable(value, "person", key, said, speaker) is ok
+
+
+def test_media_captions_are_no_statement() -> None:
+    assert without_captions("Love it! [image: a photo of a vase with sunflowers]") == "Love it!"
+    assert without_captions("我们去爬山了 [photo: 山顶]") == "我们去爬山了"
+
+
+@pytest.mark.slow
+def test_a_transcript_keeps_its_episodes_with_the_model_on(mem_e5: Memory) -> None:
+    """The bug that kept the model off: speaker labels and greetings became ``name`` guesses
+    about "the user", each replacing the last and retiring every episode that said a name."""
+    turns = [
+        ("Melanie: Hey Caroline, good to see you!", "s1"),
+        ("Caroline: Thanks, Melanie. I went to a support group on Sunday and it was so powerful.", "s1"),
+        ("Melanie: Yep, Caroline. I ran a charity race for mental health last Saturday.", "s1"),
+        ("Caroline: Hey Melanie! I joined a new activist group last Tuesday.", "s2"),
+        ("Melanie: Congrats, Caroline! I took my kids camping in the mountains.", "s2"),
+    ]
+    for i, (text, session) in enumerate(turns):
+        mem_e5.add(text, user="u", session=session, id=f"t{i}")
+        if i in (2, 4):
+            mem_e5.end_session(user="u", session=session)
+    mem_e5.flush()
+    everything = mem_e5.records(user="u", statuses=None)
+    assert not [r for r in everything if r.key == "name"], [(r.subject, r.value) for r in everything]
+    episodes = [r for r in everything if r.type is MemoryType.EPISODE]
+    assert episodes and all(e.status is Status.ACTIVE and e.valid_to is None for e in episodes)
+    assert all(r.subject != "user" for r in structured(mem_e5)), "a labelled line speaks for its speaker"
+
+
+# --- where questions go ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "slot"),
+    [
+        ("我现在住哪", ("user", "city")),
+        ("where do I live these days", ("user", "city")),
+        ("what's my email", ("user", "email")),
+        ("我表妹住在哪里", ("person:cousin", "city")),
+        ("When did Caroline join a mentorship program?", None),
+        ("卡罗琳什么时候加入的导师项目？", None),
+    ],
+)
+def test_only_questions_about_the_reader_route_to_the_readers_slots(
+    query: str, slot: tuple[str, str] | None
+) -> None:
+    found = [(s.subject, s.key) for s in routing.route(query)]
+    if slot is None:
+        assert found == []
+    else:
+        assert found[0] == slot
+
+
+# --- one person, whichever comes first --------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("about", "naming", "name", "value"),
+    [
+        ("周琴是成都人", "我领导叫周琴", "周琴", "成都"),
+        ("Dana Lee grew up in Denver", "My manager's name is Dana Lee", "Dana Lee", "Denver"),
+    ],
+)
+def test_what_was_said_about_a_name_moves_to_the_relation_once_the_name_is_learned(
+    mem_e5: Memory, about: str, naming: str, name: str, value: str
+) -> None:
+    mem_e5.add(about, user="u")
+    mem_e5.flush()
+    assert any(r.subject == f"person:{name}" and r.value == value for r in structured(mem_e5))
+    mem_e5.add(naming, user="u")
+    mem_e5.flush()
+    recs = structured(mem_e5)
+    assert not [r for r in recs if r.subject == f"person:{name}"]
+    (moved,) = [r for r in recs if r.value == value]
+    assert moved.subject == "person:manager"
+    assert moved.attributes["linked_from"] == f"person:{name}"
+    assert any(r.subject == "person:manager" and r.key == "name" and r.value == name for r in recs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("turns", "values"),
+    [
+        (["我领导住在杭州", "我领导叫周琴", "周琴是成都人"], {"杭州", "周琴", "成都"}),
+        (
+            [
+                "my manager lives in Boston",
+                "My manager's name is Dana Lee",
+                "Dana Lee is allergic to peanuts",
+            ],
+            {"Boston", "Dana Lee", "peanuts"},
+        ),
+    ],
+)
+def test_relation_then_name_then_name_only_is_one_person(
+    mem_e5: Memory, turns: list[str], values: set[str]
+) -> None:
+    for text in turns:
+        mem_e5.add(text, user="u")
+        mem_e5.flush()
+    about = {r.value: r.subject for r in structured(mem_e5) if r.value in values}
+    assert set(about) == values and set(about.values()) == {"person:manager"}, about
