@@ -135,7 +135,8 @@ class ModelExtractor:
             attr = self.catalogue.get(key)
             score = p.memory * prob
             cands = self._candidates(o, p, attr, score, times) if attr else []
-            cands = [x for x in cands if attr and self._sure(attr, x.subject, score)]
+            # a change cue may have lifted the score ("I'm on fish now"): judge what was proposed
+            cands = [x for x in cands if attr and self._sure(attr, x.subject, x.confidence)]
             if cands and all(x.key != cands[0].key for x in out):
                 out.extend(cands)
         return out + self._event_details(o, p, out, times)
