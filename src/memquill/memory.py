@@ -89,7 +89,6 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         self._llm_extractor = llm_extractor or _llm_extractor(self.settings)
         self._use_policy(policy or WritePolicy.live(self.store) or WritePolicy.from_settings(self.settings))
         self.profile_policy = profile.ProfilePolicy.from_settings(self.settings)
-        self.sentence_reader = sentences.reader_for(self.embedder)  # private sentences in episodes
         self.hot_path_ms: list[float] = []  # recent add() overheads, for stats()
 
     def warm_up(self) -> Memory:
@@ -109,6 +108,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         """Wire the stages that read the write policy (the composition root's one knob)."""
         self.policy = policy
         model = make_model_extractor(self.embedder) if self.settings.attribute_model else None
+        self.sentence_reader = sentences.reader_for(self.embedder)  # private sentences in episodes
         self.pipeline = WritePipeline(
             self.store,
             self.clock,
@@ -117,6 +117,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self.embedder,
             self._llm_extractor,
             model_extractor=model,
+            annotate=self.sentence_reader.annotate if self.sentence_reader else None,
         )
         self.retriever = Retriever(
             self.store,

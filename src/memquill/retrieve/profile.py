@@ -202,6 +202,7 @@ def _with_excerpts(
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
     lines = []
+    sentence_reader.seed(episodes)
     for ep in episodes:
         kept = without_private(ep, sentence_reader)
         parts = sentences(kept.content) if kept is not None else []

@@ -15,10 +15,10 @@ and episodes are shown as they are.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from memquill.model import MemoryRecord, MemoryType
+from memquill.model import Candidate, MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
 from memquill.retrieve import spend
 from memquill.retrieve.attributes import Catalogue, bundled
@@ -63,6 +63,29 @@ class SentenceReader:
                 self._cache[s] = Reading(tuple(a for a, _ in crit) if private else (), p.attribute, p.score)
         return [self._cache[s] for s in texts]
 
+    def annotate(self, candidates: Sequence[Candidate]) -> None:
+        """Write time: an episode carries the readings of all its sentences (compressed and
+        full wording) in ``attributes["sentence_readings"]``, one batched embedding in the
+        worker, so a ``context()`` never embeds a stored sentence (a cold process used to
+        spend seconds reading the newest episodes)."""
+        eps = [c for c in candidates if c.type is MemoryType.EPISODE]
+        per = [_all_sentences(c.content, c.attributes.get("search_text")) for c in eps]
+        texts = list(dict.fromkeys(t for p in per for t in p))
+        found = dict(zip(texts, self.read(texts), strict=True))
+        for c, parts in zip(eps, per, strict=True):
+            c.attributes["sentence_readings"] = {
+                t: [list(found[t].critical), found[t].attribute, found[t].score] for t in parts
+            }
+
+    def seed(self, records: Iterable[MemoryRecord]) -> None:
+        """Read time: the readings stored with episodes join the cache (no embedding)."""
+        for rec in records:
+            stored = rec.attributes.get("sentence_readings")
+            if not isinstance(stored, dict):
+                continue
+            for text, (crit, attribute, score) in stored.items():
+                self._cache.setdefault(text, Reading(tuple(crit), str(attribute), float(score)))
+
     def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         """For each sentence, the safety-critical attributes it states, likeliest first
         (empty when it states none)."""
@@ -77,6 +100,7 @@ class SentenceReader:
         left), and those sentences with their attributes. Other records pass unchanged."""
         if rec.type is not MemoryType.EPISODE:
             return rec.content, []
+        self.seed([rec])
         parts = sentences(rec.content)
         kinds = self.critical(parts)
         private = [(s, k) for s, k in zip(parts, kinds, strict=True) if k]
@@ -84,6 +108,14 @@ class SentenceReader:
             return rec.content, []
         rest = [s for s, k in zip(parts, kinds, strict=True) if not k]
         return (" ".join(rest) if rest else None), private
+
+
+def _all_sentences(content: str, full: object) -> list[str]:
+    """Every sentence a read may split out of an episode: its content, its full wording,
+    and the content with all left-out sentences put back (joining may merge a piece that
+    has no end mark, a photo caption, with the next)."""
+    pieces = [content, full if isinstance(full, str) else "", _restored_text(content, full, None) or ""]
+    return list(dict.fromkeys(s for p in pieces for s in sentences(p)))
 
 
 def reader_for(embedder: Embedder | None) -> SentenceReader | None:
@@ -146,18 +178,22 @@ def restored(rec: MemoryRecord, wanted: Collection[str] | None = None) -> Memory
     its evidence. A left-out sentence comes back when it says something (the episode
     scorer's bar) and, with ``wanted`` terms, when it shares one of them (the request's
     words and its situations' terms: trimmed to what the request needs)."""
-    full = rec.attributes.get("search_text")
-    if rec.type is not MemoryType.EPISODE or not isinstance(full, str) or not full:
+    if rec.type is not MemoryType.EPISODE:
         return rec
-    said = [spend.sentence_terms(rec.content)]
+    text = _restored_text(rec.content, rec.attributes.get("search_text"), wanted)
+    return rec if text is None else rec.model_copy(update={"content": text})
+
+
+def _restored_text(content: str, full: object, wanted: Collection[str] | None) -> str | None:
+    if not isinstance(full, str) or not full:
+        return None
+    said = [spend.sentence_terms(content)]
     extra = [
         s
         for s in sentences(full)
-        if s not in rec.content
+        if s not in content
         and sentence_score(s) >= MIN_CONTENT_TERMS
         and not spend.covered(s, said)
         and (wanted is None or spend.sentence_terms(s) & set(wanted))
     ]
-    if not extra:
-        return rec
-    return rec.model_copy(update={"content": " ".join([rec.content, *extra])})
+    return " ".join([content, *extra]) if extra else None

@@ -85,6 +85,7 @@ class WritePipeline:
         llm_extractor: Extractor | None = None,
         rules: Policy | None = None,
         model_extractor: Extractor | None = None,
+        annotate: Callable[[Sequence[Candidate]], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -99,6 +100,9 @@ class WritePipeline:
         self.embedder = embedder
         self.llm_extractor = llm_extractor
         self.model_extractor = model_extractor
+        # adds what readers will need to a candidate before it is stored (the read path's
+        # per-sentence attributes of an episode), so no read pays for a model call
+        self.annotate = annotate
 
     def under(self, policy: WritePolicy) -> WritePipeline:
         """The same stages under another write policy (re-extraction, replay)."""
@@ -111,6 +115,7 @@ class WritePipeline:
             self.llm_extractor,
             self.rules,
             self.model_extractor,
+            self.annotate,
         )
 
     def prepare(
@@ -214,6 +219,8 @@ class WritePipeline:
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
         stamped = [self.policy.stamp(c) for c in candidates]
+        if self.annotate is not None:
+            self.annotate(stamped)
         vectors = CandidateVectors(self.embedder, stamped)  # batched, once per text
         return [
             self._reconcile(
