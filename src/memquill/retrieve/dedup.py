@@ -20,12 +20,13 @@ def dedup(
     is replaced by a later member only when that member has more evidence."""
     kept: list[Scored] = []
     collapsed: dict[str, str] = {}
+    norms = {item.record.id: norm_value(item.record.content) for item in ranked}  # once, not per pair
     for item in ranked:
         rec = item.record
         vec = vectors.get(rec.id)
         twin = None
         for i, k in enumerate(kept):
-            if norm_value(k.record.content) == norm_value(rec.content):
+            if norms[k.record.id] == norms[rec.id]:
                 twin = i
                 break
             kv = vectors.get(k.record.id)
