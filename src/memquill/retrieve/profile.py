@@ -133,7 +133,11 @@ def assemble(
     wanted = {*query_terms(query), *intents.expansion(query)}
     kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
-    user = select(store, reader, at, policy, catalogue, found, types, bears_on)
+    # one read of the user's standing records serves the profile and the withheld turns
+    standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
+    user = select(
+        store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
+    )
     user = _with_excerpts(
         user, store, reader, at, policy, catalogue, types, (found, bears_on), sentence_reader
     )
@@ -144,7 +148,7 @@ def assemble(
         for part in split(r)
     ]
     entries = user + project
-    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue)
+    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue, standing)
     texts = evidence_texts(store, reader, kept, entries, hidden)
     if spend_once:
         user, project = spend_standing(user, texts), spend_standing(project, texts, user)
@@ -261,8 +265,10 @@ def select(
     relevant: Collection[str] = (),
     types: frozenset[MemoryType] | None = None,
     bears_on: Collection[str] = (),
+    records: Sequence[MemoryRecord] | None = None,
 ) -> list[ProfileEntry]:
-    """Active user-level records of the policy's profile groups, best first.
+    """Active user-level records of the policy's profile groups, best first (``records``:
+    those already read for this request).
 
     ``relevant`` holds ids the request's search found and ``bears_on`` the attributes its
     situations bear on (retrieve/intents.py); such entries come first. A safety-critical
@@ -271,7 +277,7 @@ def select(
     """
     if not policy.enabled:
         return []
-    recs = _find(store, user_level(reader), at, PROFILE_TYPES, types)
+    recs = records if records is not None else _find(store, user_level(reader), at, PROFILE_TYPES, types)
     return _rank(recs, at, policy, policy.groups, policy.max_items, catalogue, relevant, bears_on)
 
 
@@ -357,10 +363,11 @@ def withheld(
     bears_on: Collection[str],
     shown: Collection[str],
     catalogue: Catalogue | None = None,
+    records: Sequence[MemoryRecord] | None = None,
 ) -> set[str]:
     """Turns behind safety-critical memories this request does not bear on (and that are not
     shown): an episode quoting such a turn is trimmed of it like a turn already said."""
-    recs = _find(store, user_level(reader), at, PROFILE_TYPES, None)
+    recs = records if records is not None else _find(store, user_level(reader), at, PROFILE_TYPES, None)
     return {
         ev
         for r in recs
