@@ -26,24 +26,13 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_store import QUERIES
 from common import machine, sentence, summary, table
 
 from memquill import Memory
 from memquill.apikeys import KeyRing
 from memquill.interfaces.http.testing import serve_process
 
-QUERIES = [
-    "dark mode",
-    "PostgreSQL database",
-    "出差 杭州",
-    "计费服务 部署",
-    "React frontend",
-    "用户喜欢绿茶",
-    "weekly reports",
-    "搜索接口",
-    "staging database",
-    "值班",
-]
 Call = Callable[[int], None]
 
 
