@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from memquill.model import Candidate, MemoryRecord, MemoryType
+from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
 from memquill.retrieve import spend
 from memquill.retrieve.attributes import Catalogue, bundled
@@ -63,17 +63,22 @@ class SentenceReader:
                 self._cache[s] = Reading(tuple(a for a, _ in crit) if private else (), p.attribute, p.score)
         return [self._cache[s] for s in texts]
 
-    def annotate(self, candidates: Sequence[Candidate]) -> None:
-        """Write time: an episode carries the readings of all its sentences (compressed and
-        full wording) in ``attributes["sentence_readings"]``, one batched embedding in the
-        worker, so a ``context()`` never embeds a stored sentence (a cold process used to
-        spend seconds reading the newest episodes)."""
-        eps = [c for c in candidates if c.type is MemoryType.EPISODE]
-        per = [_all_sentences(c.content, c.attributes.get("search_text")) for c in eps]
+    def annotate(self, records: Sequence[MemoryRecord]) -> None:
+        """Write time: an episode about to be stored carries the readings of all its
+        sentences (compressed and full wording) in ``attributes["sentence_readings"]``, one
+        batched embedding in the worker, so a ``context()`` never embeds a stored sentence
+        (a cold process used to spend seconds reading the newest episodes)."""
+        eps, per = [], []
+        for r in records:
+            if r.type is MemoryType.EPISODE:
+                parts = _all_sentences(r.content, r.attributes.get("search_text"))
+                if not set(parts) <= set(r.attributes.get("sentence_readings") or {}):  # else read already
+                    eps.append(r)
+                    per.append(parts)
         texts = list(dict.fromkeys(t for p in per for t in p))
         found = dict(zip(texts, self.read(texts), strict=True))
-        for c, parts in zip(eps, per, strict=True):
-            c.attributes["sentence_readings"] = {
+        for r, parts in zip(eps, per, strict=True):
+            r.attributes["sentence_readings"] = {
                 t: [list(found[t].critical), found[t].attribute, found[t].score] for t in parts
             }
 

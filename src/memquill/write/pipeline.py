@@ -17,7 +17,7 @@ import numpy as np
 
 from memquill.clock import Clock
 from memquill.errors import ConflictError
-from memquill.model import Candidate, Event, Level, Role
+from memquill.model import Candidate, Create, Event, Level, MemoryRecord, Role, Update
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
@@ -85,7 +85,7 @@ class WritePipeline:
         llm_extractor: Extractor | None = None,
         rules: Policy | None = None,
         model_extractor: Extractor | None = None,
-        annotate: Callable[[Sequence[Candidate]], None] | None = None,
+        annotate: Callable[[Sequence[MemoryRecord]], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -219,8 +219,6 @@ class WritePipeline:
         Embedding is lazy: a re-run that turns out to be a no-op (the common case for the
         worker re-reading what the hot path already wrote) never pays for the model."""
         stamped = [self.policy.stamp(c) for c in candidates]
-        if self.annotate is not None:
-            self.annotate(stamped)
         vectors = CandidateVectors(self.embedder, stamped)  # batched, once per text
         return [
             self._reconcile(
@@ -240,6 +238,8 @@ class WritePipeline:
             decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)
             if not decision.changes:
                 return decision
+            if self.annotate is not None:  # only what will be written pays for it
+                self.annotate([ch.record for ch in decision.changes if isinstance(ch, Create | Update)])
             try:
                 self.store.apply(decision.changes)
                 # a relation's name learned last: what was filed under the name moves to it
