@@ -1,0 +1,116 @@
+"""One span path for every record's value, whatever made the record.
+
+The model extractor's values come from the learned span ranker (``span_scorer``); the rule
+patterns capture a phrase with a regex, which is often a word too long or too short ("Arc
+浏览器" for "Arc", "named Francesca", "神策和GrowingIO" for two competitors). Here a rule
+record's value goes through the same typed candidates and ranker: the rule keeps the
+attribute (rules have precedence there), and the ranker's best span replaces the rule's
+value only when it overlaps it (a trim or an extension of the same words, never another
+thing the clause mentions) and the ranker is surer of it than of the rule's own span.
+Spans that do not overlap the rule's value are not scored at all, which keeps this cheap
+enough for the hot path (a handful of candidates per record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from memquill.catalogue import Attribute, load
+from memquill.model import Candidate
+from memquill.write.extract import subjects
+from memquill.write.extract.span_features import Span, context
+from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
+
+# The ranker's best overlapping span replaces the rule's value when it is at least this many
+# times likelier than the rule's own span (or the rule's span is no candidate at all) and
+# at least this likely among the overlapping spans; tuned on the training corpus's held-out
+# share only.
+SURER = 2.0
+FLOOR = 0.5
+# Values a regex never spans well: times keep the time normaliser's wording.
+_KEEP = frozenset({"date", "datetime"})
+
+
+def own_words(text: str, subject: str) -> list[str]:
+    """The subject's own words in the clause (relation word, name): never its value."""
+    rel = subjects.relation(text)
+    words = [rel[1]] if rel else []
+    if ":" in subject:
+        words.append(subject.split(":", 1)[1])
+    return words
+
+
+def _same(a: str, b: str) -> bool:
+    return "".join(a.split()).casefold() == "".join(b.split()).casefold()
+
+
+def _where(text: str, value: str) -> tuple[int, int] | None:
+    at = text.casefold().find(value.casefold())
+    return (at, at + len(value)) if at >= 0 else None
+
+
+def ranked_near(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[Span, float]]:
+    """The ranker's spans that overlap ``value`` in ``text``, with their probabilities among
+    those spans only, best first; empty when the value is not verbatim in the clause."""
+    where = _where(text, value)
+    if where is None:
+        return []
+    lo, hi = where
+    ctx, spans = context(text, zh, attr.key, attr.value_type, scorer.known, own, _labels(attr))
+    near = [s for s in spans if s.start < hi and s.end > lo]
+    if not any(s.start == lo and s.end == hi for s in near):
+        near.append(Span(lo, hi, text[lo:hi], *_token_cover(ctx.toks, lo, hi)))
+    return scorer.rank(ctx, near)
+
+
+def _token_cover(toks: Sequence[object], start: int, end: int) -> tuple[int, int]:
+    inside = [i for i, t in enumerate(toks) if t.start < end and t.end > start]  # type: ignore[attr-defined]
+    return (inside[0], inside[-1]) if inside else (-1, -1)
+
+
+def choose(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[str, float]]:
+    """The value(s) the span path settles on for a rule's ``value`` of ``attr``: the rule's
+    own span unless the ranker is surer of an overlapping one; for a multi-valued attribute
+    a list the rule captured whole ("神策和GrowingIO") becomes its conjuncts."""
+    if attr.value_type in _KEEP or attr.value_type in STRICT:
+        return [(value, 1.0)]
+    ranked = ranked_near(scorer, text, zh, attr, value, own)
+    if not ranked:
+        return [(value, 1.0)]
+    p_rule = next((q for s, q in ranked if _same(s.text, value)), 0.0)
+    best, p_best = ranked[0]
+    surer = not _same(best.text, value) and p_best >= FLOOR and p_best >= SURER * p_rule
+    span, q = (best, p_best) if surer else (next((s for s, _ in ranked if _same(s.text, value)), None), p_rule)
+    if span is None or (attr.single and not surer):
+        return [(value, q)]
+    if attr.single:
+        return [(span.text.strip(), q)]
+    parts = [s.text.strip() for s in coordinated(text, [(span, q), *ranked]) if _inside(text, value, s)]
+    return [(v, q) for v in parts] if len(parts) > 1 else [(span.text.strip() if surer else value, q)]
+
+
+def _inside(text: str, value: str, s: Span) -> bool:
+    where = _where(text, value)
+    return where is not None and where[0] <= s.start and s.end <= where[1]
+
+
+def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list[Candidate]:
+    """A rule-made candidate with its value decided by the span path (one candidate per
+    value; unchanged when its key is no catalogue attribute or nothing is surer)."""
+    attr = load().get(c.key)
+    if scorer is None or attr is None or not c.value:
+        return [c]
+    chosen = choose(scorer, text, zh, attr, c.value, own_words(text, c.subject))
+    if len(chosen) == 1 and chosen[0][0] == c.value:
+        return [c]
+    return [
+        c.model_copy(
+            update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}
+        )
+        for v, q in chosen
+        if v
+    ] or [c]
