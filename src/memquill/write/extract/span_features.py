@@ -109,11 +109,24 @@ def candidates(text: str, toks: list[Token], typed: list[str]) -> list[Span]:
             if not last.text.strip("、-/ "):
                 continue
             out.setdefault((t.start, last.end), Span(t.start, last.end, text[t.start : last.end], i, j))
+    for i, t in enumerate(toks):
+        for part in _pieces(t):
+            out.setdefault((part[0], part[1]), Span(part[0], part[1], text[part[0] : part[1]], i, i))
     for s in typed:
         at = text.find(s)
         if s and at >= 0:
             out.setdefault((at, at + len(s)), Span(at, at + len(s), s, *_cover(toks, at, at + len(s))))
     return list(out.values())
+
+
+def _pieces(t: Token) -> list[tuple[int, int]]:
+    """Proper prefixes and suffixes of a Chinese word jieba did not split where a value ends
+    ("煤炭行业" → "煤炭", "佛教徒" → "佛教"): which residue ("行业", "徒", "人", "个") stays
+    outside a value is the ranker's to learn (feature ``cut``), not a hand list."""
+    n = len(t.text)
+    if n < 2 or n > 6 or not _CJK.search(t.text) or t.pos == "x":
+        return []
+    return [(t.start, t.start + k) for k in range(1, n)] + [(t.start + k, t.end) for k in range(1, n)]
 
 
 def _cover(toks: list[Token], start: int, end: int) -> tuple[int, int]:
@@ -239,6 +252,11 @@ def features(ctx: Context, s: Span) -> list[str]:
         f"lang|{vt}|{'zh' if zh else 'en'}",
         f"rel|{vt}|{_bucket(s.start / max(len(ctx.text), 1), (0.2, 0.4, 0.6, 0.8))}",
     ]
+    if first is not None and s.start > first.start:
+        f += [f"cut|{vt}|pre|{ctx.text[first.start : s.start]}", f"cutn|{vt}|pre|{s.start - first.start}"]
+    if last is not None and s.end < last.end:
+        f += [f"cut|{vt}|suf|{ctx.text[s.end : last.end]}", f"cutn|{vt}|suf|{last.end - s.end}"]
+        f.append(f"cut|suf|{ctx.text[s.end : last.end]}")
     if nxt is None or nxt.text in _BOUNDARY:
         f.append(f"segend|{vt}")
     if prev is None or prev.text in _BOUNDARY:
