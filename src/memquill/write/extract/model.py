@@ -247,7 +247,8 @@ class ModelExtractor:
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
-            best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
+            top = next(iter(ranked), None)  # nothing the cues prefer is near as likely: the ranker's own
+            best = next((v for v in order if ranked[v] >= floor), top)
             return [] if best is None else [(best, ranked[best])]
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
