@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from memquill.catalogue import load
-from memquill.write.extract import subjects, values
+from memquill.write.extract import values
 from memquill.write.extract.span_features import context, features
+from memquill.write.extract.span_path import own_words
 from memquill.write.extract.span_scorer import Example, SpanScorer, eligible, fit, hashed
 from memquill.write.extract.span_scorer import _labels as labels
 
@@ -37,15 +38,6 @@ Known = dict[str, set[str]]
 
 def read(path: Path) -> list[dict]:  # type: ignore[type-arg]
     return [json.loads(x) for x in path.read_text("utf-8").splitlines() if x.strip()]
-
-
-def own_words(text: str, subject: str) -> list[str]:
-    """The subject's own words in the clause (relation word, name), as the extractor sees them."""
-    rel = subjects.relation(text)
-    words = [rel[1]] if rel else []
-    if ":" in subject:
-        words.append(subject.split(":", 1)[1])
-    return words
 
 
 def known_values(rows: list[dict]) -> Known:  # type: ignore[type-arg]

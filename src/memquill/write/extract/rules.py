@@ -90,14 +90,16 @@ class RuleExtractor:
             for pattern in self.patterns:
                 found = pattern(clause)
                 if found:
-                    zh = clause.language == "zh"
                     # keyed once: a catalogue key is no value-named key to map again
-                    out.extend(x for c in found for x in span_path.respan(keyed(c), clause.text, zh, self.spans))
+                    out.extend(x for c in found for x in self._respan(keyed(c), clause))
                     break
             else:
                 if clause.explicit:
                     out.append(keyed(_note(clause)))
         return [as_said_by(c, who, event) for c in out] if who else out
+
+    def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
+        return span_path.respan(c, clause.text, clause.language == "zh", self.spans)
 
     def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
         language = detect_language(text)

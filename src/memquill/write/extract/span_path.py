@@ -27,8 +27,6 @@ from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coor
 # share only.
 SURER = 2.0
 FLOOR = 0.5
-# Values a regex never spans well: times keep the time normaliser's wording.
-_KEEP = frozenset({"date", "datetime"})
 
 
 def own_words(text: str, subject: str) -> list[str]:
@@ -76,7 +74,7 @@ def choose(
     """The value(s) the span path settles on for a rule's ``value`` of ``attr``: the rule's
     own span unless the ranker is surer of an overlapping one; for a multi-valued attribute
     a list the rule captured whole ("神策和GrowingIO") becomes its conjuncts."""
-    if attr.value_type in _KEEP or attr.value_type in STRICT:
+    if attr.value_type in STRICT:
         return [(value, 1.0)]
     ranked = ranked_near(scorer, text, zh, attr, value, own)
     if not ranked:
@@ -84,7 +82,8 @@ def choose(
     p_rule = next((q for s, q in ranked if _same(s.text, value)), 0.0)
     best, p_best = ranked[0]
     surer = not _same(best.text, value) and p_best >= FLOOR and p_best >= SURER * p_rule
-    span, q = (best, p_best) if surer else (next((s for s, _ in ranked if _same(s.text, value)), None), p_rule)
+    own_span = next((s for s, _ in ranked if _same(s.text, value)), None)
+    span, q = (best, p_best) if surer else (own_span, p_rule)
     if span is None or (attr.single and not surer):
         return [(value, q)]
     if attr.single:
