@@ -120,13 +120,14 @@ def candidates(text: str, toks: list[Token], typed: list[str]) -> list[Span]:
 
 
 def _pieces(t: Token) -> list[tuple[int, int]]:
-    """Proper prefixes and suffixes of a Chinese word jieba did not split where a value ends
-    ("煤炭行业" → "煤炭", "佛教徒" → "佛教"): which residue ("行业", "徒", "人", "个") stays
-    outside a value is the ranker's to learn (feature ``cut``), not a hand list."""
+    """Prefixes (two characters or more) of a Chinese word jieba did not split where a value
+    ends ("煤炭行业" → "煤炭", "佛教徒" → "佛教"): which residue ("行业", "徒", "荣耀") stays
+    outside a value is the ranker's to learn (feature ``cut``) from the training corpus, not
+    a hand list."""
     n = len(t.text)
-    if n < 2 or n > 6 or not _CJK.search(t.text) or t.pos == "x":
+    if n < 3 or n > 6 or not _CJK.search(t.text) or t.pos == "x":
         return []
-    return [(t.start, t.start + k) for k in range(1, n)] + [(t.start + k, t.end) for k in range(1, n)]
+    return [(t.start, t.start + k) for k in range(2, n)]
 
 
 def _cover(toks: list[Token], start: int, end: int) -> tuple[int, int]:
