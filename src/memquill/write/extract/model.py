@@ -246,13 +246,18 @@ class ModelExtractor:
 
         if self.spans is not None:
             if not attr.single:
-                return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             top = next(iter(ranked), None)  # nothing the cues prefer is near as likely: the ranker's own
             best = next((v for v in order if ranked[v] >= floor), top)
-            return [] if best is None else [(best, ranked[best])]
+            return (
+                []
+                if best is None
+                else list(span_path.trimmed(self.spans, o.said, zh, attr, [(best, ranked[best])]))
+            )
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:

@@ -13,12 +13,13 @@ enough for the hot path (a handful of candidates per record).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
 from memquill.model import Candidate
 from memquill.write.extract import subjects
-from memquill.write.extract.span_features import Span, context
+from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
 
 # The ranker's best overlapping span replaces the rule's value when it is at least this many
@@ -63,12 +64,29 @@ def ranked_near(
     return scorer.rank(ctx, near)
 
 
-def _token_cover(toks: Sequence[object], start: int, end: int) -> tuple[int, int]:
-    inside = [i for i, t in enumerate(toks) if t.start < end and t.end > start]  # type: ignore[attr-defined]
+def _token_cover(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:
+    inside = [i for i, t in enumerate(toks) if t.start < end and t.end > start]
     return (inside[0], inside[-1]) if inside else (-1, -1)
 
 
 def choose(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[str, float]]:
+    """``settle``, each value trimmed of structural residue (``trim``; not strict types)."""
+    return trimmed(scorer, text, zh, attr, settle(scorer, text, zh, attr, value, own))
+
+
+def trimmed(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, chosen: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Each chosen value of ``attr`` trimmed (``trim``); strict types are kept as matched."""
+    if attr.value_type in STRICT or not chosen:
+        return chosen
+    toks = tokens(text, zh)
+    return [(trim(scorer, text, zh, v, toks), q) for v, q in chosen]
+
+
+def settle(
     scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
 ) -> list[tuple[str, float]]:
     """The value(s) the span path settles on for a rule's ``value`` of ``attr``: the rule's
@@ -90,6 +108,47 @@ def choose(
         return [(span.text.strip(), q)]
     parts = [s.text.strip() for s in coordinated(text, [(span, q), *ranked]) if _inside(text, value, s)]
     return [(v, q) for v in parts] if len(parts) > 1 else [(span.text.strip() if surer else value, q)]
+
+
+# A Chinese numeral with its classifier ("一杯", "两个", "一名"): a count, not the value;
+# a numeral with a time or measure unit ("三点", "三年", "两次") is part of what it says.
+_QUANTIFIER = re.compile(r"^[一两二三四五六七八九十几每]+[^点年月日天号周时分秒岁次遍倍半刻斤两米\W\d]$")
+# jieba's particle tags: 了 (ul), 的 (uj), sentence-final 吧/呢/啊 (y); not 过 (ug), which
+# also starts words jieba splits wrongly ("选过道")
+_PARTICLES = frozenset({"ul", "uj", "y"})
+
+
+def _residue(t: Token, learned: frozenset[str]) -> bool:
+    if t.pos in _PARTICLES:
+        return True
+    return t.text.casefold() in learned
+
+
+def _counted(t: Token, zh: bool) -> bool:
+    return zh and t.pos == "m" and bool(_QUANTIFIER.match(t.text))
+
+
+def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Token] | None = None) -> str:
+    """``value`` without structural residue at its edges: leading words the training
+    corpus's labelled values never begin with ("called", "named", "I'm", "用") and quantifiers
+    ("一杯", "一名"), trailing words they never end with ("now", "please") and particles
+    ("了", "的", "吧", "呢"). Whole tokens only, never the last one left."""
+    where = _where(text, value)
+    if where is None:
+        return value
+    lo, hi = where
+    inside = [t for t in (toks if toks is not None else tokens(text, zh)) if lo <= t.start and t.end <= hi]
+    while len(inside) > 1 and (
+        _residue(inside[0], scorer.heads)
+        or (zh and inside[0].pos == "m" and _QUANTIFIER.match(inside[0].text))
+    ):
+        inside.pop(0)
+        lo = inside[0].start
+    while len(inside) > 1 and _residue(inside[-1], scorer.tails):
+        inside.pop()
+        hi = inside[-1].end
+    out = text[lo:hi].strip()
+    return out if out and lo >= where[0] and hi <= where[1] else value
 
 
 def _inside(text: str, value: str, s: Span) -> bool:
