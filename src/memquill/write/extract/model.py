@@ -251,8 +251,7 @@ class ModelExtractor:
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
-            top = next(iter(ranked), None)  # nothing the cues prefer is near as likely: the ranker's own
-            best = next((v for v in order if ranked[v] >= floor), top)
+            best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
             return (
                 []
                 if best is None
