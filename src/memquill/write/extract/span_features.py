@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memquill.write.extract import values
 from memquill.write.extract.lexicon import TECH
@@ -65,7 +67,13 @@ class Span:
 
 def tokens(text: str, zh: bool) -> list[Token]:
     """Tokens with offsets; Chinese by jieba (with its POS), English by a regex (with a
-    coarse shape tag). Whitespace is dropped; punctuation stays as ``x`` tokens."""
+    coarse shape tag). Whitespace is dropped; punctuation stays as ``x`` tokens. The last
+    few clauses' tokens are kept: one clause's values are ranked and trimmed in turn."""
+    return list(_tokens(text, zh))
+
+
+@lru_cache(maxsize=16)
+def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
     out: list[Token] = []
     if zh:
         at = 0
@@ -76,11 +84,11 @@ def tokens(text: str, zh: bool) -> list[Token]:
             if flag == "x" and word.isalnum():
                 flag = "eng"
             out.append(Token(word, start, at, flag))
-        return out
+        return tuple(out)
     for m in _EN_TOKEN.finditer(text):
         w = m.group(0)
         out.append(Token(w, m.start(), m.end(), _en_shape(w)))
-    return out
+    return tuple(out)
 
 
 def _en_shape(w: str) -> str:
@@ -145,13 +153,26 @@ def _bigrams(s: str) -> set[str]:
 
 
 def similarity(span: str, known: Collection[str]) -> float:
-    """Highest character-bigram Dice overlap of ``span`` with a known value."""
+    """Highest character-bigram Dice overlap of ``span`` with a known value (through an
+    index of the known values' bigrams: this runs for every candidate of every value)."""
     a = _bigrams(span)
-    best = 0.0
-    for k in known:
-        b = _bigrams(k)
-        best = max(best, 2 * len(a & b) / (len(a) + len(b)))
-    return best
+    index, sizes = _index(known if isinstance(known, frozenset) else frozenset(known))
+    shared: Counter[int] = Counter()
+    for g in a:
+        shared.update(index.get(g, ()))
+    return max((2 * n / (len(a) + sizes[i]) for i, n in shared.items()), default=0.0)
+
+
+@lru_cache(maxsize=1024)
+def _index(known: frozenset[str]) -> tuple[dict[str, list[int]], list[int]]:
+    index: dict[str, list[int]] = {}
+    sizes = []
+    for i, k in enumerate(sorted(known)):
+        grams = _bigrams(k)
+        sizes.append(len(grams))
+        for g in grams:
+            index.setdefault(g, []).append(i)
+    return index, sizes
 
 
 def _word(t: Token | None, zh: bool) -> str:

@@ -27,6 +27,7 @@ from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coor
 # at least this likely among the overlapping spans; tuned on the training corpus's held-out
 # share only.
 SURER = 2.0
+REACH = 2
 FLOOR = 0.6
 
 
@@ -58,10 +59,17 @@ def ranked_near(
         return []
     lo, hi = where
     ctx, spans = context(text, zh, attr.key, attr.value_type, scorer.known, own, _labels(attr))
-    near = [s for s in spans if s.start < hi and s.end > lo]
+    first, last = _token_cover(ctx.toks, lo, hi)
+    near = [s for s in spans if s.start < hi and s.end > lo and _close(s, first, last)]
     if not any(s.start == lo and s.end == hi for s in near):
-        near.append(Span(lo, hi, text[lo:hi], *_token_cover(ctx.toks, lo, hi)))
+        near.append(Span(lo, hi, text[lo:hi], first, last))
     return scorer.rank(ctx, near)
+
+
+def _close(s: Span, first: int, last: int) -> bool:
+    """A trim or extension by at most ``REACH`` words at either end (every overlapping
+    n-gram would cost the hot path more than the few that matter)."""
+    return s.first < 0 or first < 0 or (abs(s.first - first) <= REACH and abs(s.last - last) <= REACH)
 
 
 def _token_cover(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:
@@ -100,6 +108,7 @@ def settle(
     p_rule = next((q for s, q in ranked if _same(s.text, value)), 0.0)
     best, p_best = ranked[0]
     surer = not _same(best.text, value) and p_best >= FLOOR and p_best >= SURER * p_rule
+    surer = surer and _keeps_content(scorer, text, zh, value, best)
     own_span = next((s for s, _ in ranked if _same(s.text, value)), None)
     span, q = (best, p_best) if surer else (own_span, p_rule)
     if span is None or (attr.single and not surer):
@@ -138,10 +147,7 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
         return value
     lo, hi = where
     inside = [t for t in (toks if toks is not None else tokens(text, zh)) if lo <= t.start and t.end <= hi]
-    while len(inside) > 1 and (
-        _residue(inside[0], scorer.heads)
-        or (zh and inside[0].pos == "m" and _QUANTIFIER.match(inside[0].text))
-    ):
+    while len(inside) > 1 and (_residue(inside[0], scorer.heads) or _counted(inside[0], zh)):
         inside.pop(0)
         lo = inside[0].start
     while len(inside) > 1 and _residue(inside[-1], scorer.tails):
@@ -149,6 +155,28 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
         hi = inside[-1].end
     out = text[lo:hi].strip()
     return out if out and lo >= where[0] and hi <= where[1] else value
+
+
+# Words a value may lose at its start: function words, particles, pronouns, prepositions,
+# verbs and adverbs ("named", "用", "是"), never a noun ("tea with milk" is no "milk").
+_ZH_LEAD_POS = ("v", "p", "r", "m", "u", "y", "d", "c", "f")
+
+
+def _keeps_content(scorer: SpanScorer, text: str, zh: bool, value: str, best: Span) -> bool:
+    """A span the ranker prefers inside the rule's value may drop function words at the
+    start and anything but a number at the end ("Arc 浏览器" → "Arc"; "Django 4.2" keeps
+    its version)."""
+    where = _where(text, value)
+    if where is None:
+        return True
+    lo, hi = where
+    toks = tokens(text, zh)
+    lead = [t for t in toks if lo <= t.start and t.end <= best.start]
+    tail = [t for t in toks if best.end <= t.start and t.end <= hi]
+    function = (lambda t: t.pos.startswith(_ZH_LEAD_POS)) if zh else (lambda t: t.pos in ("f", "x"))
+    if any(not (function(t) or t.text.casefold() in scorer.heads) for t in lead):
+        return False
+    return not any(ch.isdigit() for t in tail for ch in t.text)
 
 
 def _inside(text: str, value: str, s: Span) -> bool:
