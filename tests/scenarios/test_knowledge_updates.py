@@ -114,7 +114,7 @@ def test_a_pending_turn_with_only_the_old_value_is_not_shown_beside_the_slot(
             "I'm on the growth team",
             "Reorged again, I sit with the search relevance team now",
             "team",
-            "search relevance",
+            "search relevance team",
         ),
         (
             "I live in Austin",
