@@ -110,18 +110,25 @@ def load_sized(store: Store, vecs: np.ndarray) -> float:
     )
 
 
-def hnsw_recall(pg: PostgresStore, unit: np.ndarray, queries: np.ndarray, ids: list[str]) -> list[object]:
+TIE = 1e-3  # ann-benchmarks' epsilon: a hit as close as the 10th exact neighbour counts
+
+
+def hnsw_recall(pg: PostgresStore, unit: np.ndarray, queries: np.ndarray) -> list[object]:
     """recall@10 of the store's vector leg (HNSW, the depth ``search()`` asks for) against an
-    exact numpy search over the same derived vectors, with the leg's own latency."""
+    exact numpy search over the same derived vectors, with the leg's own latency.
+
+    Counted by distance, as ann-benchmarks does: a derived vector has hundreds of
+    near-copies at 1M, equally close to a query, and which ten of them an index returns is
+    arbitrary — a hit counts when it is at least as similar as the 10th exact neighbour."""
     f = RecordFilter(Scope(user="u"))
     recall, lat = [], []
     for q in queries:
         qn = q / np.linalg.norm(q)
-        exact = {ids[i] for i in np.argsort(-(unit @ qn), kind="stable")[:10]}
+        tenth = float(np.partition(-(unit @ qn), 9)[9])  # minus the 10th best similarity
         t0 = time.perf_counter()
         hits = pg.vector(f, q, 50)
         lat.append((time.perf_counter() - t0) * 1000)
-        recall.append(len({h[0] for h in hits[:10]} & exact) / 10)
+        recall.append(sum(1 for _, sim in hits[:10] if sim >= -tenth - TIE) / 10)
     p50, p95, _ = summary(lat)
     return [
         f"PostgreSQL vector leg (limit 50) @ {len(unit):,}",
@@ -182,11 +189,7 @@ def bench_search(
         file=sys.stderr,
     )
     rows += search_rows("PostgreSQL", pg, emb, size)
-    ids = [
-        r["id"]
-        for r in pg._q("SELECT m.id FROM memories m JOIN memory_vectors v USING (rowid) ORDER BY m.rowid")
-    ]
-    recall = hnsw_recall(pg, vecs / np.linalg.norm(vecs, axis=1, keepdims=True), questions, ids)
+    recall = hnsw_recall(pg, vecs / np.linalg.norm(vecs, axis=1, keepdims=True), questions)
     pg.close()
     return rows, recall
 
@@ -386,7 +389,7 @@ def main() -> None:
                 if recall is not None:
                     out.append(
                         table(
-                            "HNSW recall@10 vs exact search over the same derived vectors (100 LoCoMo questions)",
+                            "HNSW recall@10 vs exact search over the same derived vectors (100 LoCoMo questions, ties by distance)",
                             ["leg", "queries", "recall@10", "p50 ms", "p95 ms"],
                             [recall],
                         )
