@@ -113,30 +113,36 @@ def load_sized(store: Store, vecs: np.ndarray) -> float:
 TIE = 1e-3  # ann-benchmarks' epsilon: a hit as close as the 10th exact neighbour counts
 
 
-def hnsw_recall(pg: PostgresStore, unit: np.ndarray, queries: np.ndarray) -> list[object]:
+def hnsw_recall(pg: PostgresStore, unit: np.ndarray, queries: np.ndarray, base: np.ndarray) -> list[object]:
     """recall@10 of the store's vector leg (HNSW, the depth ``search()`` asks for) against an
     exact numpy search over the same derived vectors, with the leg's own latency.
 
-    Counted by distance, as ann-benchmarks does: a derived vector has hundreds of
-    near-copies at 1M, equally close to a query, and which ten of them an index returns is
-    arbitrary — a hit counts when it is at least as similar as the 10th exact neighbour."""
+    Two counts. *By distance*, as ann-benchmarks does: a hit counts when it is at least as
+    similar as the 10th exact neighbour. *By sentence*: at 1M a real vector has hundreds of
+    derived near-copies, all but equally close to a query, so which ten copies an index
+    returns is arbitrary; what a reader gets is which sentences — the share of the exact
+    top 10's source sentences that the index's top 10 also holds."""
     f = RecordFilter(Scope(user="u"))
-    recall, lat = [], []
+    ids = [
+        r["id"]
+        for r in pg._q("SELECT m.id FROM memories m JOIN memory_vectors v USING (rowid) ORDER BY m.rowid")
+    ]
+    row = {i: n for n, i in enumerate(ids)}
+    by_dist, by_sentence, lat = [], [], []
     for q in queries:
         qn = q / np.linalg.norm(q)
-        tenth = float(np.partition(-(unit @ qn), 9)[9])  # minus the 10th best similarity
+        sims = unit @ qn
+        top = np.argpartition(-sims, 10)[:10]
+        tenth = float(np.min(sims[top]))
         t0 = time.perf_counter()
         hits = pg.vector(f, q, 50)
         lat.append((time.perf_counter() - t0) * 1000)
-        recall.append(sum(1 for _, sim in hits[:10] if sim >= -tenth - TIE) / 10)
+        by_dist.append(sum(1 for _, sim in hits[:10] if sim >= tenth - TIE) / 10)
+        want = set(base[top].tolist())
+        by_sentence.append(len(want & {int(base[row[h]]) for h, _ in hits[:10]}) / len(want))
     p50, p95, _ = summary(lat)
-    return [
-        f"PostgreSQL vector leg (limit 50) @ {len(unit):,}",
-        len(queries),
-        float(np.mean(recall)),
-        p50,
-        p95,
-    ]
+    label = f"PostgreSQL vector leg (limit 50) @ {len(unit):,}"
+    return [label, len(queries), float(np.mean(by_dist)), float(np.mean(by_sentence)), p50, p95]
 
 
 def pg_loaded(url: str, vecs: np.ndarray, schema: str | None) -> PostgresStore:
@@ -172,7 +178,7 @@ def bench_search(
     from bench_ann import derived, real_vectors  # lazy: bench_ann imports this module's corpus
 
     real, questions = real_vectors(1500, 100)
-    vecs = derived(real, size)
+    vecs, base = derived(real, size, with_base=True)
     rows: list[list[object]] = []
     if "sqlite" in stores:
         sq = SQLiteStore(str(tmp / f"search{size}.db"))
@@ -189,7 +195,7 @@ def bench_search(
         file=sys.stderr,
     )
     rows += search_rows("PostgreSQL", pg, emb, size)
-    recall = hnsw_recall(pg, vecs / np.linalg.norm(vecs, axis=1, keepdims=True), questions)
+    recall = hnsw_recall(pg, vecs / np.linalg.norm(vecs, axis=1, keepdims=True), questions, base)
     pg.close()
     return rows, recall
 
@@ -389,8 +395,8 @@ def main() -> None:
                 if recall is not None:
                     out.append(
                         table(
-                            "HNSW recall@10 vs exact search over the same derived vectors (100 LoCoMo questions, ties by distance)",
-                            ["leg", "queries", "recall@10", "p50 ms", "p95 ms"],
+                            "HNSW recall@10 vs exact search over the same derived vectors (100 LoCoMo questions)",
+                            ["leg", "queries", "recall@10 by distance", "by sentence", "p50 ms", "p95 ms"],
                             [recall],
                         )
                     )
