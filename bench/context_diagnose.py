@@ -63,9 +63,7 @@ def visible(mem: Memory, user: str, project: str | None, said: dict[str, str]) -
     return shown_facts(mem, [(r.id, r.content) for r in recs], said)
 
 
-def miss_bucket(
-    fact: str, stored: set[str], seen: set[str], searched: set[str], large: set[str]
-) -> str:
+def miss_bucket(fact: str, stored: set[str], seen: set[str], searched: set[str], large: set[str]) -> str:
     if fact not in stored:
         return "never stored"
     if fact not in seen:
@@ -106,9 +104,7 @@ def diagnose(args: argparse.Namespace) -> tuple[Counter[str], Counter[str], list
                 misses[b] += 1
                 rows.append(_row("miss", b, req, facts[f], said[f]))
             for f in sorted(set(req["must_not_include"]) & shown):
-                item = next(
-                    i for i in ctx.items if f in shown_facts(mem, [(i.memory_id, i.text)], said)
-                )
+                item = next(i for i in ctx.items if f in shown_facts(mem, [(i.memory_id, i.text)], said))
                 b = leak_bucket(mem, item.section, item.memory_id)
                 leaks[b] += 1
                 rows.append({**_row("leak", b, req, facts[f], said[f]), "line": item.text})
@@ -141,8 +137,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", default="")
     args = p.parse_args(argv)
     misses, leaks, rows = diagnose(args)
-    print(f"misses at {args.budget}: {sum(misses.values())}  " + ", ".join(f"{k} {v}" for k, v in misses.most_common()))
-    print(f"leaks at {args.budget}: {sum(leaks.values())}  " + ", ".join(f"{k} {v}" for k, v in leaks.most_common()))
+    print(
+        f"misses at {args.budget}: {sum(misses.values())}  "
+        + ", ".join(f"{k} {v}" for k, v in misses.most_common())
+    )
+    print(
+        f"leaks at {args.budget}: {sum(leaks.values())}  "
+        + ", ".join(f"{k} {v}" for k, v in leaks.most_common())
+    )
     wanted = set(args.show.split(",")) if args.show else set()
     for r in rows:
         if "all" in wanted or r["bucket"] in wanted:

@@ -112,6 +112,7 @@ class Assembly:
     standing: list[Standing]
     withheld: set[str]  # turns of private memories the request does not bear on
     texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
+    fuller: dict[str, MemoryRecord] = field(default_factory=dict)  # episode hits, all turns back
 
 
 def assemble(
@@ -162,7 +163,20 @@ def assemble(
         ],
         hidden,
         texts,
+        _fuller(kept, sentence_reader),
     )
+
+
+def _fuller(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> dict[str, MemoryRecord]:
+    """Episode hits with every sentence compression left out put back (private ones cut):
+    what the renderer shows instead when the block has room left."""
+    out = {}
+    for h in hits:
+        if h.memory.type is MemoryType.EPISODE:
+            rec = without_private(restored(h.memory), sentence_reader)
+            if rec is not None and len(rec.content) > len(h.memory.content):
+                out[h.memory.id] = rec
+    return out
 
 
 def _cut_private(
