@@ -53,7 +53,12 @@ LONG = [
 def test_a_long_sentence_is_private_when_one_clause_states_a_diagnosis(
     mem_read: Memory, clock: FixedClock, turn: str, word: str, unrelated: str, bears: str
 ) -> None:
-    _say(mem_read, clock, ["我在一家物流公司上班。" if word == "乳糜泻" else "I work at a logistics firm.", turn], "s1")
+    _say(
+        mem_read,
+        clock,
+        ["我在一家物流公司上班。" if word == "乳糜泻" else "I work at a logistics firm.", turn],
+        "s1",
+    )
     ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
     assert word not in ctx.text.lower(), ctx.text
     ctx = mem_read.context(bears, user="u", budget_tokens=300)
@@ -62,7 +67,12 @@ def test_a_long_sentence_is_private_when_one_clause_states_a_diagnosis(
 
 
 MISFIRE = [
-    ("我有一型糖尿病，身上一直带着胰岛素泵。", "糖尿病", "帮我写一段合唱团音乐会节目单上的个人简介。", "这个周末想出去走走，有什么好玩的？"),
+    (
+        "我有一型糖尿病，身上一直带着胰岛素泵。",
+        "糖尿病",
+        "帮我写一段合唱团音乐会节目单上的个人简介。",
+        "这个周末想出去走走，有什么好玩的？",
+    ),
     (
         "I have type 1 diabetes and I wear an insulin pump.",
         "diabetes",
@@ -76,7 +86,7 @@ MISFIRE = [
 def test_a_cue_word_used_in_passing_opens_no_private_memory(
     mem_read: Memory, clock: FixedClock, turn: str, word: str, passing: str, bears: str
 ) -> None:
-    """"Walk" and "音乐会" are outing cues; here they are not what the request is about."""
+    """ "Walk" and "音乐会" are outing cues; here they are not what the request is about."""
     _say(mem_read, clock, [turn], "s1")
     assert word not in mem_read.context(passing, user="u", budget_tokens=800).text.lower()
     assert word in mem_read.context(bears, user="u", budget_tokens=300).text.lower()
@@ -84,7 +94,11 @@ def test_a_cue_word_used_in_passing_opens_no_private_memory(
 
 VENUE = [
     ("我坐轮椅，去的地方得有无障碍通道，不能有台阶。", "轮椅", "帮我找个安静的地方，明天下午去办公。"),
-    ("I use a wheelchair, so anywhere I go needs step-free access.", "wheelchair", "Find me a nice café to work from tomorrow."),
+    (
+        "I use a wheelchair, so anywhere I go needs step-free access.",
+        "wheelchair",
+        "Find me a nice café to work from tomorrow.",
+    ),
 ]
 
 
