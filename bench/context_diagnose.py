@@ -6,13 +6,16 @@ Usage: .venv/bin/python bench/context_diagnose.py [--spec ... --utterances ...] 
 Same users, sessions and requests as ``bench/context_usefulness.py``. A must-include fact the
 block at ``--budget`` lacks is put in the first bucket that explains it:
 
-- ``never stored``: no visible memory of the user holds the fact after ingest;
+- ``cut by budget``: a 100,000-token block shows it, the budgeted one does not;
+- ``never stored``: no memory of the user holds the fact after ingest, not even in the full
+  wording an episode keeps for search;
+- ``compressed out``: only an episode's full wording holds it (session-end compression left
+  the turn out of the content) and no block shows it;
 - ``wrong scope``: stored, but only where this request's reader cannot see it (another
   project, or a project fact kept at user level read from another project);
 - ``filtered``: a memory holding it is among ``search()``'s top 30 for the request, yet even a
   block of 100,000 tokens does not show it (gated as private, spent, trimmed away);
-- ``not retrieved``: neither search nor the standing sections reach it at any budget;
-- ``cut by budget``: a 100,000-token block shows it, the budgeted one does not.
+- ``not retrieved``: neither search nor the standing sections reach it at any budget.
 
 A leak (a must-not fact shown) is put under the section and kind of the line that showed
 it: ``episode`` (an episode in any section), ``profile``, ``project`` or ``memory`` (a record
@@ -63,14 +66,27 @@ def visible(mem: Memory, user: str, project: str | None, said: dict[str, str]) -
     return shown_facts(mem, [(r.id, r.content) for r in recs], said)
 
 
-def miss_bucket(fact: str, stored: set[str], seen: set[str], searched: set[str], large: set[str]) -> str:
-    if fact not in stored:
-        return "never stored"
-    if fact not in seen:
-        return "wrong scope"
+def miss_bucket(
+    fact: str, stored: tuple[set[str], set[str]], seen: set[str], searched: set[str], large: set[str]
+) -> str:
+    content, full = stored
     if fact in large:
         return "cut by budget"
+    if fact not in content | full:
+        return "never stored"
+    if fact not in content:
+        return "compressed out"
+    if fact not in seen:
+        return "wrong scope"
     return "filtered" if fact in searched else "not retrieved"
+
+
+def stored_anywhere(mem: Memory, user: dict[str, Any], said: dict[str, str]) -> set[str]:
+    """Facts in some memory's content or in an episode's full wording (``search_text``)."""
+    readers = [None, *(user.get("projects") or [])]
+    recs = {r.id: r for p in readers for r in mem.records(user=user["id"], project=p)}
+    items = [(r.id, f"{r.content} {r.attributes.get('search_text') or ''}") for r in recs.values()]
+    return shown_facts(mem, items, said)
 
 
 def leak_bucket(mem: Memory, section: str, memory_id: str | None) -> str:
@@ -89,7 +105,7 @@ def diagnose(args: argparse.Namespace) -> tuple[Counter[str], Counter[str], list
     for user in users:
         mem = open_user(user, said, args.embedder, args.cache)
         facts = {f["id"]: f for f in user["facts"]}
-        stored = stored_facts(mem, user, said)
+        stored = (stored_facts(mem, user, said), stored_anywhere(mem, user, said))
         for req in user["requests"]:
             scope = {"user": user["id"], "project": req["project"], "session": f"q-{req['id']}"}
             ctx = mem.context(req["text"], budget_tokens=args.budget, **scope)
