@@ -346,6 +346,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             a.texts,
             a.withheld,
             self.settings.context_spend_once,
+            fuller=a.fuller,
         )
 
     # --- records and audit -----------------------------------------------------------------
