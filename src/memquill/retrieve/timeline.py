@@ -1,0 +1,193 @@
+"""The newest statement of a slot answers; older statements of it are history.
+
+A single-valued slot holds one value, but the turn that changed it may never have become a
+record: a phrasing no rule knows ("茶喝腻了，最近爱上了燕麦拿铁"), a value span the
+extractors cut wrong, or the attribute model off. The turn still lives in an episode, and
+the episodes with the earlier values live beside it. Read by attribute, they form the
+slot's timeline: the newest statement is the answer, the older ones are what it replaced.
+
+Write time (session end, off the hot path): each user turn of an episode is read once by
+the attribute classifier (``statements``: wording, time, P(memory), likeliest attributes),
+one batched embedding per episode batch, so a query never embeds a stored turn.
+
+Read time, when a question goes to a single-valued slot (and it is no history or as-of
+query): the pool's turns that state the routed attribute of the routed subject form the
+timeline, together with the slot's own record. The newest statement leads the answer (the
+turn itself, as an excerpt of its episode, when it is newer than the slot's record); every
+older statement of the attribute is left out (its turns cut from an episode that says more).
+Hits stating something else are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memquill.catalogue import load
+from memquill.model import MemoryRecord, MemoryType
+from memquill.providers.base import Embedder
+from memquill.write.episodes import SENTENCE, content_terms
+from memquill.write.extract import subjects
+from memquill.write.extract.classifier import AttributeClassifier
+
+TOP = 3  # attributes kept per turn
+MEMORY_FLOOR = 0.05  # P(the turn states something durable) for a turn to count at all…
+ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three
+SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
+
+
+# --- write time ------------------------------------------------------------------------
+class StatementReader:
+    """Reads the user turns of episodes about to be written (one batch per call)."""
+
+    def __init__(self, model: AttributeClassifier, embedder: Embedder) -> None:
+        self.model = model
+        self.embedder = embedder
+
+    def annotate(self, records: Sequence[MemoryRecord]) -> None:
+        todo = [
+            t
+            for r in records
+            if r.type is MemoryType.EPISODE
+            for t in _turns(r)
+            if "reading" not in t
+        ]
+        texts = list(dict.fromkeys(str(t["text"]) for t in todo))
+        if not texts:
+            return
+        read = self.model.predict(self.embedder.embed_passages(texts), top=TOP)
+        found = dict(zip(texts, read, strict=True))
+        for t in todo:
+            p = found[str(t["text"])]
+            t["reading"] = [round(p.memory, 3), [[k, round(v, 3)] for k, v in p.attributes]]
+
+
+def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return StatementReader(model, embedder)
+
+
+def _turns(rec: MemoryRecord) -> list[dict[str, object]]:
+    turns = rec.attributes.get("statements")
+    return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+
+
+# --- read time -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Statement:
+    record: MemoryRecord
+    text: str  # the turn (for an episode) or the record's content
+    at: datetime
+    score: float  # P(memory) × P(attribute)
+
+
+@dataclass
+class Timeline:
+    """What a question routed to single-valued slots keeps, drops and puts first."""
+
+    lead: MemoryRecord | None = None  # the newest statement, when it is newer than the slot
+    drop: set[str] = field(default_factory=set)  # records stating only older values
+    trimmed: dict[str, MemoryRecord] = field(default_factory=dict)  # episodes without old turns
+
+    def apply(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+        out = []
+        for r in records:
+            if r.id in self.drop:
+                continue
+            if self.lead is not None and r.id == self.lead.id:
+                out.append(self.lead)
+            else:
+                out.append(self.trimmed.get(r.id, r))
+        return out
+
+
+def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot_ids: set[str]) -> Timeline:
+    """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
+    (the pool), with ``slot_ids`` the slot lookup's own records."""
+    if slot is None:
+        return Timeline()
+    said: list[Statement] = []
+    for r in records:
+        if r.id in slot_ids:
+            said.append(Statement(r, r.content, _when(r), 1.0))
+        elif r.type is MemoryType.EPISODE:
+            said += [s for t in _turns(r) if (s := _statement(r, t, slot)) is not None]
+    if not said:
+        return Timeline()
+    newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    tl = Timeline()
+    if newest.record.id not in slot_ids:
+        tl.lead = newest.record.model_copy(
+            update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
+        )
+    older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
+    for rid in {s.record.id for s in older}:
+        turns = [s.text for s in older if s.record.id == rid]
+        rec = next(s.record for s in older if s.record.id == rid)
+        if rec.id in slot_ids or rec.type is not MemoryType.EPISODE:
+            tl.drop.add(rid)
+            continue
+        if tl.lead is not None and rid == tl.lead.id:
+            continue
+        rest = _without(rec.content, turns)
+        if rest is None:
+            tl.drop.add(rid)
+        else:
+            tl.trimmed[rid] = rec.model_copy(update={"content": rest})
+    return tl
+
+
+def single_slot(slots: Sequence[tuple[str, str]], prefer: Sequence[str] = ()) -> tuple[str, str] | None:
+    """The single-valued slot a question asks about: of the routed ones, the first the
+    query's own reading prefers (``prefer``: its likeliest attributes), else the first."""
+    cat = load()
+    single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
+    for key in prefer:
+        for s, k in single:
+            if k == key:
+                return (s, k)
+    return single[0] if single else None
+
+
+def _statement(rec: MemoryRecord, turn: dict[str, object], slot: tuple[str, str]) -> Statement | None:
+    """The turn as a statement of ``slot``, if its reading names the attribute among its
+    likeliest and the turn is about the slot's subject."""
+    reading = turn.get("reading")
+    text, at = str(turn.get("text", "")), turn.get("at")
+    if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
+        return None
+    memory, attrs = float(reading[0]), {str(k): float(p) for k, p in reading[1]}
+    p = attrs.get(slot[1], 0.0)
+    if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or not _same_subject(slot[0], _subject(text)):
+        return None
+    return Statement(rec, text, datetime.fromisoformat(at), p)
+
+
+def _subject(text: str) -> str | None:
+    rel = subjects.relation(text)
+    return f"person:{rel[0]}" if rel else None
+
+
+def _same_subject(slot_subject: str, said: str | None) -> bool:
+    """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
+    about the user (or the user's project)."""
+    if slot_subject.startswith("person:"):
+        return said == slot_subject
+    return said is None
+
+
+def _when(r: MemoryRecord) -> datetime:
+    return r.observed_at or r.valid_from or r.created_at
+
+
+def _without(content: str, turns: Sequence[str]) -> str | None:
+    """The episode's content without the sentences that come from ``turns`` (its content
+    quotes turns sentence by sentence); ``None`` when nothing that says anything is left."""
+    for t in turns:
+        for x in (x.strip() for x in SENTENCE.split(t.strip())):
+            if x:
+                content = content.replace(x, " ")
+    rest = " ".join(content.split())
+    return rest if content_terms(rest) else None
