@@ -179,7 +179,10 @@ def _same_subject(slot_subject: str, said: str | None) -> bool:
 
 
 def _when(r: MemoryRecord) -> datetime:
-    return r.observed_at or r.valid_from or r.created_at
+    """When the slot's value was first said: a restatement merged in later moves
+    ``observed_at``, not the start of the version (a value span cut wrong from a newer
+    turn merges into the old value; the newer turn must still lead)."""
+    return r.valid_from or r.observed_at or r.created_at
 
 
 def _without(content: str, turns: Sequence[str]) -> str | None:
