@@ -80,7 +80,8 @@ class Statement:
     record: MemoryRecord
     text: str  # the turn (for an episode) or the record's content
     at: datetime
-    score: float  # P(memory) × P(attribute)
+    score: float  # P(attribute)
+    event: str | None = None  # the turn's event (records made from it name it as evidence)
 
 
 @dataclass
@@ -109,9 +110,10 @@ def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot
     if slot is None:
         return Timeline()
     said: list[Statement] = []
+    heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
     for r in records:
         if r.id in slot_ids:
-            said.append(Statement(r, r.content, _when(r), 1.0))
+            said.append(Statement(r, r.content, _when(r, heard), 1.0))
         elif r.type is MemoryType.EPISODE:
             said += [s for t in _turns(r) if (s := _statement(r, t, slot)) is not None]
     if not said:
@@ -123,6 +125,11 @@ def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
     older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
+    told = {s.event for s in older if s.event} - {newest.event}
+    for r in records:  # what other records made of an older statement say is old too
+        made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
+        if made and r.evidence and set(r.evidence) <= told:
+            tl.drop.add(r.id)
     for rid in {s.record.id for s in older}:
         turns = [s.text for s in older if s.record.id == rid]
         rec = next(s.record for s in older if s.record.id == rid)
@@ -162,7 +169,8 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], slot: tuple[str, str]
     p = attrs.get(slot[1], 0.0)
     if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or not _same_subject(slot[0], _subject(text)):
         return None
-    return Statement(rec, text, datetime.fromisoformat(at), p)
+    event = turn.get("event")
+    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
 
 
 def _subject(text: str) -> str | None:
@@ -178,11 +186,14 @@ def _same_subject(slot_subject: str, said: str | None) -> bool:
     return said is None
 
 
-def _when(r: MemoryRecord) -> datetime:
-    """When the slot's value was first said: a restatement merged in later moves
-    ``observed_at``, not the start of the version (a value span cut wrong from a newer
-    turn merges into the old value; the newer turn must still lead)."""
-    return r.valid_from or r.observed_at or r.created_at
+def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:
+    """When the slot's value was first said: the start of its version, else its first
+    turn's time. A restatement merged in later moves ``observed_at``, not this (a value span
+    cut wrong from a newer turn merges into the old value; the newer turn must still lead)."""
+    if r.valid_from is not None:
+        return r.valid_from
+    first = [datetime.fromisoformat(heard[e]) for e in r.evidence if e in heard]
+    return min(first) if first else (r.observed_at or r.created_at)
 
 
 def _without(content: str, turns: Sequence[str]) -> str | None:

@@ -245,7 +245,7 @@ def _user_turns(group: Sequence[Event], texts: Sequence[str]) -> list[dict[str, 
     """The user's own turns as said, with their times: the read path orders what a slot was
     told by them (``retrieve/timeline.py``)."""
     return [
-        {"text": t, "at": e.occurred_at.isoformat()}
+        {"text": t, "at": e.occurred_at.isoformat(), "event": e.id}
         for e, t in zip(group, texts, strict=True)
         if e.role is Role.USER and e.source is Trust.USER and t.strip()
     ]
