@@ -61,3 +61,20 @@ def test_a_broken_catalogue_is_a_config_error() -> None:
         parse(json.dumps(doc))
     with pytest.raises(ConfigError):
         parse('{"version": "1"}')
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("我现在的上级叫什么名字", "manager"),
+        ("我的新领导叫王芳", "manager"),
+        ("My new manager at Lumen is Dana Whitfield", "manager"),
+        ("my current boss is from Leeds", "manager"),
+        ("我新买的车是白色的", None),
+    ],
+)
+def test_the_current_or_new_one_is_still_the_relation(text: str, relation: str | None) -> None:
+    from memquill.write.extract import subjects
+
+    found = subjects.relation(text)
+    assert (found[0] if found else None) == relation
