@@ -14,7 +14,9 @@ from memquill.store.base import Store
 
 
 @pytest.fixture(params=[False, True], ids=["model-off", "model-on"])
-def mem_read(request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
+def mem_read(
+    request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock
+) -> Iterator[Memory]:
     yield Memory(
         store=make_store(),
         clock=clock,

@@ -15,7 +15,12 @@ SCOPE = Scope(user="u")
 
 
 def turn(text: str, day: int, reading: list[Any], event: str | None = None) -> dict[str, Any]:
-    return {"text": text, "at": (T0 + day * DAY).isoformat(), "event": event or f"evt-{day}", "reading": reading}
+    return {
+        "text": text,
+        "at": (T0 + day * DAY).isoformat(),
+        "event": event or f"evt-{day}",
+        "reading": reading,
+    }
 
 
 def episode(id: str, day: int, *turns: dict[str, Any]) -> MemoryRecord:
@@ -37,7 +42,9 @@ def episode(id: str, day: int, *turns: dict[str, Any]) -> MemoryRecord:
     )
 
 
-def record(id: str, key: str, value: str, day: int, evidence: list[str], subject: str = "user") -> MemoryRecord:
+def record(
+    id: str, key: str, value: str, day: int, evidence: list[str], subject: str = "user"
+) -> MemoryRecord:
     return MemoryRecord(
         id=id,
         type=MemoryType.PREFERENCE,
@@ -66,7 +73,9 @@ def test_a_newer_turn_than_the_slot_leads_and_the_slot_is_left_out() -> None:
     slot = record("r1", "beverage", "black coffee", 1, ["evt-1"])
     new = episode("e2", 9, turn("these days it's green tea for me", 9, WEAK_DRINK, "evt-9"))
     tl = timeline([old, slot, new], ("user", "beverage"), {"r1"})
-    assert tl.lead is not None and tl.lead.id == "e2" and tl.lead.content == "these days it's green tea for me"
+    assert (
+        tl.lead is not None and tl.lead.id == "e2" and tl.lead.content == "these days it's green tea for me"
+    )
     assert tl.drop == {"e1", "r1"}
     kept = tl.apply([old, slot, new])
     assert [r.id for r in kept] == ["e2"] and kept[0].attributes["excerpt"] is True
@@ -86,7 +95,9 @@ def test_a_restatement_merged_into_an_old_value_does_not_make_it_new() -> None:
     """A value span cut wrong from the newer turn merged into the old record: its
     ``observed_at`` moved, the start of its version did not; the newer turn leads."""
     old = episode("e1", 1, turn("改吃生酮了", 1, DRINK, "evt-1"))
-    slot = record("r1", "beverage", "生酮", 1, ["evt-1", "evt-9"]).model_copy(update={"observed_at": T0 + 9 * DAY})
+    slot = record("r1", "beverage", "生酮", 1, ["evt-1", "evt-9"]).model_copy(
+        update={"observed_at": T0 + 9 * DAY}
+    )
     new = episode("e2", 9, turn("生酮坚持不下去了，现在就是低碳水", 9, DRINK, "evt-9"))
     tl = timeline([old, slot, new], ("user", "beverage"), {"r1"})
     assert tl.lead is not None and tl.lead.id == "e2"
@@ -118,8 +129,12 @@ def test_records_made_from_an_older_statement_are_left_out() -> None:
 def test_turns_about_someone_else_or_unsure_are_no_statement() -> None:
     mine = episode("e1", 1, turn("我平时喝美式", 1, DRINK, "evt-1"))
     wife = episode("e2", 9, turn("我老婆最近爱喝乌龙茶", 9, DRINK, "evt-9"))
-    noise = episode("e3", 10, turn("sounds good, let's go with that", 10, [0.0, [["beverage", 0.9]]], "evt-10"))
-    faint = episode("e4", 11, turn("我每天坐地铁上班", 11, [0.9, [["commute", 0.9], ["beverage", 0.05]]], "evt-11"))
+    noise = episode(
+        "e3", 10, turn("sounds good, let's go with that", 10, [0.0, [["beverage", 0.9]]], "evt-10")
+    )
+    faint = episode(
+        "e4", 11, turn("我每天坐地铁上班", 11, [0.9, [["commute", 0.9], ["beverage", 0.05]]], "evt-11")
+    )
     tl = timeline([mine, wife, noise, faint], ("user", "beverage"), set())
     assert tl.lead is not None and tl.lead.id == "e1"
     assert not tl.drop
@@ -132,3 +147,14 @@ def test_the_asked_slot_is_a_single_valued_one_the_query_prefers() -> None:
     assert single_slot(routed) == ("user", "occupation")
     assert single_slot([("user", "allergy")]) is None  # multi-valued: values coexist
     assert timeline([], None, set()).lead is None
+
+
+def test_questions_and_hypotheticals_state_no_value() -> None:
+    said = episode("e1", 1, turn("我住在上海", 1, [0.9, [["city", 0.9]]], "evt-1"))
+    later = [
+        episode("e2", 5, turn("如果搬去深圳的话，通勤会不会很远", 5, [0.9, [["city", 0.6]]], "evt-5")),
+        episode("e3", 6, turn("要不要搬到杭州？", 6, [0.9, [["city", 0.6]]], "evt-6")),
+        episode("e4", 7, turn("I'm thinking about moving to Lisbon", 7, [0.9, [["city", 0.6]]], "evt-7")),
+    ]
+    tl = timeline([said, *later], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop

@@ -20,6 +20,7 @@ Hits stating something else are untouched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,13 @@ from memquill.write.extract.classifier import AttributeClassifier
 TOP = 3  # attributes kept per turn
 MEMORY_FLOOR = 0.05  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three
+# A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
+# "thinking about switching to Neovim", "要不要换成 Arc？").
+NOT_SAID = re.compile(
+    r"如果|假如|要是|万一|也许|或许|考虑|要不要|是不是|打算|[吗呢][？?]?\s*$|[?？]\s*$|"
+    r"\b(?:if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
+    re.IGNORECASE,
+)
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 
 
@@ -46,13 +54,7 @@ class StatementReader:
         self.embedder = embedder
 
     def annotate(self, records: Sequence[MemoryRecord]) -> None:
-        todo = [
-            t
-            for r in records
-            if r.type is MemoryType.EPISODE
-            for t in _turns(r)
-            if "reading" not in t
-        ]
+        todo = [t for r in records if r.type is MemoryType.EPISODE for t in _turns(r) if "reading" not in t]
         texts = list(dict.fromkeys(str(t["text"]) for t in todo))
         if not texts:
             return
@@ -169,6 +171,8 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], slot: tuple[str, str]
     p = attrs.get(slot[1], 0.0)
     if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or not _same_subject(slot[0], _subject(text)):
         return None
+    if NOT_SAID.search(text):
+        return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event")
     return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
 

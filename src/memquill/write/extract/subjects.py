@@ -51,7 +51,8 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     # "我现在的上级", "my new manager": the current one is still the relation
     zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(?:现在的|新的?)?(" + "|".join(map(re.escape, zh)) + ")")
     en_rx = re.compile(
-        r"\b(?:my|our)\s+(?:(?:new|current)\s+)?(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.IGNORECASE
+        r"\b(?:my|our)\s+(?:(?:new|current)\s+)?(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b",
+        re.IGNORECASE,
     )
     return zh_rx, en_rx
 
