@@ -78,3 +78,18 @@ def test_the_current_or_new_one_is_still_the_relation(text: str, relation: str |
 
     found = subjects.relation(text)
     assert (found[0] if found else None) == relation
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Who do I report to now?",
+        "老板现在是谁来着？",
+        "我现在的顶头上司叫啥？",
+        "who's my manager these days",
+    ],
+)
+def test_asking_for_the_boss_goes_to_the_managers_name(query: str) -> None:
+    from memquill.retrieve import routing
+
+    assert routing.route(query)[0] == routing.Slot("person:manager", "name", "words")

@@ -158,3 +158,22 @@ def test_questions_and_hypotheticals_state_no_value() -> None:
     ]
     tl = timeline([said, *later], ("user", "city"), set())
     assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop
+
+
+def test_a_turn_about_someone_named_before_is_not_the_users() -> None:
+    mine = episode("e1", 1, turn("我在医院当护士", 1, [0.9, [["occupation", 0.9]]], "evt-1"))
+    hers = episode("e2", 5, turn("她不再当护士长了，改去做行政", 5, [0.9, [["occupation", 0.9]]], "evt-5"))
+    his = episode(
+        "e3", 6, turn("He's a dispatcher now, nine to six", 6, [0.9, [["occupation", 0.9]]], "evt-6")
+    )
+    tl = timeline([mine, hers, his], ("user", "occupation"), set())
+    assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop
+
+
+def test_who_one_reports_to_names_the_manager() -> None:
+    old = episode("e1", 1, turn("我领导叫贺砚秋", 1, [0.9, [["name", 0.9]]], "evt-1"))
+    new = episode(
+        "e2", 5, turn("Thandiwe retired, so I now report to Pieter Olivier", 5, [0.9, [["name", 0.6]]])
+    )
+    tl = timeline([old, new], ("person:manager", "name"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}

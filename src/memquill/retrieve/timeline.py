@@ -177,9 +177,22 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], slot: tuple[str, str]
     return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
 
 
+# "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
+_OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
+
+
+_REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
+
+
 def _subject(text: str) -> str | None:
+    """Whom a turn is about: a relation it names ("我老婆…", "I now report to …" names the
+    manager), someone named before ("她…", "he…"), else the user."""
     rel = subjects.relation(text)
-    return f"person:{rel[0]}" if rel else None
+    if rel:
+        return f"person:{rel[0]}"
+    if _REPORTS.search(text):
+        return "person:manager"
+    return "other" if _OTHER.search(text) else None
 
 
 def _same_subject(slot_subject: str, said: str | None) -> bool:
