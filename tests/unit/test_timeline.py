@@ -137,7 +137,7 @@ def test_turns_about_someone_else_or_unsure_are_no_statement() -> None:
     )
     tl = timeline([mine, wife, noise, faint], ("user", "beverage"), set())
     assert tl.lead is not None and tl.lead.id == "e1"
-    assert not tl.drop
+    assert tl.drop == {"e2"}  # the wife's drink is no answer to the user's (noise and faint stay)
     assert timeline([mine, wife], ("person:wife", "beverage"), set()).lead.id == "e2"  # type: ignore[union-attr]
 
 
@@ -155,6 +155,7 @@ def test_questions_and_hypotheticals_state_no_value() -> None:
         episode("e2", 5, turn("如果搬去深圳的话，通勤会不会很远", 5, [0.9, [["city", 0.6]]], "evt-5")),
         episode("e3", 6, turn("要不要搬到杭州？", 6, [0.9, [["city", 0.6]]], "evt-6")),
         episode("e4", 7, turn("I'm thinking about moving to Lisbon", 7, [0.9, [["city", 0.6]]], "evt-7")),
+        episode("e5", 8, turn("What if we moved to Porto", 8, [0.9, [["city", 0.6]]], "evt-8")),
     ]
     tl = timeline([said, *later], ("user", "city"), set())
     assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop
@@ -167,7 +168,10 @@ def test_a_turn_about_someone_named_before_is_not_the_users() -> None:
         "e3", 6, turn("He's a dispatcher now, nine to six", 6, [0.9, [["occupation", 0.9]]], "evt-6")
     )
     tl = timeline([mine, hers, his], ("user", "occupation"), set())
-    assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop
+    assert tl.lead is not None and tl.lead.id == "e1" and tl.drop == {"e2", "e3"}
+    bare = episode("e4", 8, turn("老公又换了工作，现在开车", 8, [0.9, [["occupation", 0.9]]], "evt-8"))
+    asked = timeline([mine, bare], ("person:husband", "occupation"), set())
+    assert asked.lead is not None and asked.lead.id == "e4" and asked.drop == {"e1"}
 
 
 def test_who_one_reports_to_names_the_manager() -> None:
@@ -177,3 +181,9 @@ def test_who_one_reports_to_names_the_manager() -> None:
     )
     tl = timeline([old, new], ("person:manager", "name"), set())
     assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+
+
+def test_an_if_about_someone_else_does_not_unsay_a_statement() -> None:
+    said = episode("e1", 1, turn("Work cell is 082 417 5530 if you ever need it", 1, [0.9, [["phone", 0.9]]]))
+    tl = timeline([said], ("user", "phone"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"

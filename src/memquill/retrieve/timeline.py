@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
@@ -33,13 +34,13 @@ from memquill.write.extract import subjects
 from memquill.write.extract.classifier import AttributeClassifier
 
 TOP = 3  # attributes kept per turn
-MEMORY_FLOOR = 0.05  # P(the turn states something durable) for a turn to count at all…
+MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three
 # A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
 # "thinking about switching to Neovim", "要不要换成 Arc？").
 NOT_SAID = re.compile(
     r"如果|假如|要是|万一|也许|或许|考虑|要不要|是不是|打算|[吗呢][？?]?\s*$|[?？]\s*$|"
-    r"\b(?:if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
+    r"\b(?:if (?:i|we)|what if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
     re.IGNORECASE,
 )
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
@@ -112,12 +113,15 @@ def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot
     if slot is None:
         return Timeline()
     said: list[Statement] = []
+    others: list[Statement] = []  # the same attribute of someone else: no answer either
     heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
     for r in records:
         if r.id in slot_ids:
             said.append(Statement(r, r.content, _when(r, heard), 1.0))
         elif r.type is MemoryType.EPISODE:
-            said += [s for t in _turns(r) if (s := _statement(r, t, slot)) is not None]
+            for t in _turns(r):
+                if (st := _statement(r, t, slot[1])) is not None:
+                    (said if _same_subject(slot[0], _subject(st.text)) else others).append(st)
     if not said:
         return Timeline()
     newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
@@ -132,9 +136,10 @@ def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
         if made and r.evidence and set(r.evidence) <= told:
             tl.drop.add(r.id)
-    for rid in {s.record.id for s in older}:
-        turns = [s.text for s in older if s.record.id == rid]
-        rec = next(s.record for s in older if s.record.id == rid)
+    gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
+    for rid in {s.record.id for s in gone}:
+        turns = [s.text for s in gone if s.record.id == rid]
+        rec = next(s.record for s in gone if s.record.id == rid)
         if rec.id in slot_ids or rec.type is not MemoryType.EPISODE:
             tl.drop.add(rid)
             continue
@@ -160,18 +165,16 @@ def single_slot(slots: Sequence[tuple[str, str]], prefer: Sequence[str] = ()) ->
     return single[0] if single else None
 
 
-def _statement(rec: MemoryRecord, turn: dict[str, object], slot: tuple[str, str]) -> Statement | None:
-    """The turn as a statement of ``slot``, if its reading names the attribute among its
-    likeliest and the turn is about the slot's subject."""
+def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
+    """The turn as a statement of attribute ``key``, if its reading names the attribute
+    among its likeliest and it is said, not asked or supposed."""
     reading = turn.get("reading")
     text, at = str(turn.get("text", "")), turn.get("at")
     if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
         return None
     memory, attrs = float(reading[0]), {str(k): float(p) for k, p in reading[1]}
-    p = attrs.get(slot[1], 0.0)
-    if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or not _same_subject(slot[0], _subject(text)):
-        return None
-    if NOT_SAID.search(text):
+    p = attrs.get(key, 0.0)
+    if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event")
     return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
@@ -184,12 +187,21 @@ _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORE
 _REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
 
 
+@cache
+def _bare_relation() -> re.Pattern[str]:
+    """A turn opening with a relation word, the "my" left out ("老公又换了工作")."""
+    words = sorted((w for w in load().relation_words() if not w.isascii()), key=len, reverse=True)
+    return re.compile(r"^\W*(" + "|".join(map(re.escape, words)) + ")")
+
+
 def _subject(text: str) -> str | None:
-    """Whom a turn is about: a relation it names ("我老婆…", "I now report to …" names the
-    manager), someone named before ("她…", "he…"), else the user."""
+    """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
+    names the manager), someone named before ("她…", "he…"), else the user."""
     rel = subjects.relation(text)
     if rel:
         return f"person:{rel[0]}"
+    if (m := _bare_relation().search(text)) and (key := load().relation(m.group(1))):
+        return f"person:{key}"
     if _REPORTS.search(text):
         return "person:manager"
     return "other" if _OTHER.search(text) else None
