@@ -187,3 +187,12 @@ def test_an_if_about_someone_else_does_not_unsay_a_statement() -> None:
     said = episode("e1", 1, turn("Work cell is 082 417 5530 if you ever need it", 1, [0.9, [["phone", 0.9]]]))
     tl = timeline([said], ("user", "phone"), set())
     assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_a_landlord_opening_the_turn_does_not_make_the_move_theirs() -> None:
+    old = episode("e1", 1, turn("我住在天通苑", 1, [0.9, [["address", 0.8]]], "evt-1"))
+    new = episode(
+        "e2", 5, turn("房东要卖房，只好又搬，现在住望京", 5, [0.5, [["housing", 0.5], ["address", 0.14]]])
+    )
+    tl = timeline([old, new], ("user", "address"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}

@@ -187,10 +187,16 @@ _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORE
 _REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
 
 
+# Family is named without "my" ("老公又换了工作"); "房东要卖房，只好又搬" is still the user's move.
+FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
+
+
 @cache
 def _bare_relation() -> re.Pattern[str]:
-    """A turn opening with a relation word, the "my" left out ("老公又换了工作")."""
-    words = sorted((w for w in load().relation_words() if not w.isascii()), key=len, reverse=True)
+    """A turn opening with a family word, the "my" left out."""
+    cat = load()
+    words = [w for w in cat.relation_words() if not w.isascii() and cat.relation(w) in FAMILY]
+    words.sort(key=len, reverse=True)
     return re.compile(r"^\W*(" + "|".join(map(re.escape, words)) + ")")
 
 
