@@ -196,3 +196,10 @@ def test_a_landlord_opening_the_turn_does_not_make_the_move_theirs() -> None:
     )
     tl = timeline([old, new], ("user", "address"), set())
     assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+
+
+def test_records_made_of_a_replaced_versions_turn_are_left_out_when_its_episode_is_closed() -> None:
+    slot = record("r2", "diet", "正常吃", 9, ["evt-9"])
+    side = record("r7", "decision:diet", "改成低碳水饮食", 5, ["evt-5"])
+    tl = timeline([slot, side], ("user", "diet"), {"r2"}, replaced={"evt-5"})
+    assert tl.drop == {"r7"} and tl.lead is None

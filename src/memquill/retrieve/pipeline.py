@@ -88,7 +88,7 @@ class Retriever:
             asked = single_slot(routed, self._reading(qvec))
             key = asked[1] if asked else None
             own = {i for i, item in pool.items() if _slot_key(item) == key}
-            told = timeline(records, asked, own)
+            told = timeline(records, asked, own, replaced.evidence)
             records = told.apply(records)
         relevance = {
             rec.id: (

@@ -21,7 +21,7 @@ Hits stating something else are untouched.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -107,9 +107,15 @@ class Timeline:
         return out
 
 
-def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot_ids: set[str]) -> Timeline:
+def timeline(
+    records: Sequence[MemoryRecord],
+    slot: tuple[str, str] | None,
+    slot_ids: set[str],
+    replaced: Collection[str] = (),
+) -> Timeline:
     """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
-    (the pool), with ``slot_ids`` the slot lookup's own records."""
+    (the pool), with ``slot_ids`` the slot lookup's own records and ``replaced`` the turns
+    of its replaced versions (their episodes may be closed already)."""
     if slot is None:
         return Timeline()
     said: list[Statement] = []
@@ -131,12 +137,12 @@ def timeline(records: Sequence[MemoryRecord], slot: tuple[str, str] | None, slot
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
     older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
-    told = {s.event for s in older if s.event} - {newest.event}
-    for r in records:  # what other records made of an older statement say is old too
+    gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
+    told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
+    for r in records:  # what other records made of such a turn say is no answer either
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
         if made and r.evidence and set(r.evidence) <= told:
             tl.drop.add(r.id)
-    gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
     for rid in {s.record.id for s in gone}:
         turns = [s.text for s in gone if s.record.id == rid]
         rec = next(s.record for s in gone if s.record.id == rid)
