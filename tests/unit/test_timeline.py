@@ -203,3 +203,12 @@ def test_records_made_of_a_replaced_versions_turn_are_left_out_when_its_episode_
     side = record("r7", "decision:diet", "改成低碳水饮食", 5, ["evt-5"])
     tl = timeline([slot, side], ("user", "diet"), {"r2"}, replaced={"evt-5"})
     assert tl.drop == {"r7"} and tl.lead is None
+
+
+def test_a_question_about_the_past_is_no_question_for_the_newest_statement() -> None:
+    from memquill.retrieve.timeline import asks_history
+
+    for q in ["我以前住在哪个城市？", "where did I live before Austin?", "when did I move to Denver?"]:
+        assert asks_history(q)
+    for q in ["我现在住哪个城市？", "which city am I based in these days?", "what do I usually drink now?"]:
+        assert not asks_history(q)

@@ -25,7 +25,7 @@ from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.retrieve.superseded import Replaced
-from memquill.retrieve.timeline import Timeline, single_slot, timeline
+from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -84,8 +84,8 @@ class Retriever:
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
         told = Timeline()
-        if routed and not q.include_history and q.at is None:  # the newest statement answers
-            asked = single_slot(routed, self._reading(qvec))
+        if routed and not q.include_history and q.at is None and not asks_history(q.text):
+            asked = single_slot(routed, self._reading(qvec))  # the newest statement answers
             key = asked[1] if asked else None
             own = {i for i, item in pool.items() if _slot_key(item) == key}
             told = timeline(records, asked, own, replaced.evidence)

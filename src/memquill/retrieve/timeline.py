@@ -43,6 +43,13 @@ NOT_SAID = re.compile(
     r"\b(?:if (?:i|we)|what if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
     re.IGNORECASE,
 )
+# A question about the past wants the older statements ("where did I live before",
+# "我以前用什么编辑器", "when did I move"): no timeline then.
+HISTORY = re.compile(
+    r"以前|之前|原来|曾经|过去|上一[个家份]|第一[个家份次]|什么时候|哪年|哪一年|多久|"
+    r"\b(?:before|used to|previous(?:ly)?|former(?:ly)?|first|when did|how long|ago|back then)\b",
+    re.IGNORECASE,
+)
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 
 
@@ -246,3 +253,8 @@ def _without(content: str, turns: Sequence[str]) -> str | None:
                 content = content.replace(x, " ")
     rest = " ".join(content.split())
     return rest if content_terms(rest) else None
+
+
+def asks_history(query: str) -> bool:
+    """Does the question ask about the past of a slot rather than its current value?"""
+    return HISTORY.search(query) is not None
