@@ -43,6 +43,7 @@ from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
 from memquill.text import detect_language
+from memquill.write import scoping
 from memquill.write.extract import classifier
 from memquill.write.extract.base import Extractor
 from memquill.write.extract.model import ModelExtractor
@@ -120,6 +121,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             annotate=_annotators(
                 self.sentence_reader, timeline.reader_for(classifier.bundled(), self.embedder)
             ),
+            about_project=scoping.reader_for(classifier.bundled(), self.embedder),
         )
         self.retriever = Retriever(
             self.store,

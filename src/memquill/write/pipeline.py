@@ -59,14 +59,14 @@ class WriteReport:
         return [d.memory_id for d in self.decisions if d.changes]
 
 
-def level_for(cand: Candidate, event: Event) -> Level:
+def level_for(cand: Candidate, event: Event, about_project: scoping.AboutProject | None = None) -> Level:
     """How widely a record applies. An agent's or tool's finding inside a project belongs to
     the project (every agent there reads it), not to the user's global profile; an event
     marked ``metadata={"private": True}`` stays the writing agent's own; words asking for a
     session or naming the project's own things decide next (``scoping``)."""
     if event.metadata.get("private") and event.scope.agent:
         return Level.AGENT
-    intended = scoping.intended_level(cand, event)
+    intended = scoping.intended_level(cand, event, about_project)
     if intended is not None:
         return intended
     if cand.level is Level.USER and event.role is not Role.USER and event.scope.project:
@@ -86,6 +86,7 @@ class WritePipeline:
         rules: Policy | None = None,
         model_extractor: Extractor | None = None,
         annotate: Callable[[Sequence[MemoryRecord]], None] | None = None,
+        about_project: scoping.AboutProject | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -103,6 +104,8 @@ class WritePipeline:
         # adds what readers will need to a candidate before it is stored (the read path's
         # per-sentence attributes of an episode), so no read pays for a model call
         self.annotate = annotate
+        # reads a user's instruction said in a project: the project's rule or the user's?
+        self.about_project = about_project
 
     def under(self, policy: WritePolicy) -> WritePipeline:
         """The same stages under another write policy (re-extraction, replay)."""
@@ -116,6 +119,7 @@ class WritePipeline:
             self.rules,
             self.model_extractor,
             self.annotate,
+            self.about_project,
         )
 
     def prepare(
@@ -231,7 +235,7 @@ class WritePipeline:
         self, cand: Candidate, event: Event, actor: str, embed: Callable[[], np.ndarray | None]
     ) -> Decision:
         """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
-        scope = event.scope.bind(level_for(cand, event))
+        scope = event.scope.bind(level_for(cand, event, self.about_project))
         cand = entities.link(cand, self.store, scope)  # "周琴" → the person:manager it names
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)

@@ -6,13 +6,21 @@
   profile in every other project. So does any statement that names the project the session
   is in ("mall 的指标口径都写在飞书文档里" said in project mall): shown in project ops it
   would leak. Personal facts said in a project stay user-level.
+- A standing instruction or convention said by the user inside a project is about the
+  project when the attribute classifier reads it as one (subject kind "project", or an
+  attribute only projects have: conventions, stack, environments): "Always write commit
+  messages in English" in project folio is folio's rule, "回复我用中文" stays the user's.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from memquill.model import Candidate, Event, Level
+from memquill.catalogue import load
+from memquill.model import Candidate, Event, Level, MemoryType, Role
+from memquill.providers.base import Embedder
+from memquill.write.extract.classifier import AttributeClassifier
 
 SESSION_ONLY = re.compile(
     r"\b(?:(?:for|in|during) (?:this|the current) (?:session|chat|conversation)|"
@@ -32,7 +40,53 @@ PROJECT_THING = re.compile(
 )
 
 
-def intended_level(cand: Candidate, event: Event) -> Level | None:
+KIND_FLOOR = 0.6  # P(subject kind = project) that makes a user's instruction the project's
+ATTRIBUTE_FLOOR = 0.5  # or P(top attribute) when that attribute only projects have
+# what is read: standing instructions and preferences (facts about the user stay theirs),
+# never an attribute that must reach every request it bears on (allergies, medication…)
+READ_PREFIXES = ("instruction:", "note:", "procedure:")
+READ_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.PROCEDURE})
+
+AboutProject = Callable[[Candidate, str], bool]
+
+
+class ProjectReader:
+    """Reads a user's standing instruction said in a project: is it about the project?"""
+
+    def __init__(self, model: AttributeClassifier, embedder: Embedder) -> None:
+        self.model = model
+        self.embedder = embedder
+        cat = load()
+        self.project_only = frozenset(
+            a.key for a in cat.attributes if "project" in a.subjects and "user" not in a.subjects
+        )
+        self.safety_critical = frozenset(a.key for a in cat.attributes if a.safety_critical)
+        self._memo: dict[str, bool] = {}
+
+    def reads(self, cand: Candidate) -> bool:
+        """Is this candidate one whose level the reading may move?"""
+        if cand.key in self.safety_critical:
+            return False
+        return cand.key.startswith(READ_PREFIXES) or cand.type in READ_TYPES
+
+    def __call__(self, cand: Candidate, text: str) -> bool:
+        if not self.reads(cand):
+            return False
+        if text not in self._memo:
+            p = self.model.predict(self.embedder.embed_passages([text]), top=1, texts=[text])[0]
+            self._memo[text] = (p.kind == "project" and p.kind_score >= KIND_FLOOR) or (
+                p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR
+            )
+        return self._memo[text]
+
+
+def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> ProjectReader | None:
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return ProjectReader(model, embedder)
+
+
+def intended_level(cand: Candidate, event: Event, about_project: AboutProject | None = None) -> Level | None:
     """The level the words ask for, or None to keep the extractor's default."""
     if event.scope.session and SESSION_ONLY.search(event.content):
         return Level.SESSION
@@ -40,6 +94,14 @@ def intended_level(cand: Candidate, event: Event) -> Level | None:
     if event.scope.project and explicit_note and PROJECT_THING.search(cand.content):
         return Level.PROJECT
     if event.scope.project and names_project(cand.content, event.scope.project):
+        return Level.PROJECT
+    if (
+        about_project is not None
+        and event.scope.project
+        and event.role is Role.USER
+        and cand.level is Level.USER
+        and about_project(cand, event.content)
+    ):
         return Level.PROJECT
     return None
 

