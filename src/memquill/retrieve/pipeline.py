@@ -19,7 +19,7 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import intents, question_forms, routing
+from memquill.retrieve import derived, intents, question_forms, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
@@ -74,7 +74,7 @@ class Retriever:
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
-        pool = recall(self.store, f, q.text, qvec, r, extra)
+        pool = recall(self.store, f, q.text, qvec, derived.deeper(r, self.router is not None), extra)
         replaced = Replaced()
         if r.slot_lookup:
             replaced = self._slot_lookup(q, f, pool, qvec)
@@ -82,23 +82,28 @@ class Retriever:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
+        derived.unshift(pool, {rec.id for rec in records if derived.model_made(rec)}, r)
+        records = [rec for rec in records if rec.id in pool]
         relevance = {
             rec.id: (
                 1.0
                 if "slot" in pool[rec.id].legs
                 else min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content)))
+                * derived.weight(rec)
             )
             for rec in records
         }
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
+        ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs)
         ranked = sorted(ranked, key=lambda s: "slot" not in pool[s.record.id].legs)  # slots answer first
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(
             head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
         )
         kept = _slot_wins(kept, collapsed, head, pool)
+        collapsed |= folded
         hits = [
             Hit(
                 memory=s.record,
