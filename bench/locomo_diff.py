@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import DEFAULT_DATA, Conversation, load_conversation, make_token_counter, recall_any  # noqa: E402
+from locomo import DEFAULT_DATA, Conversation, load_conversation, make_token_counter, recall_any
 
 
 def open_memory(db: Path, conv: Conversation, model: bool, ingest_only: bool = False) -> Any:
@@ -86,9 +86,9 @@ def retired(mem: Any, user: str, gold: list[str]) -> list[str]:
 
 
 def dump(conv: Conversation, mem: Any) -> list[dict[str, Any]]:
+    from memquill.clock import parse_instant
     from memquill.model import Scope
     from memquill.retrieve.pipeline import Query
-    from memquill.clock import parse_instant
 
     at = conv.sessions[-1].at.isoformat()
     out = []
@@ -150,7 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     for s in samples:
         conv = load_conversation(s)
         for mode in modes:
-            mem = open_memory(args.db_dir / f"{conv.sample_id}-{mode}.db", conv, mode == "on", args.ingest_only)
+            mem = open_memory(
+                args.db_dir / f"{conv.sample_id}-{mode}.db", conv, mode == "on", args.ingest_only
+            )
             if mem is not None:
                 result.setdefault(conv.sample_id, {})[mode] = dump(conv, mem)
                 mem.close()
@@ -187,7 +189,9 @@ def report(result: dict[str, dict[str, Any]], modes: list[str]) -> None:
             print(f"  off gold #{b['hits'].index(off) + 1} {off['key']}: {off['content'][:90]}")
             for i, h in enumerate(a["hits"][:12]):
                 g = " GOLD" if gold & set(h["evidence"]) else ""
-                print(f"  on {i + 1:2d} {bucket(h):20s} {h['score']:.3f}{g} {h['evidence'][:3]} {h['content'][:80]}")
+                print(
+                    f"  on {i + 1:2d} {bucket(h):20s} {h['score']:.3f}{g} {h['evidence'][:3]} {h['content'][:80]}"
+                )
     print("\nlost questions by cause:", causes)
     print("kinds ranked above the gold hit in lost questions (not above it with the model off):", above)
 

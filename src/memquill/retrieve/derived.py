@@ -25,7 +25,6 @@ from memquill.retrieve.hybrid import Recall
 from memquill.retrieve.recipes import Recipe
 from memquill.retrieve.rerank import Scored
 
-
 WEIGHTED = True  # scale a model fact's relevance by its calibrated score
 FUSED = True  # fold a model fact into the episode holding its turns
 UNSHIFT = True  # model facts take no leg rank from other records
@@ -76,9 +75,7 @@ def unshift(pool: dict[str, Recall], facts: set[str], r: Recipe) -> None:
             del pool[mid]
 
 
-def fuse(
-    ranked: Sequence[Scored], is_slot: Callable[[str], bool]
-) -> tuple[list[Scored], dict[str, str]]:
+def fuse(ranked: Sequence[Scored], is_slot: Callable[[str], bool]) -> tuple[list[Scored], dict[str, str]]:
     """(ranked with each model fact folded into an episode that holds its turns, fact id →
     episode id). The episode keeps the better score of the two, so it takes the better rank."""
     if not FUSED:

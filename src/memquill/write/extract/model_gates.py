@@ -12,7 +12,10 @@ made:
 * a name is only a ``name``-like value when the clause introduces it ("my manager is called
   Zhou Qin", "我领导叫周琴"), never when it addresses someone ("Thanks, Melanie");
 * a value must name something: pronouns ("me", "it"), judgements ("so pretty", "awesome",
-  "the best") and caption fragments are no value.
+  "the best") and caption fragments are no value;
+* a change cue ("now", "since", "here's …") says that something is new, not what: it may
+  lift a guess that is already sure enough for a single-valued slot over the confidence
+  floor, never an unsure one (in open conversation nearly every turn has such a word).
 """
 
 from __future__ import annotations
@@ -79,3 +82,11 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+def cue_may_lift(score: float, single_floor: float) -> bool:
+    """May a change cue raise this guess to a stated value? Only when the model's own joint
+    score already reaches the floor for single-valued guesses: on LoCoMo, cue-lifted guesses
+    under it ("adoption" as a team, "It's" as an auth provider) replaced one another and
+    each replacement retired the episodes quoting the old value."""
+    return score >= single_floor
