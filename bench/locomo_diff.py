@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
             if mem is not None:
                 result.setdefault(conv.sample_id, {})[mode] = dump(conv, mem)
                 mem.close()
+                for copy in args.db_dir.glob(f"{conv.sample_id}-{mode}.search-{os.getpid()}.db*"):
+                    copy.unlink()
             print(f"{conv.sample_id} {mode} done", file=sys.stderr)
     if args.ingest_only:
         return 0
