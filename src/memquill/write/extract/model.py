@@ -199,8 +199,8 @@ class ModelExtractor:
         c = o.clause
         cue = change_cues.kind(o.said) if attr.single else None
         believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
-        sure = cue_may_lift(score, self.thresholds.single)
-        if cue is not None and believed and sure and rank_ok(p, attr.key):
+        sure = cue is not None and cue_may_lift(score, self.thresholds.single, value, o.said)
+        if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
         return c.make(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from memquill.text import EN_STOP, ZH_STOP, tokens
+from memquill.write.extract import change_cues
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
 NAMING = re.compile(
@@ -84,9 +85,23 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
     return True
 
 
-def cue_may_lift(score: float, single_floor: float) -> bool:
-    """May a change cue raise this guess to a stated value? Only when the model's own joint
-    score already reaches the floor for single-valued guesses: on LoCoMo, cue-lifted guesses
-    under it ("adoption" as a team, "It's" as an auth provider) replaced one another and
-    each replacement retired the episodes quoting the old value."""
-    return score >= single_floor
+def cue_may_lift(score: float, single_floor: float, value: str, said: str) -> bool:
+    """May a change cue raise this guess to a stated value? When the model's own joint score
+    already reaches the floor for single-valued guesses, or when the value is the one a
+    change cue introduces ("I'm on *fish* now", "switched to *Postgres*"). On LoCoMo, guesses
+    lifted by a cue elsewhere in the clause ("*adoption* agencies I'm looking into", "now
+    that I'm … a *stepping stone*") replaced one another, and each replacement retired the
+    episodes quoting the old value."""
+    return score >= single_floor or introduced(value, said)
+
+
+def introduced(value: str, said: str) -> bool:
+    """Does ``value`` start inside the value region of a change cue of ``said``?"""
+    if not value:
+        return False
+    rx = re.escape(value) if not value.isascii() else rf"(?<![\w]){re.escape(value)}(?![\w])"
+    starts = [m.start() for m in re.finditer(rx, said, re.IGNORECASE)]
+    return any(
+        c.kind in change_cues.CHANGE and any(c.value_start <= at <= c.value_end for at in starts)
+        for c in change_cues.find(said)
+    )
