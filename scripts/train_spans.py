@@ -20,14 +20,15 @@ import argparse
 import hashlib
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
 from memquill.catalogue import load
-from memquill.write.extract import subjects, values
-from memquill.write.extract.span_features import context, features
+from memquill.write.extract import values
+from memquill.write.extract.span_features import context, features, tokens
+from memquill.write.extract.span_path import own_words
 from memquill.write.extract.span_scorer import Example, SpanScorer, eligible, fit, hashed
 from memquill.write.extract.span_scorer import _labels as labels
 
@@ -37,15 +38,6 @@ Known = dict[str, set[str]]
 
 def read(path: Path) -> list[dict]:  # type: ignore[type-arg]
     return [json.loads(x) for x in path.read_text("utf-8").splitlines() if x.strip()]
-
-
-def own_words(text: str, subject: str) -> list[str]:
-    """The subject's own words in the clause (relation word, name), as the extractor sees them."""
-    rel = subjects.relation(text)
-    words = [rel[1]] if rel else []
-    if ":" in subject:
-        words.append(subject.split(":", 1)[1])
-    return words
 
 
 def known_values(rows: list[dict]) -> Known:  # type: ignore[type-arg]
@@ -58,6 +50,32 @@ def known_values(rows: list[dict]) -> Known:  # type: ignore[type-arg]
                 known[f["attribute"]].add(f["value"].casefold().strip())
                 known[f"type:{attr.value_type}"].add(f["value"].casefold().strip())
     return known
+
+
+def affixes(rows: list[dict], least: int = 3) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[type-arg]
+    """Words that stand right before (after) a labelled value at least ``least`` times and
+    never begin (end) one: what ``span_path.trim`` strips from a chosen value's edges."""
+    before: Counter[str] = Counter()
+    after: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    last: Counter[str] = Counter()
+    for r in rows:
+        toks = tokens(r["text"], r.get("lang") == "zh")
+        for f in r["facts"]:
+            at = r["text"].find(f["value"])
+            end = at + len(f["value"])
+            inside = [t for t in toks if at <= t.start and t.end <= end]
+            if at < 0 or not inside:
+                continue
+            first[inside[0].text.casefold()] += 1
+            last[inside[-1].text.casefold()] += 1
+            prev = [t for t in toks if t.end <= at]
+            nxt = [t for t in toks if t.start >= end]
+            before.update([prev[-1].text.casefold()] if prev else [])
+            after.update([nxt[0].text.casefold()] if nxt else [])
+    heads = frozenset(w for w, n in before.items() if n >= least and not first[w] and w.strip())
+    tails = frozenset(w for w, n in after.items() if n >= least and not last[w] and w.strip())
+    return heads, tails
 
 
 def _same(a: str, b: str) -> bool:
@@ -159,7 +177,7 @@ def main() -> int:
     usable = [e for _, _, e in found if e is not None]
     print(f"{len(found)} facts, {len(usable)} with the labelled span among the candidates", file=sys.stderr)
     version = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
-    model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(train), version + "h")
+    model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(train), version + "h", *affixes(train))
     print(f"held-out share ({len(test)} clauses), ranker fitted without it:")
     evaluate(model, test)
     if args.eval:
@@ -167,7 +185,7 @@ def main() -> int:
         evaluate(model, read(Path(args.eval)))
     if not args.without_holdout:
         usable = [e for _, _, e in out_of_fold(rows, args.folds, args.seed) if e is not None]
-        model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(rows), version)
+        model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(rows), version, *affixes(rows))
     Path(args.out).write_bytes(model.to_bytes())
     print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB), id {model.id}")
     return 0

@@ -116,6 +116,7 @@ def render(
     withheld: Collection[str] = (),
     spend_once: bool = True,
     _room: int | None = None,
+    fuller: Mapping[str, MemoryRecord] | None = None,
 ) -> Context:
     """Core blocks, standing sections, checkpoint and session, then memories by rank.
 
@@ -148,8 +149,12 @@ def render(
         set(withheld),
         spend_once,
     )
+    chosen = [h.memory for h in hits if _chosen(block, "memory", h.memory.id)]
+    _widen(block, fuller or {}, [*shown, *chosen], texts or {}, set(withheld), language)
     said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
-    for st in standing:  # what room the task left goes to the rest of the standing lines
+    # what room the task left goes to the rest of the standing lines, the project's first:
+    # a task in a project is about the project
+    for st in sorted(standing, key=lambda st: st.name != "project"):
         by_id = {e.record.id: e.record for e in st.entries}
         rest = [
             i
@@ -172,8 +177,48 @@ def render(
             withheld,
             spend_once,
             block.room - (tokens - budget),
+            fuller,
         )
     return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget, language=language)
+
+
+def _widen(
+    block: _Block,
+    fuller: Mapping[str, MemoryRecord],
+    shown: Sequence[MemoryRecord],
+    texts: Mapping[str, str],
+    withheld: set[str],
+    language: str,
+) -> None:
+    """Room the task memories left goes first to their episodes' left-out sentences.
+
+    Session-end compression keeps a few dozen words per episode; a chosen episode's other
+    turns ("Mushrooms are the devil's food. Keep them away…" behind "Four years off the
+    drink…") are as much about the request as the sentence that matched. In rank order,
+    each chosen episode is replaced by its full wording — trimmed of what shown records
+    carry, of withheld turns and of sentences a standing section shows — when that fits."""
+    if "memory" not in block.parts:
+        return
+    items = block.parts["memory"][1]
+    carried = withheld | {
+        e
+        for r in shown
+        if r.type is not MemoryType.EPISODE and not r.attributes.get("excerpt")
+        for e in r.evidence
+    }
+    excerpts = {r.content for r in shown if r.attributes.get("excerpt")}
+    for n, old in enumerate(items):
+        rec = fuller.get(old.memory_id or "")
+        if rec is None:
+            continue
+        content = spend.trim_episode(rec, carried, texts)
+        if content is None:
+            continue
+        content = " ".join(x for x in spend.sentences(content) if x not in excerpts)
+        new = _item("memory", rec.model_copy(update={"content": content}), language, block.tokenizer, old.why)
+        if new.tokens > old.tokens and block.used - old.tokens + new.tokens <= block.room:
+            block.used += new.tokens - old.tokens
+            items[n] = new
 
 
 def _evidence(hits: Sequence[Hit], memory_id: str | None) -> list[str]:
@@ -258,7 +303,7 @@ def _put_memories(
             if (r.id, r.content) not in made:
                 made[(r.id, r.content)] = _item("memory", r, language, block.tokenizer, why[r.id])
         items = [made[(r.id, r.content)] for r in records]
-        packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room)
+        packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room, refill=True)
         chosen = [records[i] for i in packed.chosen] if spend_once else []
         spent = _spend_once(records, profile if spend_once else [], chosen, texts, withheld, spend_once)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
@@ -37,7 +37,7 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
-from memquill.retrieve import profile, recipes, sentences, session
+from memquill.retrieve import profile, recipes, sentences, session, timeline
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -117,7 +117,9 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self.embedder,
             self._llm_extractor,
             model_extractor=model,
-            annotate=self.sentence_reader.annotate if self.sentence_reader else None,
+            annotate=_annotators(
+                self.sentence_reader, timeline.reader_for(classifier.bundled(), self.embedder)
+            ),
         )
         self.retriever = Retriever(
             self.store,
@@ -125,7 +127,8 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self.clock,
             self.settings.half_life_days,
             policy.dedup_similarity,
-            router=model.classifier if model is not None else None,
+            router=_router(self.embedder),
+            model_facts=self.settings.attribute_model,
         )
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 
@@ -346,6 +349,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             a.texts,
             a.withheld,
             self.settings.context_spend_once,
+            fuller=a.fuller,
         )
 
     # --- records and audit -----------------------------------------------------------------
@@ -387,6 +391,27 @@ def make_model_extractor(embedder: Embedder | None) -> ModelExtractor | None:
     model = classifier.bundled()
     ok = model is not None and embedder is not None and embedder.name == model.embedder
     return ModelExtractor(model, embedder) if ok else None  # type: ignore[arg-type]
+
+
+def _router(embedder: Embedder | None) -> classifier.AttributeClassifier | None:
+    """Questions reach slots through the classifier whenever its weights match the embedder:
+    one matrix product on the query vector search computes anyway (write-time use of the
+    model is ``Settings.attribute_model``)."""
+    model = classifier.bundled()
+    return model if model is not None and embedder is not None and embedder.name == model.embedder else None
+
+
+def _annotators(*readers: Any) -> Callable[[Sequence[MemoryRecord]], None] | None:
+    """The write-time readers of episodes about to be stored, run one after the other."""
+    live = [r for r in readers if r is not None]
+    if not live:
+        return None
+
+    def annotate(records: Sequence[MemoryRecord]) -> None:
+        for r in live:
+            r.annotate(records)
+
+    return annotate
 
 
 def _scope_kw(s: Scope) -> dict[str, Any]:

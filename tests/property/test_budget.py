@@ -27,6 +27,26 @@ def test_pack_respects_budget_and_quotas(items: list[tuple[int, MemoryType]], bu
     assert p.chosen == sorted(p.chosen)
 
 
+@given(
+    items=st.lists(st.tuples(st.integers(0, 300), st.sampled_from(TYPES)), max_size=60),
+    budget=st.integers(0, 2000),
+)
+@settings(max_examples=200, deadline=None)
+def test_refill_spends_only_room_the_quota_pass_left(
+    items: list[tuple[int, MemoryType]], budget: int
+) -> None:
+    """With ``refill`` the budget still holds, everything the quota pass chose stays, and an
+    item is left out only when it no longer fits."""
+    quotas = {MemoryType.EPISODE: 0.4, MemoryType.TEMPORARY: 0.3}
+    first = pack(items, lambda i: i[0], lambda i: i[1], budget, quotas)
+    p = pack(items, lambda i: i[0], lambda i: i[1], budget, quotas, refill=True)
+    assert p.tokens <= budget and p.tokens == sum(items[i][0] for i in p.chosen)
+    assert set(first.chosen) <= set(p.chosen) and p.chosen == sorted(p.chosen)
+    for i, (cost, _) in enumerate(items):
+        if i not in p.chosen:
+            assert cost > budget - p.tokens  # it would not have fitted the room left
+
+
 class WordTokenizer:
     """Counts words, and one extra per line: deliberately not additive over concatenation."""
 

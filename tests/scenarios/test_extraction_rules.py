@@ -451,3 +451,42 @@ def test_content_is_third_person(mem: Memory, text: str, content: str | None) ->
         )
         if content:
             assert rec.content == content
+
+
+# --- rule values through the one span path ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我换成 Arc 浏览器了", "browser", "Arc"),  # "浏览器" is what it is, not its name
+        ("my team lead is named Francesca", "name", "Francesca"),
+        ("I'm on the platform team at work", "team", "platform team"),
+        ("我叫陈静，是一名前端工程师", "occupation", "前端工程师"),
+    ],
+)
+def test_a_rule_made_value_is_the_span_the_ranker_settles_on(
+    mem: Memory, text: str, key: str, value: str
+) -> None:
+    mem.add(text, user="u")
+    rec = by_key(mem, key)
+    assert rec.value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("星河数据的主要竞争对手是神策和GrowingIO", {"神策", "GrowingIO"}),
+        ("At Loomly our biggest competitors are Hootsuite and Buffer", {"Hootsuite", "Buffer"}),
+    ],
+)
+def test_a_list_the_rule_captured_whole_becomes_one_value_each(
+    mem: Memory, text: str, values: set[str]
+) -> None:
+    """Each conjunct is a value of its own, never the list as one value (reconcile's
+    near-duplicate check may still fold the second into the first: same clause, same key)."""
+    mem.add(text, user="u", session="s")
+    mem.end_session(user="u", session="s")
+    mem.flush()
+    got = [r.value for r in records(mem) if r.key == "competitors"]
+    assert got and set(got) <= values

@@ -61,3 +61,35 @@ def test_a_broken_catalogue_is_a_config_error() -> None:
         parse(json.dumps(doc))
     with pytest.raises(ConfigError):
         parse('{"version": "1"}')
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("我现在的上级叫什么名字", "manager"),
+        ("我的新领导叫王芳", "manager"),
+        ("My new manager at Lumen is Dana Whitfield", "manager"),
+        ("my current boss is from Leeds", "manager"),
+        ("我新买的车是白色的", None),
+    ],
+)
+def test_the_current_or_new_one_is_still_the_relation(text: str, relation: str | None) -> None:
+    from memquill.write.extract import subjects
+
+    found = subjects.relation(text)
+    assert (found[0] if found else None) == relation
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Who do I report to now?",
+        "老板现在是谁来着？",
+        "我现在的顶头上司叫啥？",
+        "who's my manager these days",
+    ],
+)
+def test_asking_for_the_boss_goes_to_the_managers_name(query: str) -> None:
+    from memquill.retrieve import routing
+
+    assert routing.route(query)[0] == routing.Slot("person:manager", "name", "words")

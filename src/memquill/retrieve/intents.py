@@ -4,20 +4,33 @@
 request is about *eating* and *travel*, and those situations bear on allergies and diets.
 The situations, their cues in Chinese and English, the attributes they bear on and the
 terms that reach memories in either language are data (``memquill/data/intents.json``).
+
+A cue word is evidence, not proof: "walk me through setting up Python" is no outing and a
+bio "for the concert programme" no evening out. A situation that bears on a safety-critical
+attribute opens private memories, so it is checked (``Check``): the request must sit about as
+close to the situation's example requests as to the neutral ones (tasks that bear on no
+personal situation), within ``MARGIN`` cosine. Only the request's own vector is embedded
+(the search embedded it already); the examples once per process.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from memquill.errors import ConfigError
+from memquill.providers.base import Embedder
 from memquill.text import query_terms
+
+MARGIN = 0.0  # how far below the neutral examples a situation's examples may sit
 
 
 @dataclass(frozen=True)
@@ -26,6 +39,7 @@ class Situation:
     cues: re.Pattern[str]  # every cue word of the situation, in one alternation
     attributes: frozenset[str]
     terms: tuple[str, ...]  # search terms, already normalised (text.query_terms)
+    examples: tuple[str, ...] = ()  # requests about the situation (for ``Check``)
 
 
 def _cues(words: list[str]) -> re.Pattern[str]:
@@ -52,6 +66,7 @@ def parse(data: Any) -> tuple[Situation, ...]:
                 cues=_cues(_words(s.get("cues"))),
                 attributes=frozenset(s.get("attributes", [])),
                 terms=tuple(query_terms(" ".join(_words(s.get("terms"))))),
+                examples=tuple(_words(s.get("examples"))),
             )
             for s in data["situations"]
         )
@@ -60,18 +75,57 @@ def parse(data: Any) -> tuple[Situation, ...]:
 
 
 @lru_cache(maxsize=1)
+def _data() -> Any:
+    return json.loads(resources.files("memquill").joinpath("data/intents.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
 def bundled() -> tuple[Situation, ...]:
-    text = resources.files("memquill").joinpath("data/intents.json").read_text("utf-8")
-    return parse(json.loads(text))
+    return parse(_data())
 
 
 def situations(query: str, table: Sequence[Situation] | None = None) -> list[Situation]:
     return [s for s in (bundled() if table is None else table) if s.cues.search(query)]
 
 
-def bears_on(query: str, table: Sequence[Situation] | None = None) -> frozenset[str]:
-    """Attribute keys the request's situations bear on."""
-    return frozenset(a for s in situations(query, table) for a in s.attributes)
+def bears_on(
+    query: str, table: Sequence[Situation] | None = None, check: Check | None = None
+) -> frozenset[str]:
+    """Attribute keys the request's situations bear on (those ``check`` confirms)."""
+    found = situations(query, table)
+    if check is not None:
+        found = check.confirmed(query, found)
+    return frozenset(a for s in found for a in s.attributes)
+
+
+class Check:
+    """Confirms the situations whose cue opens private memories, by example requests."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        critical: Collection[str],
+        neutral: Sequence[str] | None = None,
+        margin: float = MARGIN,
+    ):
+        self.embedder = embedder
+        self.critical = frozenset(critical)
+        self.neutral = tuple(_words(_data().get("neutral")) if neutral is None else neutral)
+        self.margin = margin
+        self._vectors: dict[tuple[str, ...], npt.NDArray[np.float32]] = {}
+
+    def confirmed(self, query: str, found: Sequence[Situation]) -> list[Situation]:
+        todo = [s for s in found if s.examples and self.critical & s.attributes]
+        if not todo or not self.neutral:
+            return list(found)
+        q = self.embedder.embed_query(query)
+        floor = self._closest(q, self.neutral) - self.margin
+        return [s for s in found if s not in todo or self._closest(q, s.examples) >= floor]
+
+    def _closest(self, q: npt.NDArray[np.float32], texts: tuple[str, ...]) -> float:
+        if texts not in self._vectors:
+            self._vectors[texts] = np.stack([self.embedder.embed_query(t) for t in texts])
+        return float(np.max(self._vectors[texts] @ q))
 
 
 def expansion(query: str, table: Sequence[Situation] | None = None) -> list[str]:

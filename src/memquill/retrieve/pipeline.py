@@ -25,6 +25,7 @@ from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.retrieve.superseded import Replaced
+from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -53,7 +54,9 @@ class Retriever:
         dedup_similarity: float = 0.95,
         reranker: Reranker | None = None,
         router: AttributeClassifier | None = None,
+        model_facts: bool = False,
     ) -> None:
+        self.model_facts = model_facts  # the attribute model writes: legs are read deeper
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -74,16 +77,23 @@ class Retriever:
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
-        pool = recall(self.store, f, q.text, qvec, derived.deeper(r, self.router is not None), extra)
-        replaced = Replaced()
+        pool = recall(self.store, f, q.text, qvec, derived.deeper(r, self.model_facts), extra)
+        replaced, routed = Replaced(), list[tuple[str, str]]()
         if r.slot_lookup:
-            replaced = self._slot_lookup(q, f, pool, qvec)
+            replaced, routed = self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
         derived.unshift(pool, {rec.id for rec in records if derived.model_made(rec)}, r)
         records = [rec for rec in records if rec.id in pool]
+        told = Timeline()
+        if routed and not q.include_history and q.at is None and not asks_history(q.text):
+            asked = single_slot(routed, self._reading(qvec))  # the newest statement answers
+            key = asked[1] if asked else None
+            own = {i for i, item in pool.items() if _slot_key(item) == key}
+            told = timeline(records, asked, own, replaced.evidence)
+            records = told.apply(records)
         relevance = {
             rec.id: (
                 1.0
@@ -96,13 +106,16 @@ class Retriever:
         window = _window(q.text, at, q.timezone)
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
-        ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs)
-        ranked = sorted(ranked, key=lambda s: "slot" not in pool[s.record.id].legs)  # slots answer first
+        lead = told.lead.id if told.lead is not None else None
+        ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
+        ranked = sorted(  # the newest statement, then slots answer first
+            ranked, key=lambda s: (s.record.id != lead, "slot" not in pool[s.record.id].legs)
+        )
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(
             head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
         )
-        kept = _slot_wins(kept, collapsed, head, pool)
+        kept = sorted(_slot_wins(kept, collapsed, head, pool), key=lambda s: s.record.id != lead)
         collapsed |= folded
         hits = [
             Hit(
@@ -112,6 +125,9 @@ class Retriever:
             )
             for s in kept[: q.k]
         ]
+        for h in hits:
+            if h.memory.id == lead:
+                h.why["timeline"] = "newest statement of the slot"
         if log and hits:
             self.store.touch([h.memory.id for h in hits], self.clock.now())
             self.store.log_access(
@@ -122,16 +138,24 @@ class Retriever:
             )
         return hits
 
+    def _reading(self, qvec: np.ndarray | None) -> list[str]:
+        """The query's likeliest attributes by the classifier (none without it)."""
+        if self.router is None or qvec is None:
+            return []
+        p = self.router.predict(np.asarray(qvec, dtype=np.float32).reshape(1, -1), top=10)[0]
+        return [k for k, _ in p.attributes]
+
     def _slot_lookup(
         self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
-    ) -> Replaced:
+    ) -> tuple[Replaced, list[tuple[str, str]]]:
         """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
         the pool with full relevance and says which route found it. Returns what the slots'
         replaced versions said (their values and evidence): other hits stating only those
         are outdated answers (``superseded.py``)."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        for s in routing.route(q.text, q.reader.project, self.router, qvec, forms):
+        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms)
+        for s in slots:
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)
             for rec in found:
@@ -140,10 +164,16 @@ class Retriever:
             if found and not q.include_history:
                 old = RecordFilter(f.reader, REPLACED, None, None, subject=s.subject, key=s.key)
                 replaced.add(found, self.store.find(old, limit=20))
-        return replaced
+        return replaced, [(s.subject, s.key) for s in slots]
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+
+
+def _slot_key(item: Recall) -> object:
+    """The key of the slot lookup that found a pool item (``None`` for other legs)."""
+    leg: dict[str, object] = dict(item.legs.get("slot", {}))
+    return leg.get("key")
 
 
 def _slot_wins(

@@ -23,6 +23,7 @@ from memquill.model.result import Hit
 from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
+from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
 from memquill.retrieve.rerank import recency
 from memquill.retrieve.sentences import (
     SentenceReader,
@@ -37,7 +38,6 @@ from memquill.settings import Settings
 from memquill.store.base import Store
 from memquill.text import query_terms
 
-PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
 PROJECT_TYPES = frozenset(
     {MemoryType.FACT, MemoryType.DECISION, MemoryType.PROCEDURE, MemoryType.PREFERENCE, MemoryType.EPISODE}
 )
@@ -60,6 +60,8 @@ class ProfilePolicy:
     project_max_items: int = 8
     half_life_days: float = 365.0  # standing facts fade slowly
     importance: dict[str, float] = field(default_factory=lambda: dict(IMPORTANCE))
+    # who the user is: shown whatever the request, first within the share, when present
+    always: tuple[str, ...] = ("name", "nickname", "city", "occupation", "employer")
 
     @classmethod
     def from_settings(cls, s: Settings) -> ProfilePolicy:
@@ -110,6 +112,7 @@ class Assembly:
     standing: list[Standing]
     withheld: set[str]  # turns of private memories the request does not bear on
     texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
+    fuller: dict[str, MemoryRecord] = field(default_factory=dict)  # episode hits, all turns back
 
 
 def assemble(
@@ -129,9 +132,9 @@ def assemble(
     Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
     and come back as profile lines only where the request bears on them; within the
     standing sections evidence is spent once, as in the memory section."""
-    bears_on = intents.bears_on(query)
+    bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
-    kept = _cut_private(gate(hits, bears_on, catalogue), sentence_reader, wanted)
+    kept = _cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
@@ -160,7 +163,20 @@ def assemble(
         ],
         hidden,
         texts,
+        _fuller(kept, sentence_reader),
     )
+
+
+def _fuller(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> dict[str, MemoryRecord]:
+    """Episode hits with every sentence compression left out put back (private ones cut):
+    what the renderer shows instead when the block has room left."""
+    out = {}
+    for h in hits:
+        if h.memory.type is MemoryType.EPISODE:
+            rec = without_private(restored(h.memory), sentence_reader)
+            if rec is not None and len(rec.content) > len(h.memory.content):
+                out[h.memory.id] = rec
+    return out
 
 
 def _cut_private(
@@ -206,6 +222,7 @@ def _with_excerpts(
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
     lines = []
+    known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
     sentence_reader.seed(episodes)
     for ep in episodes:
         kept = without_private(ep, sentence_reader)
@@ -219,6 +236,9 @@ def _with_excerpts(
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * read.score
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
             hit = ep.id in found or attr.key in bears_on
+            if not hit and attr.key in policy.always and attr.key not in known:
+                hit = True
+                known.add(attr.key)
             if hit or attr.profile == "constraint":
                 lines.append(ProfileEntry(excerpt(ep, text), attr, score, hit))
     first = [e for e in entries if e.safety_critical] + critical
@@ -331,54 +351,13 @@ def _rank(
         hit = rec.id in relevant or attr.key in bears_on
         if attr.safety_critical and not hit:
             continue
+        hit = hit or attr.key in policy.always
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
     entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][:limit]
-
-
-def gate(hits: Sequence[Hit], bears_on: Collection[str], catalogue: Catalogue | None = None) -> list[Hit]:
-    """Hits without safety-critical memories the request does not bear on.
-
-    A diagnosis or an allergy is private: it enters the block when the request's situation
-    bears on it, or when the request names it (a lexical or slot match), never merely
-    because its vector sits near an unrelated request.
-    """
-    out = []
-    for h in hits:
-        attr = attribute_of(h.memory, catalogue)
-        legs = set(h.why.get("legs", {}))
-        if _private(attr, bears_on) and not legs & {"lexical", "slot"}:
-            continue
-        out.append(h)
-    return out
-
-
-def withheld(
-    store: Store,
-    reader: Scope,
-    at: datetime,
-    bears_on: Collection[str],
-    shown: Collection[str],
-    catalogue: Catalogue | None = None,
-    records: Sequence[MemoryRecord] | None = None,
-) -> set[str]:
-    """Turns behind safety-critical memories this request does not bear on (and that are not
-    shown): an episode quoting such a turn is trimmed of it like a turn already said."""
-    recs = records if records is not None else _find(store, user_level(reader), at, PROFILE_TYPES, None)
-    return {
-        ev
-        for r in recs
-        if r.id not in shown
-        for ev in r.evidence
-        if _private(attribute_of(r, catalogue), bears_on)
-    }
-
-
-def _private(attr: Attribute, bears_on: Collection[str]) -> bool:
-    return attr.safety_critical and attr.key not in bears_on
 
 
 def evidence_texts(

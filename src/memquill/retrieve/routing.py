@@ -45,6 +45,12 @@ SLOT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("occupation", re.compile(r"我(?:的)?(?:职位|岗位|职业)|my (?:job|role|title)|what do i do for", re.I)),
     ("team", re.compile(r"我在哪个(?:团队|组)|my team|which team", re.I)),
 )
+# "who do I report to", "老板现在是谁": the manager's name, asked without "my manager"
+_BOSS_Q = re.compile(
+    r"\breport to\b|汇报给谁|向谁汇报|(?:老板|领导|上司|上级)(?:现在)?(?:是谁|叫什么|叫啥)|"
+    r"\bwho(?:'s| is) (?:my |our )?(?:boss|manager|line manager)\b",
+    re.I,
+)
 _PROJECT_Q = re.compile(r"项目|仓库|代码库|服务|\b(?:project|repo|codebase|service|we use|our)\b", re.I)
 _STOP = frozenset(
     "what which who where when how is are am do does did my me i the a an of in to for "
@@ -114,6 +120,8 @@ def route(
     subject = subject_of(query, project)
     cat = load()
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
+    if _BOSS_Q.search(query):
+        found.insert(0, Slot("person:manager", "name", "words"))
     if subject == "user" and not _FIRST_PERSON.search(query):
         return _distinct(
             found, cat, project

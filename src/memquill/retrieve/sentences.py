@@ -15,22 +15,27 @@ and episodes are shown as they are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
-from memquill.retrieve import spend
+from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.spend import sentences
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
 from memquill.write.extract import classifier
-from memquill.write.extract.classifier import AttributeClassifier
+from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 MEMORY_FLOOR = 0.5  # the sentence states something durable at all
 ATTRIBUTE_FLOOR = 0.1  # an attribute counts for a sentence from this probability on
 SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a private sentence
 CACHE_LIMIT = 50_000
+LONG_WORDS, LONG_CHARS = 14, 28  # a sentence longer than this is also read by clauses
+CLAUSE_WORDS, CLAUSE_CHARS = 4, 8  # shorter pieces are joined to the next
+_CLAUSE = re.compile(r"(?<=[,;:，；：])")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -50,18 +55,43 @@ class SentenceReader:
         self.embedder = embedder
         self.catalogue = catalogue or bundled()
         self._cache: dict[str, Reading] = {}
+        self._check: intents.Check | None = None
+
+    @property
+    def check(self) -> intents.Check:
+        """The situation check (``retrieve/intents.py``) with this reader's embedder."""
+        if self._check is None:
+            critical = [a.key for a in self.catalogue if a.safety_critical]
+            self._check = intents.Check(self.embedder, critical)
+        return self._check
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
+        """Readings of whole sentences; a long one is also read clause by clause, and a
+        clause that states a safety-critical attribute makes the whole sentence private
+        ("I have celiac, so it's strictly gluten-free…, and I mean strictly: a shared toaster
+        or fryer…" reads as a kitchen sentence whole, as a diagnosis by its first clause)."""
         todo = [s for s in dict.fromkeys(texts) if s not in self._cache]
         if todo:
             if len(self._cache) + len(todo) > CACHE_LIMIT:
                 self._cache.clear()
-            found = self.model.predict(self.embedder.embed_passages(todo), top=8)
-            for s, p in zip(todo, found, strict=True):
-                crit = [(a, q) for a, q in p.attributes if q >= ATTRIBUTE_FLOOR and self._critical(a)]
-                private = p.memory >= MEMORY_FLOOR and sum(q for _, q in crit) >= SENSITIVE_MASS
-                self._cache[s] = Reading(tuple(a for a, _ in crit) if private else (), p.attribute, p.score)
+            parts = {s: clauses(s) for s in todo}
+            pieces = list(dict.fromkeys([*todo, *(c for p in parts.values() for c in p)]))
+            predicted = self.model.predict(self.embedder.embed_passages(pieces), top=8)
+            found = dict(zip(pieces, predicted, strict=True))
+            for s in todo:
+                whole = found[s]
+                crit = self._private(whole)
+                for c in parts[s]:
+                    crit = crit or self._private(found[c])
+                self._cache[s] = Reading(crit, whole.attribute, whole.score)
         return [self._cache[s] for s in texts]
+
+    def _private(self, p: Prediction) -> tuple[str, ...]:
+        """The safety-critical attributes a prediction states, likeliest first, when their
+        mass makes it private; else none."""
+        crit = [(a, q) for a, q in p.attributes if q >= ATTRIBUTE_FLOOR and self._critical(a)]
+        private = p.memory >= MEMORY_FLOOR and sum(q for _, q in crit) >= SENSITIVE_MASS
+        return tuple(a for a, _ in crit) if private else ()
 
     def annotate(self, records: Sequence[MemoryRecord]) -> None:
         """Write time: an episode about to be stored carries the readings of all its
@@ -121,6 +151,25 @@ def _all_sentences(content: str, full: object) -> list[str]:
     has no end mark, a photo caption, with the next)."""
     pieces = [content, full if isinstance(full, str) else "", _restored_text(content, full, None) or ""]
     return list(dict.fromkeys(s for p in pieces for s in sentences(p)))
+
+
+def clauses(sentence: str) -> list[str]:
+    """A long sentence's clauses (split at commas, semicolons and colons, short pieces joined
+    to the next); none for a sentence short enough to be read whole."""
+    zh = bool(_CJK.search(sentence))
+    size = len(sentence) if zh else len(sentence.split())
+    if size <= (LONG_CHARS if zh else LONG_WORDS):
+        return []
+    out: list[str] = []
+    cur = ""
+    for piece in _CLAUSE.split(sentence):
+        cur = f"{cur}{piece}" if zh else f"{cur} {piece.strip()}".strip()
+        if (len(cur) if zh else len(cur.split())) >= (CLAUSE_CHARS if zh else CLAUSE_WORDS):
+            out.append(cur.strip(" ,;:，；：、"))
+            cur = ""
+    if cur.strip(" ,;:，；：、"):
+        out.append(cur.strip(" ,;:，；：、"))
+    return out if len(out) > 1 else []
 
 
 def reader_for(embedder: Embedder | None) -> SentenceReader | None:

@@ -27,6 +27,11 @@ class ReplayLog:
     def _put(self, sql: str, args: Sequence[Any]) -> None:
         self._write(self.dialect.sql(sql), args)
 
+    def _put_lazy(self, sql: str, args: Sequence[Any]) -> None:
+        """Read bookkeeping that need not wait for a durable flush (a crash may lose the
+        last few entries, never a record); stores whose commits are cheap keep ``_put``."""
+        self._put(sql, args)
+
     def log_events(
         self, tenant: str | None = None, user: str | None = None, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]:
@@ -58,7 +63,7 @@ class ReplayLog:
     def log_query(self, entry: QueryLog) -> None:
         sc = entry.scope
         types = None if entry.types is None else json.dumps(entry.types)
-        self._put(
+        self._put_lazy(
             "INSERT INTO query_log (tenant, user_id, agent, project, session, query, k, types, hits, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [

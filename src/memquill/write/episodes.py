@@ -231,6 +231,21 @@ def _episode(group: list[Event], texts: list[str], budget: int, floor: float) ->
         when_start=first.occurred_at,
         when_end=last.occurred_at,
         language="zh" if re.search(r"[\u4e00-\u9fff]", content) else "en",
-        attributes={"session": first.scope.session, "tz": first.timezone, "search_text": " ".join(texts)},
+        attributes={
+            "session": first.scope.session,
+            "tz": first.timezone,
+            "search_text": " ".join(texts),
+            "statements": _user_turns(group, texts),
+        },
         rule="episode",
     )
+
+
+def _user_turns(group: Sequence[Event], texts: Sequence[str]) -> list[dict[str, object]]:
+    """The user's own turns as said, with their times: the read path orders what a slot was
+    told by them (``retrieve/timeline.py``)."""
+    return [
+        {"text": t, "at": e.occurred_at.isoformat(), "event": e.id}
+        for e, t in zip(group, texts, strict=True)
+        if e.role is Role.USER and e.source is Trust.USER and t.strip()
+    ]

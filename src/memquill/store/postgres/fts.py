@@ -30,15 +30,18 @@ class TermStats:
         self._calls = 0
         self._n = 0.0  # rows, as of the last ANALYZE (<= 0: never analyzed)
         self._freq: dict[str, float] = {}  # lexeme -> fraction of rows that contain it
+        self.rows = 0.0  # the table's rows as the last idf() saw them
 
-    def idf(self, conn: Any, parts: Sequence[str]) -> list[float]:
-        """One weight per ``tsquery`` part (a quoted lexeme or a phrase)."""
+    def idf(self, conn: Any, parts: Sequence[str]) -> tuple[list[float], list[float]]:
+        """One weight per ``tsquery`` part (a quoted lexeme or a phrase), and the document
+        frequencies they come from (counts stop at ``CAP``)."""
         if self._calls % (REFRESH if self._freq else 16) == 0:
             self._load(conn)
         self._calls += 1
         n = self._n
         if n <= 0:
             n = float(conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"])
+        self.rows = n
         df = {p: self._freq[p] * n for p in parts if p in self._freq}
         rest = [p for p in parts if p not in df]
         if rest:
@@ -49,7 +52,7 @@ class TermStats:
             )
             row = conn.execute(f"SELECT {counts}", rest).fetchone()
             df.update((p, float(row[f"c{i}"])) for i, p in enumerate(rest))
-        return [bm25_idf(min(df[p], n), max(n, 1.0)) for p in parts]
+        return [bm25_idf(min(df[p], n), max(n, 1.0)) for p in parts], [df[p] for p in parts]
 
     def _load(self, conn: Any) -> None:
         row = conn.execute(STATS).fetchone()

@@ -21,7 +21,7 @@ from memquill.model import Candidate, Event, MemoryType, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import change_cues, span_scorer, subjects, values
+from memquill.write.extract import change_cues, span_path, span_scorer, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -233,23 +233,31 @@ class ModelExtractor:
         """The value spans and the ranker's probability for each: a time as said for dates
         (never free text), else the learned span ranker's pick (the first typed span without
         a ranker); a value must name something (``model_gates.acceptable``)."""
+        own = {w.casefold() for w in span_path.own_words(o.said, subject)}
+        zh = o.clause.language == "zh"
         if attr.value_type in ("date", "datetime"):
             said = _time_said(o.said, times)
-            return [(said, None)] if said else []
-        own = {w.casefold() for w in _subject_words(o.said, subject)}
-        zh = o.clause.language == "zh"
+            if not said or self.spans is None:
+                return [(said, None)] if said else []
+            # the normaliser's wording, or the ranker's surer span around it ("去年" → "去年九月")
+            return [(v, q) for v, q in span_path.choose(self.spans, o.said, zh, attr, said, own)[:1]]
 
         def ok(v: str) -> bool:
             return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker)
 
         if self.spans is not None:
             if not attr.single:
-                return [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
-            return [] if best is None else [(best, ranked[best])]
+            return (
+                []
+                if best is None
+                else list(span_path.trimmed(self.spans, o.said, zh, attr, [(best, ranked[best])]))
+            )
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
@@ -283,11 +291,3 @@ def _time_said(said: str, times: Sequence[Any]) -> str | None:
         if t.text in said:
             return str(t.text)
     return None
-
-
-def _subject_words(text: str, subject: str) -> Sequence[str]:
-    rel = subjects.relation(text)
-    words = [rel[1]] if rel else []
-    if ":" in subject:
-        words.append(subject.split(":", 1)[1])
-    return words

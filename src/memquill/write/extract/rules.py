@@ -16,10 +16,12 @@ from memquill.keymap import to_catalogue
 from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
 from memquill.text import detect_language
 from memquill.write import noise
+from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
 from memquill.write.extract.phrasing import strip_terminal
+from memquill.write.extract.span_scorer import SpanScorer
 
 EXPLICIT = re.compile(
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记得|别忘了|不要忘了|别忘记)[:：,，\s]*|"
@@ -64,8 +66,10 @@ class RuleExtractor:
 
     name = "rules"
 
-    def __init__(self, patterns: Sequence[Pattern]) -> None:
+    def __init__(self, patterns: Sequence[Pattern], spans: SpanScorer | None = None) -> None:
         self.patterns = list(patterns)
+        # rule values go through the same span ranker as the model's (``span_path``)
+        self.spans = spans or span_scorer.bundled()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
         out: list[Candidate] = []
@@ -86,13 +90,16 @@ class RuleExtractor:
             for pattern in self.patterns:
                 found = pattern(clause)
                 if found:
-                    out.extend(found)
+                    # keyed once: a catalogue key is no value-named key to map again
+                    out.extend(x for c in found for x in self._respan(keyed(c), clause))
                     break
             else:
                 if clause.explicit:
-                    out.append(_note(clause))
-        out = [keyed(c) for c in out]
+                    out.append(keyed(_note(clause)))
         return [as_said_by(c, who, event) for c in out] if who else out
+
+    def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
+        return span_path.respan(c, clause.text, clause.language == "zh", self.spans)
 
     def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
         language = detect_language(text)

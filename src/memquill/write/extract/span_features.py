@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memquill.write.extract import values
 from memquill.write.extract.lexicon import TECH
@@ -65,7 +67,13 @@ class Span:
 
 def tokens(text: str, zh: bool) -> list[Token]:
     """Tokens with offsets; Chinese by jieba (with its POS), English by a regex (with a
-    coarse shape tag). Whitespace is dropped; punctuation stays as ``x`` tokens."""
+    coarse shape tag). Whitespace is dropped; punctuation stays as ``x`` tokens. The last
+    few clauses' tokens are kept: one clause's values are ranked and trimmed in turn."""
+    return list(_tokens(text, zh))
+
+
+@lru_cache(maxsize=16)
+def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
     out: list[Token] = []
     if zh:
         at = 0
@@ -76,11 +84,11 @@ def tokens(text: str, zh: bool) -> list[Token]:
             if flag == "x" and word.isalnum():
                 flag = "eng"
             out.append(Token(word, start, at, flag))
-        return out
+        return tuple(out)
     for m in _EN_TOKEN.finditer(text):
         w = m.group(0)
         out.append(Token(w, m.start(), m.end(), _en_shape(w)))
-    return out
+    return tuple(out)
 
 
 def _en_shape(w: str) -> str:
@@ -109,11 +117,25 @@ def candidates(text: str, toks: list[Token], typed: list[str]) -> list[Span]:
             if not last.text.strip("、-/ "):
                 continue
             out.setdefault((t.start, last.end), Span(t.start, last.end, text[t.start : last.end], i, j))
+    for i, t in enumerate(toks):
+        for part in _pieces(t):
+            out.setdefault((part[0], part[1]), Span(part[0], part[1], text[part[0] : part[1]], i, i))
     for s in typed:
         at = text.find(s)
         if s and at >= 0:
             out.setdefault((at, at + len(s)), Span(at, at + len(s), s, *_cover(toks, at, at + len(s))))
     return list(out.values())
+
+
+def _pieces(t: Token) -> list[tuple[int, int]]:
+    """Prefixes (two characters or more) of a Chinese word jieba did not split where a value
+    ends ("煤炭行业" → "煤炭", "佛教徒" → "佛教"): which residue ("行业", "徒", "荣耀") stays
+    outside a value is the ranker's to learn (feature ``cut``) from the training corpus, not
+    a hand list."""
+    n = len(t.text)
+    if n < 3 or n > 6 or not _CJK.search(t.text) or t.pos == "x":
+        return []
+    return [(t.start, t.start + k) for k in range(2, n)]
 
 
 def _cover(toks: list[Token], start: int, end: int) -> tuple[int, int]:
@@ -131,13 +153,26 @@ def _bigrams(s: str) -> set[str]:
 
 
 def similarity(span: str, known: Collection[str]) -> float:
-    """Highest character-bigram Dice overlap of ``span`` with a known value."""
+    """Highest character-bigram Dice overlap of ``span`` with a known value (through an
+    index of the known values' bigrams: this runs for every candidate of every value)."""
     a = _bigrams(span)
-    best = 0.0
-    for k in known:
-        b = _bigrams(k)
-        best = max(best, 2 * len(a & b) / (len(a) + len(b)))
-    return best
+    index, sizes = _index(known if isinstance(known, frozenset) else frozenset(known))
+    shared: Counter[int] = Counter()
+    for g in a:
+        shared.update(index.get(g, ()))
+    return max((2 * n / (len(a) + sizes[i]) for i, n in shared.items()), default=0.0)
+
+
+@lru_cache(maxsize=1024)
+def _index(known: frozenset[str]) -> tuple[dict[str, list[int]], list[int]]:
+    index: dict[str, list[int]] = {}
+    sizes = []
+    for i, k in enumerate(sorted(known)):
+        grams = _bigrams(k)
+        sizes.append(len(grams))
+        for g in grams:
+            index.setdefault(g, []).append(i)
+    return index, sizes
 
 
 def _word(t: Token | None, zh: bool) -> str:
@@ -239,6 +274,11 @@ def features(ctx: Context, s: Span) -> list[str]:
         f"lang|{vt}|{'zh' if zh else 'en'}",
         f"rel|{vt}|{_bucket(s.start / max(len(ctx.text), 1), (0.2, 0.4, 0.6, 0.8))}",
     ]
+    if first is not None and s.start > first.start:
+        f += [f"cut|{vt}|pre|{ctx.text[first.start : s.start]}", f"cutn|{vt}|pre|{s.start - first.start}"]
+    if last is not None and s.end < last.end:
+        f += [f"cut|{vt}|suf|{ctx.text[s.end : last.end]}", f"cutn|{vt}|suf|{last.end - s.end}"]
+        f.append(f"cut|suf|{ctx.text[s.end : last.end]}")
     if nxt is None or nxt.text in _BOUNDARY:
         f.append(f"segend|{vt}")
     if prev is None or prev.text in _BOUNDARY:

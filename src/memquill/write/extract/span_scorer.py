@@ -92,6 +92,11 @@ class SpanScorer:
     weights: Array
     known: Mapping[str, Collection[str]]
     version: str
+    # words the training corpus's labelled values never begin / end with, though they often
+    # stand right before / after one ("called", "I'm", "用", "换成" / "now", "please"):
+    # ``span_path.trim`` strips them from a chosen value
+    heads: frozenset[str] = frozenset()
+    tails: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -151,6 +156,8 @@ class SpanScorer:
             version=np.array(self.version),
             known_keys=np.array(keys),
             known_values=np.array(["\x1f".join(sorted(self.known[k])) for k in keys]),
+            heads=np.array(sorted(self.heads)),
+            tails=np.array(sorted(self.tails)),
         )
         return buf.getvalue()
 
@@ -162,7 +169,11 @@ class SpanScorer:
                 str(k): frozenset(str(v).split("\x1f"))
                 for k, v in zip(z["known_keys"], z["known_values"], strict=True)
             }
-            return cls(z["weights"], known, str(z["version"]))
+            affix = {
+                k: frozenset(str(x) for x in z[k]) if k in z.files else frozenset()
+                for k in ("heads", "tails")
+            }
+            return cls(z["weights"], known, str(z["version"]), affix["heads"], affix["tails"])
         except (KeyError, ValueError, OSError) as exc:
             raise ConfigError(f"unreadable span model: {exc}") from exc
 

@@ -48,8 +48,12 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     words = load().relation_words()
     zh = sorted((w for w in words if re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
     en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
-    zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(" + "|".join(map(re.escape, zh)) + ")")
-    en_rx = re.compile(r"\b(?:my|our)\s+(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.IGNORECASE)
+    # "我现在的上级", "my new manager": the current one is still the relation
+    zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(?:现在的|新的?)?(" + "|".join(map(re.escape, zh)) + ")")
+    en_rx = re.compile(
+        r"\b(?:my|our)\s+(?:(?:new|current)\s+)?(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b",
+        re.IGNORECASE,
+    )
     return zh_rx, en_rx
 
 

@@ -1,0 +1,260 @@
+"""The newest statement of a slot answers; older statements of it are history.
+
+A single-valued slot holds one value, but the turn that changed it may never have become a
+record: a phrasing no rule knows ("茶喝腻了，最近爱上了燕麦拿铁"), a value span the
+extractors cut wrong, or the attribute model off. The turn still lives in an episode, and
+the episodes with the earlier values live beside it. Read by attribute, they form the
+slot's timeline: the newest statement is the answer, the older ones are what it replaced.
+
+Write time (session end, off the hot path): each user turn of an episode is read once by
+the attribute classifier (``statements``: wording, time, P(memory), likeliest attributes),
+one batched embedding per episode batch, so a query never embeds a stored turn.
+
+Read time, when a question goes to a single-valued slot (and it is no history or as-of
+query): the pool's turns that state the routed attribute of the routed subject form the
+timeline, together with the slot's own record. The newest statement leads the answer (the
+turn itself, as an excerpt of its episode, when it is newer than the slot's record); every
+older statement of the attribute is left out (its turns cut from an episode that says more).
+Hits stating something else are untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+
+from memquill.catalogue import load
+from memquill.model import MemoryRecord, MemoryType
+from memquill.providers.base import Embedder
+from memquill.write.episodes import SENTENCE, content_terms
+from memquill.write.extract import subjects
+from memquill.write.extract.classifier import AttributeClassifier
+
+TOP = 3  # attributes kept per turn
+MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
+ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three
+# A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
+# "thinking about switching to Neovim", "要不要换成 Arc？").
+NOT_SAID = re.compile(
+    r"如果|假如|要是|万一|也许|或许|考虑|要不要|是不是|打算|[吗呢][？?]?\s*$|[?？]\s*$|"
+    r"\b(?:if (?:i|we)|what if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
+    re.IGNORECASE,
+)
+# A question about the past wants the older statements ("where did I live before",
+# "我以前用什么编辑器", "when did I move"): no timeline then.
+HISTORY = re.compile(
+    r"以前|之前|原来|曾经|过去|上一[个家份]|第一[个家份次]|什么时候|哪年|哪一年|多久|"
+    r"\b(?:before|used to|previous(?:ly)?|former(?:ly)?|first|when did|how long|ago|back then)\b",
+    re.IGNORECASE,
+)
+SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
+
+
+# --- write time ------------------------------------------------------------------------
+class StatementReader:
+    """Reads the user turns of episodes about to be written (one batch per call)."""
+
+    def __init__(self, model: AttributeClassifier, embedder: Embedder) -> None:
+        self.model = model
+        self.embedder = embedder
+
+    def annotate(self, records: Sequence[MemoryRecord]) -> None:
+        todo = [t for r in records if r.type is MemoryType.EPISODE for t in _turns(r) if "reading" not in t]
+        texts = list(dict.fromkeys(str(t["text"]) for t in todo))
+        if not texts:
+            return
+        read = self.model.predict(self.embedder.embed_passages(texts), top=TOP)
+        found = dict(zip(texts, read, strict=True))
+        for t in todo:
+            p = found[str(t["text"])]
+            t["reading"] = [round(p.memory, 3), [[k, round(v, 3)] for k, v in p.attributes]]
+
+
+def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
+    if model is None or embedder is None or embedder.name != model.embedder:
+        return None
+    return StatementReader(model, embedder)
+
+
+def _turns(rec: MemoryRecord) -> list[dict[str, object]]:
+    turns = rec.attributes.get("statements")
+    return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+
+
+# --- read time -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Statement:
+    record: MemoryRecord
+    text: str  # the turn (for an episode) or the record's content
+    at: datetime
+    score: float  # P(attribute)
+    event: str | None = None  # the turn's event (records made from it name it as evidence)
+
+
+@dataclass
+class Timeline:
+    """What a question routed to single-valued slots keeps, drops and puts first."""
+
+    lead: MemoryRecord | None = None  # the newest statement, when it is newer than the slot
+    drop: set[str] = field(default_factory=set)  # records stating only older values
+    trimmed: dict[str, MemoryRecord] = field(default_factory=dict)  # episodes without old turns
+
+    def apply(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+        out = []
+        for r in records:
+            if r.id in self.drop:
+                continue
+            if self.lead is not None and r.id == self.lead.id:
+                out.append(self.lead)
+            else:
+                out.append(self.trimmed.get(r.id, r))
+        return out
+
+
+def timeline(
+    records: Sequence[MemoryRecord],
+    slot: tuple[str, str] | None,
+    slot_ids: set[str],
+    replaced: Collection[str] = (),
+) -> Timeline:
+    """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
+    (the pool), with ``slot_ids`` the slot lookup's own records and ``replaced`` the turns
+    of its replaced versions (their episodes may be closed already)."""
+    if slot is None:
+        return Timeline()
+    said: list[Statement] = []
+    others: list[Statement] = []  # the same attribute of someone else: no answer either
+    heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
+    for r in records:
+        if r.id in slot_ids:
+            said.append(Statement(r, r.content, _when(r, heard), 1.0))
+        elif r.type is MemoryType.EPISODE:
+            for t in _turns(r):
+                if (st := _statement(r, t, slot[1])) is not None:
+                    (said if _same_subject(slot[0], _subject(st.text)) else others).append(st)
+    if not said:
+        return Timeline()
+    newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    tl = Timeline()
+    if newest.record.id not in slot_ids:
+        tl.lead = newest.record.model_copy(
+            update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
+        )
+    older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
+    gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
+    told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
+    for r in records:  # what other records made of such a turn say is no answer either
+        made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
+        if made and r.evidence and set(r.evidence) <= told:
+            tl.drop.add(r.id)
+    for rid in {s.record.id for s in gone}:
+        turns = [s.text for s in gone if s.record.id == rid]
+        rec = next(s.record for s in gone if s.record.id == rid)
+        if rec.id in slot_ids or rec.type is not MemoryType.EPISODE:
+            tl.drop.add(rid)
+            continue
+        if tl.lead is not None and rid == tl.lead.id:
+            continue
+        rest = _without(rec.content, turns)
+        if rest is None:
+            tl.drop.add(rid)
+        else:
+            tl.trimmed[rid] = rec.model_copy(update={"content": rest})
+    return tl
+
+
+def single_slot(slots: Sequence[tuple[str, str]], prefer: Sequence[str] = ()) -> tuple[str, str] | None:
+    """The single-valued slot a question asks about: of the routed ones, the first the
+    query's own reading prefers (``prefer``: its likeliest attributes), else the first."""
+    cat = load()
+    single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
+    for key in prefer:
+        for s, k in single:
+            if k == key:
+                return (s, k)
+    return single[0] if single else None
+
+
+def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
+    """The turn as a statement of attribute ``key``, if its reading names the attribute
+    among its likeliest and it is said, not asked or supposed."""
+    reading = turn.get("reading")
+    text, at = str(turn.get("text", "")), turn.get("at")
+    if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
+        return None
+    memory, attrs = float(reading[0]), {str(k): float(p) for k, p in reading[1]}
+    p = attrs.get(key, 0.0)
+    if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or NOT_SAID.search(text):
+        return None  # asked, wondered or supposed: the slot keeps what was said
+    event = turn.get("event")
+    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
+
+
+# "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
+_OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
+
+
+_REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
+
+
+# Family is named without "my" ("老公又换了工作"); "房东要卖房，只好又搬" is still the user's move.
+FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
+
+
+@cache
+def _bare_relation() -> re.Pattern[str]:
+    """A turn opening with a family word, the "my" left out."""
+    cat = load()
+    words = [w for w in cat.relation_words() if not w.isascii() and cat.relation(w) in FAMILY]
+    words.sort(key=len, reverse=True)
+    return re.compile(r"^\W*(" + "|".join(map(re.escape, words)) + ")")
+
+
+def _subject(text: str) -> str | None:
+    """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
+    names the manager), someone named before ("她…", "he…"), else the user."""
+    rel = subjects.relation(text)
+    if rel:
+        return f"person:{rel[0]}"
+    if (m := _bare_relation().search(text)) and (key := load().relation(m.group(1))):
+        return f"person:{key}"
+    if _REPORTS.search(text):
+        return "person:manager"
+    return "other" if _OTHER.search(text) else None
+
+
+def _same_subject(slot_subject: str, said: str | None) -> bool:
+    """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
+    about the user (or the user's project)."""
+    if slot_subject.startswith("person:"):
+        return said == slot_subject
+    return said is None
+
+
+def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:
+    """When the slot's value was first said: the start of its version, else its first
+    turn's time. A restatement merged in later moves ``observed_at``, not this (a value span
+    cut wrong from a newer turn merges into the old value; the newer turn must still lead)."""
+    if r.valid_from is not None:
+        return r.valid_from
+    first = [datetime.fromisoformat(heard[e]) for e in r.evidence if e in heard]
+    return min(first) if first else (r.observed_at or r.created_at)
+
+
+def _without(content: str, turns: Sequence[str]) -> str | None:
+    """The episode's content without the sentences that come from ``turns`` (its content
+    quotes turns sentence by sentence); ``None`` when nothing that says anything is left."""
+    for t in turns:
+        for x in (x.strip() for x in SENTENCE.split(t.strip())):
+            if x:
+                content = content.replace(x, " ")
+    rest = " ".join(content.split())
+    return rest if content_terms(rest) else None
+
+
+def asks_history(query: str) -> bool:
+    """Does the question ask about the past of a slot rather than its current value?"""
+    return HISTORY.search(query) is not None

@@ -1,0 +1,202 @@
+"""One span path for every record's value, whatever made the record.
+
+The model extractor's values come from the learned span ranker (``span_scorer``); the rule
+patterns capture a phrase with a regex, which is often a word too long or too short ("Arc
+浏览器" for "Arc", "named Francesca", "神策和GrowingIO" for two competitors). Here a rule
+record's value goes through the same typed candidates and ranker: the rule keeps the
+attribute (rules have precedence there), and the ranker's best span replaces the rule's
+value only when it overlaps it (a trim or an extension of the same words, never another
+thing the clause mentions) and the ranker is surer of it than of the rule's own span.
+Spans that do not overlap the rule's value are not scored at all, which keeps this cheap
+enough for the hot path (a handful of candidates per record).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from memquill.catalogue import Attribute, load
+from memquill.model import Candidate
+from memquill.write.extract import subjects
+from memquill.write.extract.span_features import Span, Token, context, tokens
+from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
+
+# The ranker's best overlapping span replaces the rule's value when it is at least this many
+# times likelier than the rule's own span (or the rule's span is no candidate at all) and
+# at least this likely among the overlapping spans; tuned on the training corpus's held-out
+# share only.
+SURER = 2.0
+REACH = 2
+FLOOR = 0.6
+
+
+def own_words(text: str, subject: str) -> list[str]:
+    """The subject's own words in the clause (relation word, name): never its value."""
+    rel = subjects.relation(text)
+    words = [rel[1]] if rel else []
+    if ":" in subject:
+        words.append(subject.split(":", 1)[1])
+    return words
+
+
+def _same(a: str, b: str) -> bool:
+    return "".join(a.split()).casefold() == "".join(b.split()).casefold()
+
+
+def _where(text: str, value: str) -> tuple[int, int] | None:
+    at = text.casefold().find(value.casefold())
+    return (at, at + len(value)) if at >= 0 else None
+
+
+def ranked_near(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[Span, float]]:
+    """The ranker's spans that overlap ``value`` in ``text``, with their probabilities among
+    those spans only, best first; empty when the value is not verbatim in the clause."""
+    where = _where(text, value)
+    if where is None:
+        return []
+    lo, hi = where
+    ctx, spans = context(text, zh, attr.key, attr.value_type, scorer.known, own, _labels(attr))
+    first, last = _token_cover(ctx.toks, lo, hi)
+    near = [s for s in spans if s.start < hi and s.end > lo and _close(s, first, last)]
+    if not any(s.start == lo and s.end == hi for s in near):
+        near.append(Span(lo, hi, text[lo:hi], first, last))
+    return scorer.rank(ctx, near)
+
+
+def _close(s: Span, first: int, last: int) -> bool:
+    """A trim or extension by at most ``REACH`` words at either end (every overlapping
+    n-gram would cost the hot path more than the few that matter)."""
+    return s.first < 0 or first < 0 or (abs(s.first - first) <= REACH and abs(s.last - last) <= REACH)
+
+
+def _token_cover(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:
+    inside = [i for i, t in enumerate(toks) if t.start < end and t.end > start]
+    return (inside[0], inside[-1]) if inside else (-1, -1)
+
+
+def choose(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[str, float]]:
+    """``settle``, each value trimmed of structural residue (``trim``; not strict types)."""
+    return trimmed(scorer, text, zh, attr, settle(scorer, text, zh, attr, value, own))
+
+
+def trimmed(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, chosen: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Each chosen value of ``attr`` trimmed (``trim``); strict types are kept as matched."""
+    if attr.value_type in STRICT or not chosen:
+        return chosen
+    toks = tokens(text, zh)
+    return [(trim(scorer, text, zh, v, toks), q) for v, q in chosen]
+
+
+def settle(
+    scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
+) -> list[tuple[str, float]]:
+    """The value(s) the span path settles on for a rule's ``value`` of ``attr``: the rule's
+    own span unless the ranker is surer of an overlapping one; for a multi-valued attribute
+    a list the rule captured whole ("神策和GrowingIO") becomes its conjuncts."""
+    if attr.value_type in STRICT:
+        return [(value, 1.0)]
+    ranked = ranked_near(scorer, text, zh, attr, value, own)
+    if not ranked:
+        return [(value, 1.0)]
+    p_rule = next((q for s, q in ranked if _same(s.text, value)), 0.0)
+    best, p_best = ranked[0]
+    surer = not _same(best.text, value) and p_best >= FLOOR and p_best >= SURER * p_rule
+    surer = surer and _keeps_content(scorer, text, zh, value, best)
+    own_span = next((s for s, _ in ranked if _same(s.text, value)), None)
+    span, q = (best, p_best) if surer else (own_span, p_rule)
+    if span is None or (attr.single and not surer):
+        return [(value, q)]
+    if attr.single:
+        return [(span.text.strip(), q)]
+    parts = [s.text.strip() for s in coordinated(text, [(span, q), *ranked]) if _inside(text, value, s)]
+    return [(v, q) for v in parts] if len(parts) > 1 else [(span.text.strip() if surer else value, q)]
+
+
+# A Chinese numeral with its classifier ("一杯", "两个", "一名"): a count, not the value;
+# a numeral with a time or measure unit ("三点", "三年", "两次") is part of what it says.
+_QUANTIFIER = re.compile(r"^[一两二三四五六七八九十几每]+[^点年月日天号周时分秒岁次遍倍半刻斤两米\W\d]$")
+# jieba's particle tags: 了 (ul), 的 (uj), sentence-final 吧/呢/啊 (y); not 过 (ug), which
+# also starts words jieba splits wrongly ("选过道")
+_PARTICLES = frozenset({"ul", "uj", "y"})
+
+
+def _residue(t: Token, learned: frozenset[str]) -> bool:
+    if t.pos in _PARTICLES:
+        return True
+    return t.text.casefold() in learned
+
+
+def _counted(t: Token, zh: bool) -> bool:
+    return zh and t.pos == "m" and bool(_QUANTIFIER.match(t.text))
+
+
+def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Token] | None = None) -> str:
+    """``value`` without structural residue at its edges: leading words the training
+    corpus's labelled values never begin with ("called", "named", "I'm", "用") and quantifiers
+    ("一杯", "一名"), trailing words they never end with ("now", "please") and particles
+    ("了", "的", "吧", "呢"). Whole tokens only, never the last one left."""
+    where = _where(text, value)
+    if where is None:
+        return value
+    lo, hi = where
+    inside = [t for t in (toks if toks is not None else tokens(text, zh)) if lo <= t.start and t.end <= hi]
+    while len(inside) > 1 and (_residue(inside[0], scorer.heads) or _counted(inside[0], zh)):
+        inside.pop(0)
+        lo = inside[0].start
+    while len(inside) > 1 and _residue(inside[-1], scorer.tails):
+        inside.pop()
+        hi = inside[-1].end
+    out = text[lo:hi].strip()
+    return out if out and lo >= where[0] and hi <= where[1] else value
+
+
+# Words a value may lose at its start: function words, particles, pronouns, prepositions,
+# verbs and adverbs ("named", "用", "是"), never a noun ("tea with milk" is no "milk").
+_ZH_LEAD_POS = ("v", "p", "r", "m", "u", "y", "d", "c", "f")
+
+
+def _keeps_content(scorer: SpanScorer, text: str, zh: bool, value: str, best: Span) -> bool:
+    """A span the ranker prefers inside the rule's value may drop function words at the
+    start and anything but a number at the end ("Arc 浏览器" → "Arc"; "Django 4.2" keeps
+    its version)."""
+    where = _where(text, value)
+    if where is None:
+        return True
+    lo, hi = where
+    toks = tokens(text, zh)
+    lead = [t for t in toks if lo <= t.start and t.end <= best.start]
+    tail = [t for t in toks if best.end <= t.start and t.end <= hi]
+    function = (lambda t: t.pos.startswith(_ZH_LEAD_POS)) if zh else (lambda t: t.pos in ("f", "x"))
+    if any(not (function(t) or t.text.casefold() in scorer.heads) for t in lead):
+        return False
+    return not any(ch.isdigit() for t in tail for ch in t.text)
+
+
+def _inside(text: str, value: str, s: Span) -> bool:
+    where = _where(text, value)
+    return where is not None and where[0] <= s.start and s.end <= where[1]
+
+
+def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list[Candidate]:
+    """A rule-made candidate with its value decided by the span path (one candidate per
+    value; unchanged when its key is no catalogue attribute or nothing is surer)."""
+    attr = load().get(c.key)
+    if scorer is None or attr is None or not c.value:
+        return [c]
+    chosen = choose(scorer, text, zh, attr, c.value, own_words(text, c.subject))
+    if len(chosen) == 1 and chosen[0][0] == c.value:
+        return [c]
+    return [
+        c.model_copy(
+            update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}
+        )
+        for v, q in chosen
+        if v
+    ] or [c]

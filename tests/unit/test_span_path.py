@@ -1,0 +1,153 @@
+"""One span path for every value: rule values re-decided by the span ranker, structural
+trimming, word pieces (zh + en)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.catalogue import Attribute, load
+from memquill.clock import FixedClock
+from memquill.ingest import build_event
+from memquill.model import Candidate, MemoryType, Scope, Source
+from memquill.write.extract import span_features as sf
+from memquill.write.extract import span_path
+from memquill.write.extract.clause import Clause
+from memquill.write.extract.span_scorer import SpanScorer, bundled
+from memquill.write.extract.values import spans as typed_spans
+
+
+def ranker() -> SpanScorer:
+    model = bundled()
+    assert model is not None
+    return model
+
+
+def attr(key: str) -> Attribute:
+    found = load().get(key)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "rule_value", "value"),
+    [
+        ("我换成 Arc 浏览器了", True, "browser", "Arc 浏览器", "Arc"),  # a classifier suffix
+        (
+            "my team lead is named Francesca, help me write her a note",
+            False,
+            "name",
+            "named Francesca",
+            "Francesca",
+        ),
+        ("I got moved to the payments team last month", False, "team", "payments", "payments team"),
+    ],
+)
+def test_a_rule_value_becomes_the_span_the_ranker_is_surer_of(
+    text: str, zh: bool, key: str, rule_value: str, value: str
+) -> None:
+    assert [v for v, _ in span_path.choose(ranker(), text, zh, attr(key), rule_value)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "rule_value"),
+    [
+        ("我是小学语文老师，教三年级", True, "occupation", "小学语文老师"),  # the ranker is not sure enough
+        ("we use Podman instead of Docker", False, "stack:container", "Docker"),  # no other thing
+        ("我的手机号是 138 0013 8000", True, "phone", "138 0013 8000"),  # strict types as matched
+    ],
+)
+def test_a_rule_value_stays_unless_an_overlapping_span_is_surer(
+    text: str, zh: bool, key: str, rule_value: str
+) -> None:
+    assert [v for v, _ in span_path.choose(ranker(), text, zh, attr(key), rule_value)] == [rule_value]
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "rule_value", "values"),
+    [
+        ("星河数据的主要竞争对手是神策和GrowingIO", True, "神策和GrowingIO", ["神策", "GrowingIO"]),
+        (
+            "At Loomly our biggest competitors are Hootsuite and Buffer",
+            False,
+            "Hootsuite and Buffer",
+            ["Hootsuite", "Buffer"],
+        ),
+    ],
+)
+def test_a_captured_list_of_a_multi_valued_attribute_splits(
+    text: str, zh: bool, rule_value: str, values: list[str]
+) -> None:
+    got = [v for v, _ in span_path.choose(ranker(), text, zh, attr("competitors"), rule_value)]
+    assert sorted(got) == sorted(values)
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "value", "trimmed"),
+    [
+        ("我叫陈静，是一名前端工程师", True, "一名前端工程师", "前端工程师"),  # quantifier
+        ("我家养了一只猫呢", True, "一只猫呢", "猫"),  # quantifier and particle
+        ("my neighbour is called Dana Lee", False, "called Dana Lee", "Dana Lee"),  # learned head
+        ("I'm on decaf now", False, "decaf now", "decaf"),  # learned tail
+        ("我一般晚上十一点睡", True, "十一点睡", "十一点睡"),  # a time unit is no quantifier
+        ("I like it", False, "it", "it"),  # never the last word
+    ],
+)
+def test_trim_strips_structural_residue_only(text: str, zh: bool, value: str, trimmed: str) -> None:
+    assert span_path.trim(ranker(), text, zh, value) == trimmed
+
+
+def test_the_shipped_model_carries_the_learned_edge_words() -> None:
+    """Learned from the training corpus: words that often stand next to a value and never
+    begin / end one."""
+    assert {"called", "named"} <= ranker().heads
+    assert {"now", "please"} <= ranker().tails
+    assert "the" not in ranker().heads  # "the first Thursday of every month" begins with it
+
+
+def test_a_date_is_widened_around_the_normalisers_wording() -> None:
+    got = span_path.choose(ranker(), "我是去年九月入职的", True, attr("work_start_date"), "去年")
+    assert [v for v, _ in got] == ["去年九月"]
+
+
+def test_an_unsplit_chinese_word_offers_its_prefixes_as_candidates() -> None:
+    text = "我爸一辈子都在煤炭行业"
+    toks = sf.tokens(text, True)
+    assert "煤炭行业" in [t.text for t in toks]
+    texts = {c.text for c in sf.candidates(text, toks, [])}
+    assert {"煤炭", "煤炭行"} <= texts
+    assert "行业" not in texts  # no suffix pieces: residue is cut from the end only
+
+
+def test_respan_keeps_the_key_and_records_the_ranker() -> None:
+    ev = build_event(
+        "我换成 Arc 浏览器了",
+        scope=Scope.of(user="u", session="s"),
+        clock=FixedClock("2026-11-29T10:00:00+08:00"),
+        max_bytes=1024,
+        default_timezone="Asia/Shanghai",
+    )
+    c = Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+    made = c.make(
+        MemoryType.PREFERENCE, "user", "browser", "用户改用 Arc 浏览器", value="Arc 浏览器", rule="t"
+    )
+    out = span_path.respan(made, c.text, True, ranker())
+    assert [(x.key, x.value) for x in out] == [("browser", "Arc")]
+    assert out[0].attributes["span"] == ranker().id
+    other: Candidate = made.model_copy(update={"key": "likes:arc"})  # no catalogue attribute
+    assert span_path.respan(other, c.text, True, ranker()) == [other]
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "found"),
+    [
+        ("phone", "My cell is (617) 555-0142", "(617) 555-0142"),
+        ("phone", "call +1 (415) 555-2671 after six", "+1 (415) 555-2671"),
+        (
+            "url",
+            "the monorepo lives at git@github.com:tinyco/platform.git",
+            "git@github.com:tinyco/platform.git",
+        ),
+    ],
+)
+def test_typed_patterns_take_the_whole_number_or_remote(kind: str, text: str, found: str) -> None:
+    assert typed_spans(kind, text, False)[0] == found

@@ -1,0 +1,214 @@
+"""The slot timeline as data: records with stored turn readings in, what leads and what is
+left out back (no embedder, no store)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from memquill.model import MemoryRecord, MemoryType, Scope, Source
+from memquill.retrieve.timeline import single_slot, timeline
+
+T0 = datetime.fromisoformat("2026-01-05T10:00:00+00:00")
+DAY = timedelta(days=1)
+SCOPE = Scope(user="u")
+
+
+def turn(text: str, day: int, reading: list[Any], event: str | None = None) -> dict[str, Any]:
+    return {
+        "text": text,
+        "at": (T0 + day * DAY).isoformat(),
+        "event": event or f"evt-{day}",
+        "reading": reading,
+    }
+
+
+def episode(id: str, day: int, *turns: dict[str, Any]) -> MemoryRecord:
+    return MemoryRecord(
+        id=id,
+        type=MemoryType.EPISODE,
+        scope=SCOPE,
+        subject="conversation",
+        key=f"episode:{id}",
+        content=" ".join(t["text"] for t in turns),
+        confidence=0.7,
+        source=Source.OBSERVED,
+        evidence=[t["event"] for t in turns],
+        valid_from=T0 + day * DAY,
+        observed_at=T0 + day * DAY,
+        created_at=T0 + day * DAY,
+        updated_at=T0 + day * DAY,
+        attributes={"statements": list(turns)},
+    )
+
+
+def record(
+    id: str, key: str, value: str, day: int, evidence: list[str], subject: str = "user"
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=id,
+        type=MemoryType.PREFERENCE,
+        scope=SCOPE,
+        subject=subject,
+        key=key,
+        value=value,
+        content=f"The user: {value}",
+        confidence=0.9,
+        source=Source.EXPLICIT,
+        evidence=evidence,
+        valid_from=T0 + day * DAY,
+        observed_at=T0 + day * DAY,
+        created_at=T0 + day * DAY,
+        updated_at=T0 + day * DAY,
+    )
+
+
+DRINK = [0.9, [["beverage", 0.8], ["favorite_food", 0.1]]]
+WEAK_DRINK = [0.9, [["hobby", 0.5], ["beverage", 0.12]]]
+SHELL = [0.9, [["shell", 0.9]]]
+
+
+def test_a_newer_turn_than_the_slot_leads_and_the_slot_is_left_out() -> None:
+    old = episode("e1", 1, turn("I drink black coffee every morning", 1, DRINK, "evt-1"))
+    slot = record("r1", "beverage", "black coffee", 1, ["evt-1"])
+    new = episode("e2", 9, turn("these days it's green tea for me", 9, WEAK_DRINK, "evt-9"))
+    tl = timeline([old, slot, new], ("user", "beverage"), {"r1"})
+    assert (
+        tl.lead is not None and tl.lead.id == "e2" and tl.lead.content == "these days it's green tea for me"
+    )
+    assert tl.drop == {"e1", "r1"}
+    kept = tl.apply([old, slot, new])
+    assert [r.id for r in kept] == ["e2"] and kept[0].attributes["excerpt"] is True
+
+
+def test_the_slot_leads_when_its_version_began_with_the_newest_turn() -> None:
+    old = episode("e1", 1, turn("我平时喝美式", 1, DRINK, "evt-1"))
+    new = episode("e2", 9, turn("最近迷上了乌龙茶", 9, DRINK, "evt-9"))
+    slot = record("r2", "beverage", "乌龙茶", 9, ["evt-9"])
+    tl = timeline([old, new, slot], ("user", "beverage"), {"r2"})
+    assert tl.lead is None  # the slot record answers first (the pipeline ranks slots first)
+    assert tl.drop == {"e1"}
+    assert "e2" not in tl.drop and "r2" not in tl.drop
+
+
+def test_a_restatement_merged_into_an_old_value_does_not_make_it_new() -> None:
+    """A value span cut wrong from the newer turn merged into the old record: its
+    ``observed_at`` moved, the start of its version did not; the newer turn leads."""
+    old = episode("e1", 1, turn("改吃生酮了", 1, DRINK, "evt-1"))
+    slot = record("r1", "beverage", "生酮", 1, ["evt-1", "evt-9"]).model_copy(
+        update={"observed_at": T0 + 9 * DAY}
+    )
+    new = episode("e2", 9, turn("生酮坚持不下去了，现在就是低碳水", 9, DRINK, "evt-9"))
+    tl = timeline([old, slot, new], ("user", "beverage"), {"r1"})
+    assert tl.lead is not None and tl.lead.id == "e2"
+    assert "r1" in tl.drop
+
+
+def test_only_the_old_turns_leave_an_episode_that_says_more() -> None:
+    both = episode(
+        "e1",
+        1,
+        turn("I drink black coffee every morning.", 1, DRINK, "evt-1"),
+        turn("My shell is plain bash, never bothered changing it.", 1, SHELL, "evt-2"),
+    )
+    new = episode("e2", 9, turn("Switched to rooibos, no caffeine for me", 9, DRINK, "evt-9"))
+    tl = timeline([both, new], ("user", "beverage"), set())
+    (kept,) = [r for r in tl.apply([both, new]) if r.id == "e1"]
+    assert "coffee" not in kept.content and "bash" in kept.content
+
+
+def test_records_made_from_an_older_statement_are_left_out() -> None:
+    old = episode("e1", 1, turn("我坚持跑了一个月步，掉到78公斤了", 1, [0.9, [["weight", 0.5]]], "evt-1"))
+    side = record("r9", "sport", "跑步", 1, ["evt-1"])
+    unrelated = record("r8", "sport", "游泳", 2, ["evt-5"])
+    new = episode("e2", 9, turn("又回到77公斤了", 9, [0.9, [["weight", 0.3]]], "evt-9"))
+    tl = timeline([old, side, unrelated, new], ("user", "weight"), set())
+    assert "r9" in tl.drop and "r8" not in tl.drop
+
+
+def test_turns_about_someone_else_or_unsure_are_no_statement() -> None:
+    mine = episode("e1", 1, turn("我平时喝美式", 1, DRINK, "evt-1"))
+    wife = episode("e2", 9, turn("我老婆最近爱喝乌龙茶", 9, DRINK, "evt-9"))
+    noise = episode(
+        "e3", 10, turn("sounds good, let's go with that", 10, [0.0, [["beverage", 0.9]]], "evt-10")
+    )
+    faint = episode(
+        "e4", 11, turn("我每天坐地铁上班", 11, [0.9, [["commute", 0.9], ["beverage", 0.05]]], "evt-11")
+    )
+    tl = timeline([mine, wife, noise, faint], ("user", "beverage"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    assert tl.drop == {"e2"}  # the wife's drink is no answer to the user's (noise and faint stay)
+    assert timeline([mine, wife], ("person:wife", "beverage"), set()).lead.id == "e2"  # type: ignore[union-attr]
+
+
+def test_the_asked_slot_is_a_single_valued_one_the_query_prefers() -> None:
+    routed = [("user", "occupation"), ("user", "commute"), ("user", "allergy")]
+    assert single_slot(routed, ["commute", "occupation"]) == ("user", "commute")
+    assert single_slot(routed) == ("user", "occupation")
+    assert single_slot([("user", "allergy")]) is None  # multi-valued: values coexist
+    assert timeline([], None, set()).lead is None
+
+
+def test_questions_and_hypotheticals_state_no_value() -> None:
+    said = episode("e1", 1, turn("我住在上海", 1, [0.9, [["city", 0.9]]], "evt-1"))
+    later = [
+        episode("e2", 5, turn("如果搬去深圳的话，通勤会不会很远", 5, [0.9, [["city", 0.6]]], "evt-5")),
+        episode("e3", 6, turn("要不要搬到杭州？", 6, [0.9, [["city", 0.6]]], "evt-6")),
+        episode("e4", 7, turn("I'm thinking about moving to Lisbon", 7, [0.9, [["city", 0.6]]], "evt-7")),
+        episode("e5", 8, turn("What if we moved to Porto", 8, [0.9, [["city", 0.6]]], "evt-8")),
+    ]
+    tl = timeline([said, *later], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e1" and not tl.drop
+
+
+def test_a_turn_about_someone_named_before_is_not_the_users() -> None:
+    mine = episode("e1", 1, turn("我在医院当护士", 1, [0.9, [["occupation", 0.9]]], "evt-1"))
+    hers = episode("e2", 5, turn("她不再当护士长了，改去做行政", 5, [0.9, [["occupation", 0.9]]], "evt-5"))
+    his = episode(
+        "e3", 6, turn("He's a dispatcher now, nine to six", 6, [0.9, [["occupation", 0.9]]], "evt-6")
+    )
+    tl = timeline([mine, hers, his], ("user", "occupation"), set())
+    assert tl.lead is not None and tl.lead.id == "e1" and tl.drop == {"e2", "e3"}
+    bare = episode("e4", 8, turn("老公又换了工作，现在开车", 8, [0.9, [["occupation", 0.9]]], "evt-8"))
+    asked = timeline([mine, bare], ("person:husband", "occupation"), set())
+    assert asked.lead is not None and asked.lead.id == "e4" and asked.drop == {"e1"}
+
+
+def test_who_one_reports_to_names_the_manager() -> None:
+    old = episode("e1", 1, turn("我领导叫贺砚秋", 1, [0.9, [["name", 0.9]]], "evt-1"))
+    new = episode(
+        "e2", 5, turn("Thandiwe retired, so I now report to Pieter Olivier", 5, [0.9, [["name", 0.6]]])
+    )
+    tl = timeline([old, new], ("person:manager", "name"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+
+
+def test_an_if_about_someone_else_does_not_unsay_a_statement() -> None:
+    said = episode("e1", 1, turn("Work cell is 082 417 5530 if you ever need it", 1, [0.9, [["phone", 0.9]]]))
+    tl = timeline([said], ("user", "phone"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_a_landlord_opening_the_turn_does_not_make_the_move_theirs() -> None:
+    old = episode("e1", 1, turn("我住在天通苑", 1, [0.9, [["address", 0.8]]], "evt-1"))
+    new = episode(
+        "e2", 5, turn("房东要卖房，只好又搬，现在住望京", 5, [0.5, [["housing", 0.5], ["address", 0.14]]])
+    )
+    tl = timeline([old, new], ("user", "address"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+
+
+def test_records_made_of_a_replaced_versions_turn_are_left_out_when_its_episode_is_closed() -> None:
+    slot = record("r2", "diet", "正常吃", 9, ["evt-9"])
+    side = record("r7", "decision:diet", "改成低碳水饮食", 5, ["evt-5"])
+    tl = timeline([slot, side], ("user", "diet"), {"r2"}, replaced={"evt-5"})
+    assert tl.drop == {"r7"} and tl.lead is None
+
+
+def test_a_question_about_the_past_is_no_question_for_the_newest_statement() -> None:
+    from memquill.retrieve.timeline import asks_history
+
+    for q in ["我以前住在哪个城市？", "where did I live before Austin?", "when did I move to Denver?"]:
+        assert asks_history(q)
+    for q in ["我现在住哪个城市？", "which city am I based in these days?", "what do I usually drink now?"]:
+        assert not asks_history(q)
