@@ -130,6 +130,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self.settings.half_life_days,
             policy.dedup_similarity,
             router=_router(self.embedder),
+            model_facts=self.settings.attribute_model,
         )
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 

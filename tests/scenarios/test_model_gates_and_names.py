@@ -9,7 +9,13 @@ from memquill import Memory
 from memquill.model import MemoryRecord, MemoryType, Status
 from memquill.retrieve import routing
 from memquill.settings import Settings
-from memquill.write.extract.model_gates import acceptable, addressed, names_value, without_captions
+from memquill.write.extract.model_gates import (
+    acceptable,
+    addressed,
+    cue_may_lift,
+    names_value,
+    without_captions,
+)
 
 OPEN = ["active", "candidate"]
 
@@ -177,3 +183,21 @@ def test_relation_then_name_then_name_only_is_one_person(
         mem_e5.flush()
     about = {r.value: r.subject for r in structured(mem_e5) if r.value in values}
     assert set(about) == values and set(about.values()) == {"person:manager"}, about
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "lifted"),
+    [
+        ("fish", "Dropped zsh, I'm on fish now and loving the autosuggestions", True),
+        ("adoption", "And here's one of the adoption agencies I'm looking into.", False),
+        ("stepping stone", "It paid off now that I'm an assistant manager - a stepping stone", False),
+        ("茶", "咖啡戒了，现在改喝茶", True),
+        ("杭州", "我搬到杭州了", True),
+        ("杭州", "杭州的朋友最近都在忙", False),
+    ],
+)
+def test_a_change_cue_lifts_only_the_value_it_introduces_or_a_sure_guess(
+    value: str, said: str, lifted: bool
+) -> None:
+    assert cue_may_lift(0.2, 0.35, value, said) is lifted  # an unsure guess: only when introduced
+    assert cue_may_lift(0.4, 0.35, value, said) is True  # sure enough for a single-valued slot

@@ -19,7 +19,7 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import intents, question_forms, routing
+from memquill.retrieve import derived, intents, question_forms, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
@@ -54,7 +54,9 @@ class Retriever:
         dedup_similarity: float = 0.95,
         reranker: Reranker | None = None,
         router: AttributeClassifier | None = None,
+        model_facts: bool = False,
     ) -> None:
+        self.model_facts = model_facts  # the attribute model writes: legs are read deeper
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -75,7 +77,7 @@ class Retriever:
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
-        pool = recall(self.store, f, q.text, qvec, r, extra)
+        pool = recall(self.store, f, q.text, qvec, derived.deeper(r, self.model_facts), extra)
         replaced, routed = Replaced(), list[tuple[str, str]]()
         if r.slot_lookup:
             replaced, routed = self._slot_lookup(q, f, pool, qvec)
@@ -83,6 +85,8 @@ class Retriever:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
         records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
+        derived.unshift(pool, {rec.id for rec in records if derived.model_made(rec)}, r)
+        records = [rec for rec in records if rec.id in pool]
         told = Timeline()
         if routed and not q.include_history and q.at is None and not asks_history(q.text):
             asked = single_slot(routed, self._reading(qvec))  # the newest statement answers
@@ -95,6 +99,7 @@ class Retriever:
                 1.0
                 if "slot" in pool[rec.id].legs
                 else min(1.0, pool[rec.id].fused / max_fused(r, shares_script(q.text, rec.content)))
+                * derived.weight(rec)
             )
             for rec in records
         }
@@ -102,6 +107,7 @@ class Retriever:
         reranker = self.reranker or WeightedReranker(r, self.half_life)
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         lead = told.lead.id if told.lead is not None else None
+        ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
         ranked = sorted(  # the newest statement, then slots answer first
             ranked, key=lambda s: (s.record.id != lead, "slot" not in pool[s.record.id].legs)
         )
@@ -110,6 +116,7 @@ class Retriever:
             head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
         )
         kept = sorted(_slot_wins(kept, collapsed, head, pool), key=lambda s: s.record.id != lead)
+        collapsed |= folded
         hits = [
             Hit(
                 memory=s.record,

@@ -25,7 +25,7 @@ from memquill.write.extract import change_cues, span_path, span_scorer, subjects
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, without_captions
+from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, cue_may_lift, without_captions
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
@@ -199,7 +199,8 @@ class ModelExtractor:
         c = o.clause
         cue = change_cues.kind(o.said) if attr.single else None
         believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
-        if cue is not None and believed and rank_ok(p, attr.key):
+        sure = cue is not None and cue_may_lift(score, self.thresholds.single, value, o.said)
+        if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
         return c.make(

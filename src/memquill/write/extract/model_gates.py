@@ -12,7 +12,10 @@ made:
 * a name is only a ``name``-like value when the clause introduces it ("my manager is called
   Zhou Qin", "我领导叫周琴"), never when it addresses someone ("Thanks, Melanie");
 * a value must name something: pronouns ("me", "it"), judgements ("so pretty", "awesome",
-  "the best") and caption fragments are no value.
+  "the best") and caption fragments are no value;
+* a change cue ("now", "since", "here's …") says that something is new, not what: it may
+  lift a guess that is already sure enough for a single-valued slot over the confidence
+  floor, never an unsure one (in open conversation nearly every turn has such a word).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import re
 
 from memquill.text import EN_STOP, ZH_STOP, tokens
+from memquill.write.extract import change_cues
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
 NAMING = re.compile(
@@ -79,3 +83,25 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+def cue_may_lift(score: float, single_floor: float, value: str, said: str) -> bool:
+    """May a change cue raise this guess to a stated value? When the model's own joint score
+    already reaches the floor for single-valued guesses, or when the value is the one a
+    change cue introduces ("I'm on *fish* now", "switched to *Postgres*"). On LoCoMo, guesses
+    lifted by a cue elsewhere in the clause ("*adoption* agencies I'm looking into", "now
+    that I'm … a *stepping stone*") replaced one another, and each replacement retired the
+    episodes quoting the old value."""
+    return score >= single_floor or introduced(value, said)
+
+
+def introduced(value: str, said: str) -> bool:
+    """Does ``value`` start inside the value region of a change cue of ``said``?"""
+    if not value:
+        return False
+    rx = re.escape(value) if not value.isascii() else rf"(?<![\w]){re.escape(value)}(?![\w])"
+    starts = [m.start() for m in re.finditer(rx, said, re.IGNORECASE)]
+    return any(
+        c.kind in change_cues.CHANGE and any(c.value_start <= at <= c.value_end for at in starts)
+        for c in change_cues.find(said)
+    )
