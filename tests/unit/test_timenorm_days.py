@@ -69,3 +69,15 @@ def test_english_ordinal_days_resolve_by_their_preposition(text: str, day: date)
 )
 def test_english_ordinals_that_count_things_are_not_dates(text: str) -> None:
     assert find_times(text, DEC20, BERLIN) == []
+
+
+def test_jionlp_failures_are_not_logged_as_errors(caplog: pytest.LogCaptureFixture) -> None:
+    """jionlp logs each fragment it cannot parse as a root-logger ERROR with a traceback; for
+    the time normaliser that is "no mention", and no such record may reach the user's logs."""
+    import logging
+
+    with caplog.at_level(logging.DEBUG):
+        got = find_times("我爸妈在老家，我基本每个月回去一趟，开车两个多小时。", DEC1, SH)
+        logging.getLogger().error("an error of the application itself")  # other records pass
+    assert got == []
+    assert [r.getMessage() for r in caplog.records] == ["an error of the application itself"]

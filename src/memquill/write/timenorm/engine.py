@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import logging
+import os
 import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
@@ -301,10 +303,18 @@ def _range(p: _Piece) -> tuple[datetime, datetime | None, str] | None:
 
 @functools.cache
 def _jionlp() -> Any:
-    """Imported on first need only: ~0.4 s, and a stdout banner that must not leak."""
+    """Imported on first need only: ~0.4 s, and a stdout banner that must not leak. It also
+    logs every fragment it cannot parse as an ERROR with a traceback on the *root* logger
+    ("我基本每个月回去一趟" → "exception string `本`"): for us that is "no mention", so
+    those records are filtered out (other root records pass)."""
     with contextlib.redirect_stdout(io.StringIO()):
         import jionlp
+    logging.getLogger().addFilter(_not_jionlp)
     return jionlp
+
+
+def _not_jionlp(record: logging.LogRecord) -> bool:
+    return f"{os.sep}jionlp{os.sep}" not in record.pathname
 
 
 def _jionlp_mentions(text: str, c: _Ctx, language: str | None) -> list[TimeMention]:
