@@ -91,6 +91,23 @@ def test_jokes_and_hypotheticals_never_become_facts(mem: Memory, text: str) -> N
     assert records(mem) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("我叫党思雨，党是那个姓，不少人第一次听都以为我开玩笑。", "党思雨"),
+        ("My name is Odalys Quint, people always think I'm kidding when I say it", "Odalys Quint"),
+    ],
+)
+def test_joking_said_of_others_is_content_not_a_joke(mem: Memory, text: str, value: str) -> None:
+    """The joke gate is for the speaker marking their own turn ("…开玩笑的", "just kidding");
+    "everyone thinks I'm kidding" reports others, and the turn was lost whole."""
+    assert mem.add(text, user="u").skipped == ""
+    mem.flush()
+    assert any(r.key == "name" and r.value == value for r in records(mem)), [
+        (r.key, r.value) for r in records(mem)
+    ]
+
+
 def test_a_question_about_a_preference_is_not_a_preference(mem: Memory) -> None:
     mem.add("你还记得我喜欢喝什么吗？", user="u")
     mem.flush()

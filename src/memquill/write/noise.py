@@ -76,10 +76,15 @@ _HYPOTHETICAL = re.compile(
     r"(?:要是|如果|假如|但愿).{1,30}?就好了" + _PARTICLE + r"[\s。！!~]*$",
     re.IGNORECASE,
 )
-# "…开玩笑的" / "just kidding": the turn is a joke (but "不是开玩笑" / "not kidding" is serious).
+# "…开玩笑的" / "just kidding": the speaker marks the turn as a joke — the marker is a clause
+# of its own ("哈哈开玩笑的", "我是宇宙第一帅，开个玩笑", "Kidding!"). Said of someone else, or
+# reported, it is content: "不少人都以为我开玩笑", "I thought he was kidding", "不是开玩笑".
+_CLAUSE_START = r"(?:^|(?<=[，,。！!？?；;\s~～…])|(?<=哈))"
+_CLAUSE_END = r"(?=$|[，,。！!？?；;\s~～…哈])"
 _JOKE = re.compile(
-    r"(?<!不是)(?:开(?:个)?玩笑(?:的|啦|而已)?|逗你(?:玩)?的|骗你的)|"
-    r"(?<!not )(?<!no )\b(?:just kidding|only kidding|kidding|jk|j/k)\b",
+    _CLAUSE_START + r"(?:我?(?:只是|就是)?开(?:个)?玩笑(?:的|啦|而已|呢)?|逗你(?:玩)?的|骗你的)" + _CLAUSE_END + "|"
+    r"(?<!not )(?<!no )\b(?:just|only) kidding\b|\bjk\b|\bj/k\b|"
+    r"(?:^|(?<=[,.;!?]\s)|(?<=[,.;!?]))\s*kidding\b(?!\s+me)",
     re.IGNORECASE,
 )
 _MEMORY_WORDS = re.compile(
