@@ -250,3 +250,20 @@ def test_one_off_requests_leave_no_episode_but_talk_does(mem: Memory, requests: 
     assert not [e for e in episodes if any(req[:6] in e for req in requests)]
     assert any(said[:6] in e for e in episodes)
     assert any("pottery class" in e for e in episodes)  # a transcript line is talk, not a request
+
+
+@pytest.mark.parametrize(
+    ("text", "standing"),
+    [
+        ("帮我写东西别太官方，口语一点就行", "口语一点"),
+        ("write the summary short, and never use emoji", "never use emoji"),
+    ],
+)
+def test_a_request_that_sets_a_standing_preference_is_kept(mem: Memory, text: str, standing: str) -> None:
+    """ "Do X, and from now on never Y" is no one-off: it was dropped whole (no record, no
+    episode), so the preference was lost."""
+    mem.add(text, user="u", session="s1", at="2026-01-05T10:00:00+08:00")
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    kept = [r.content for r in mem.records(user="u", statuses=["active"])]
+    assert any(standing in c for c in kept), kept

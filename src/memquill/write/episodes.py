@@ -103,6 +103,13 @@ _ASKING_ME = re.compile(
     re.IGNORECASE,
 )
 _ME = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
+# A request that also sets how things should be done from now on is no one-off: "帮我写东西
+# 别太官方，口语一点就行", "write it short, and never use emoji" — the standing part is kept.
+_STANDING = re.compile(
+    r"以后|今后|每次|一律|总是|永远|都要|都别|别太|不要太|别再|不要再|"
+    r"\b(?:always|never|from now on|in future|going forward|every time|don't ever|no more)\b",
+    re.IGNORECASE,
+)
 
 
 def request(text: str) -> bool:
@@ -112,7 +119,7 @@ def request(text: str) -> bool:
     and any first person beyond the asking itself ("my cat…", "我朋友说…") keeps a turn."""
     speaker, body = _split_speaker(text)
     body = body.strip()
-    if speaker is not None or not body or _ME.search(_ASKING_ME.sub(" ", body)):
+    if speaker is not None or not body or _ME.search(_ASKING_ME.sub(" ", body)) or _STANDING.search(body):
         return False
     return bool((_ASK_ZH if re.search(r"[\u4e00-\u9fff]", body) else _ASK_EN).search(body))
 
