@@ -82,7 +82,10 @@ _HYPOTHETICAL = re.compile(
 _CLAUSE_START = r"(?:^|(?<=[，,。！!？?；;\s~～…])|(?<=哈))"
 _CLAUSE_END = r"(?=$|[，,。！!？?；;\s~～…哈])"
 _JOKE = re.compile(
-    _CLAUSE_START + r"(?:我?(?:只是|就是)?开(?:个)?玩笑(?:的|啦|而已|呢)?|逗你(?:玩)?的|骗你的)" + _CLAUSE_END + "|"
+    _CLAUSE_START
+    + r"(?:我?(?:只是|就是)?开(?:个)?玩笑(?:的|啦|而已|呢)?|逗你(?:玩)?的|骗你的)"
+    + _CLAUSE_END
+    + "|"
     r"(?<!not )(?<!no )\b(?:just|only) kidding\b|\bjk\b|\bj/k\b|"
     r"(?:^|(?<=[,.;!?]\s)|(?<=[,.;!?]))\s*kidding\b(?!\s+me)",
     re.IGNORECASE,

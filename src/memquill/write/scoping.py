@@ -61,7 +61,6 @@ class ProjectReader:
             a.key for a in cat.attributes if "project" in a.subjects and "user" not in a.subjects
         )
         self.safety_critical = frozenset(a.key for a in cat.attributes if a.safety_critical)
-        self._memo: dict[str, bool] = {}
 
     def reads(self, cand: Candidate) -> bool:
         """Is this candidate one whose level the reading may move?"""
@@ -70,14 +69,13 @@ class ProjectReader:
         return cand.key.startswith(READ_PREFIXES) or cand.type in READ_TYPES
 
     def __call__(self, cand: Candidate, text: str) -> bool:
+        """No memo of texts: the user's words must not outlive a ``forget`` in this process."""
         if not self.reads(cand):
             return False
-        if text not in self._memo:
-            p = self.model.predict(self.embedder.embed_passages([text]), top=1, texts=[text])[0]
-            self._memo[text] = (p.kind == "project" and p.kind_score >= KIND_FLOOR) or (
-                p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR
-            )
-        return self._memo[text]
+        p = self.model.predict(self.embedder.embed_passages([text]), top=1, texts=[text])[0]
+        return (p.kind == "project" and p.kind_score >= KIND_FLOOR) or (
+            p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR
+        )
 
 
 def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> ProjectReader | None:
