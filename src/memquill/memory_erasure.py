@@ -50,6 +50,7 @@ class Erasure:
             ]
         )
         self._mark("forget", rec, actor=actor)
+        self._drop_caches()
         return self.get(memory_id)
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
@@ -60,6 +61,7 @@ class Erasure:
         sc = Scope.of(**scope)
         if sc.agent is not None or sc.session is not None:
             raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
+        self._drop_caches()
         if sc.project is not None:
             return self.store.forget_scope(sc.tenant, sc.user, sc.project)
         copies = self.store.scratch_stores(sc.tenant, sc.user)
@@ -69,3 +71,11 @@ class Erasure:
             replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
         )
         return counts
+
+    def _drop_caches(self) -> None:
+        """In-process caches keyed by the user's words (sentence readings, memoised query
+        vectors) go with any erasure: forgotten words must not outlive ``forget`` here."""
+        for holder in (getattr(self, "sentence_reader", None), getattr(self, "embedder", None)):
+            drop = getattr(holder, "forget_cached", None)
+            if drop is not None:
+                drop()

@@ -181,3 +181,27 @@ def test_a_fresh_process_reads_episode_sentences_without_embedding_them(
     finally:
         fresh.embedder.embed_passages = embed  # type: ignore[method-assign]
     assert passages == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["我对花生严重过敏，吃一点就会休克", "周末想去爬山"],
+        ["I carry an epipen, I'm badly allergic to shellfish", "thinking of a hike this weekend"],
+    ],
+)
+def test_forget_drops_the_in_process_readings_of_the_users_words(
+    mem_read: Memory, clock: FixedClock, turns: list[str]
+) -> None:
+    """Erasure is final in this process too: the sentence readings and memoised query
+    vectors keyed by the user's words go with forget / forget_scope."""
+    say(mem_read, clock, turns, "s1")
+    mem_read.context(turns[1], user="u", budget_tokens=300)
+    assert mem_read.sentence_reader is not None and mem_read.sentence_reader._cache
+    episode = next(r for r in mem_read.records(user="u") if r.type.value == "episode")
+    mem_read.forget(episode.id)
+    assert not any(turns[0][:6] in text for text in mem_read.sentence_reader._cache)
+    mem_read.context(turns[1], user="u", budget_tokens=300)
+    mem_read.forget_scope(user="u")
+    assert not mem_read.sentence_reader._cache
+    assert not getattr(mem_read.embedder, "_queries", {})

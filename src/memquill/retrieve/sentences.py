@@ -112,6 +112,10 @@ class SentenceReader:
                 t: [list(found[t].critical), found[t].attribute, found[t].score] for t in parts
             }
 
+    def forget_cached(self) -> None:
+        """An erasure happened: no reading keyed by a forgotten sentence stays in memory."""
+        self._cache.clear()
+
     def seed(self, records: Iterable[MemoryRecord]) -> None:
         """Read time: the readings stored with episodes join the cache (no embedding)."""
         for rec in records:
