@@ -120,12 +120,23 @@ def diagnose(args: argparse.Namespace) -> tuple[Counter[str], Counter[str], list
                 misses[b] += 1
                 rows.append(_row("miss", b, req, facts[f], said[f]))
             for f in sorted(set(req["must_not_include"]) & shown):
-                item = next(i for i in ctx.items if f in shown_facts(mem, [(i.memory_id, i.text)], said))
+                item = next(  # the line showing it, or the first of the lines it is split over
+                    (i for i in ctx.items if f in shown_facts(mem, [(i.memory_id, i.text)], said)),
+                    next(i for i in ctx.items if _carries(mem, i.memory_id, f)),
+                )
                 b = leak_bucket(mem, item.section, item.memory_id)
                 leaks[b] += 1
                 rows.append({**_row("leak", b, req, facts[f], said[f]), "line": item.text})
         mem.close()
     return misses, leaks, rows
+
+
+def _carries(mem: Memory, memory_id: str | None, fact: str) -> bool:
+    return (
+        bool(memory_id)
+        and not str(memory_id).startswith("pending:")
+        and fact in mem.get(str(memory_id)).evidence
+    )
 
 
 def _row(kind: str, bucket: str, req: dict[str, Any], fact: dict[str, Any], said: str) -> dict[str, Any]:

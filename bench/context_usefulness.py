@@ -123,8 +123,12 @@ def converse(mem: Memory, user: dict[str, Any], said: dict[str, str], clock: Fix
 
 
 def shown_facts(mem: Memory, items: Sequence[tuple[str | None, str]], said: dict[str, str]) -> set[str]:
-    """Fact ids whose turn a shown item carries (episodes: only if most of its words remain)."""
+    """Fact ids whose turn a shown item carries (episodes: only if most of its words remain).
+
+    The words are counted over all the episode lines quoting the turn: a turn whose first
+    sentence is a profile excerpt and whose second is in a memory line is shown, split."""
     out: set[str] = set()
+    quoted: dict[str, set[str]] = {}
     for mid, text in items:
         if mid is None or mid.startswith("pending:"):
             continue
@@ -135,9 +139,11 @@ def shown_facts(mem: Memory, items: Sequence[tuple[str | None, str]], said: dict
             if rec.type.value != "episode":
                 out.add(ev)
                 continue
-            terms = set(query_terms(said[ev]))
-            if terms and len(terms & set(query_terms(text))) >= 0.6 * len(terms):
-                out.add(ev)
+            quoted.setdefault(ev, set()).update(query_terms(text))
+    for ev, words in quoted.items():
+        terms = set(query_terms(said[ev]))
+        if terms and len(terms & words) >= 0.6 * len(terms):
+            out.add(ev)
     return out
 
 

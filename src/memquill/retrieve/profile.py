@@ -20,7 +20,7 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
-from memquill.retrieve import intents, spend
+from memquill.retrieve import intents, places, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
@@ -46,6 +46,7 @@ IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 
 EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
 STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
 EPISODE_TYPES = frozenset({MemoryType.EPISODE})
+CITY = "city"  # the attribute a sentence naming a city in passing states (``_standing_reading``)
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -228,15 +229,16 @@ def _with_excerpts(
         kept = without_private(ep, sentence_reader)
         parts = sentences(kept.content) if kept is not None else []
         for text, read in zip(parts, sentence_reader.read(parts), strict=True):
-            attr = cat.attributes.get(read.attribute)
-            if attr is None or attr.profile not in policy.groups or read.score < STANDING_SCORE:
+            attr, conf = _standing_reading(text, read.attribute, read.score, cat, known, policy.groups)
+            if attr is None or attr.profile not in policy.groups or conf < STANDING_SCORE:
                 continue
             if any((attr.key, ev) in said for ev in ep.evidence):
                 continue
-            weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * read.score
+            weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * conf
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
             hit = ep.id in found or attr.key in bears_on
-            if not hit and attr.key in policy.always and attr.key not in known:
+            own = not places.mentioned_person(text)  # "my girlfriend is a pastry chef" is not the user's job
+            if not hit and own and attr.key in policy.always and attr.key not in known:
                 hit = True
                 known.add(attr.key)
             if hit or attr.profile == "constraint":
@@ -247,6 +249,29 @@ def _with_excerpts(
         key=lambda e: (not e.relevant, -e.score, e.record.id),
     )
     return first + rest[: policy.max_items]
+
+
+def _standing_reading(
+    text: str, key: str, score: float, cat: Catalogue, known: Collection[str], groups: Collection[str]
+) -> tuple[Attribute | None, float]:
+    """The attribute an episode sentence states about the user, and how sure that is.
+
+    The classifier's reading, except for a city said in passing: "Lashing rain in Cork
+    again" reads as weather, "我们洛阳这几天牡丹全开了" as an event, yet each is where the user
+    lives. A sentence naming a city of the gazetteer (``retrieve/places.py``), about no one
+    else in the user's life, that the classifier does not read as another standing fact,
+    states the user's city — while no record states one (``known``)."""
+    attr = cat.attributes.get(key)
+    city = cat.attributes.get(CITY)
+    if (
+        city is None
+        or CITY in known
+        or (attr is not None and attr.profile in groups and score >= STANDING_SCORE)
+    ):
+        return attr, score
+    if places.cities(text) and not places.mentioned_person(text):
+        return city, STANDING_SCORE
+    return attr, score
 
 
 def spend_standing(
@@ -351,7 +376,7 @@ def _rank(
         hit = rec.id in relevant or attr.key in bears_on
         if attr.safety_critical and not hit:
             continue
-        hit = hit or attr.key in policy.always
+        hit = hit or (attr.key in policy.always and rec.subject == "user")  # not a partner's job
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))

@@ -1,0 +1,73 @@
+"""Cities named in a sentence, from a shipped gazetteer (``data/places.json``).
+
+People state where they live in passing — "Lashing rain in Cork again", "我们洛阳这几天牡丹
+全开了" — and the attribute classifier reads such a sentence as weather or an event, not as
+the user's city, so the city (the fact a request for a local recommendation needs most)
+never reached the profile. A list of the world's cities (GeoNames, 30,000 people or more,
+built by ``scripts/build_places.py``) names it instead. A Latin-script name counts when
+capitalised; one that is also an ordinary word ("Cork", "Reading", "Nice") only inside a
+sentence, where the capital is not the sentence's own. A Chinese name counts when the
+segmenter cuts it out as a word ("大同" in "大同小异" is not cut out whole… and is not a city
+there either way).
+
+Whose city it is, is not for this module to say: ``mentioned_person`` tells when a sentence
+is about someone in the user's life ("my girlfriend is a pastry chef", "女朋友在成都工作"),
+with the relation words of the attribute catalogue.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+from memquill.catalogue import load
+from memquill.text import _jieba
+
+_LATIN = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z'.-]+(?:[ -][A-Z][A-Za-z'.-]+){0,2})")
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*)$")
+
+
+@cache
+def _gazetteer() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    raw = json.loads(resources.files("memquill").joinpath("data/places.json").read_text("utf-8"))
+    return frozenset(raw["names"]), frozenset(raw["word_names"]), frozenset(raw["zh"])
+
+
+def cities(text: str) -> list[str]:
+    """Cities the sentence names, as written, in order of appearance."""
+    names, words, zh = _gazetteer()
+    out: list[str] = []
+    for m in _LATIN.finditer(text):
+        phrase = m.group(1)
+        parts = phrase.split(" ")
+        # longest known prefix: "Cape Town" before "Cape", "Leeds" of "Leeds's"
+        for n in range(len(parts), 0, -1):
+            name = re.sub(r"(?:'s|’s|'|\.)$", "", " ".join(parts[:n]))
+            if name in names or (name in words and not _SENTENCE_START.search(text[: m.start()])):
+                out.append(name)
+                break
+    for chunk in _CJK.findall(text):
+        out.extend(w for w in _jieba().cut(chunk) if w in zh)
+    return list(dict.fromkeys(out))
+
+
+@cache
+def _relations() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = load().relation_words()
+    zh = sorted((w for w in words if _CJK.search(w)), key=len, reverse=True)
+    en = sorted((w for w in words if not _CJK.search(w)), key=len, reverse=True)
+    zh_rx = re.compile(r"(?:^|我的?|我们|我家|咱)(?:" + "|".join(map(re.escape, zh)) + ")")
+    en_rx = re.compile(
+        r"\b(?:my|our)\s+(?:\w+\s+)?(?:" + "|".join(map(re.escape, en)) + r")s?\b", re.IGNORECASE
+    )
+    return zh_rx, en_rx
+
+
+def mentioned_person(text: str) -> bool:
+    """The sentence is about someone in the user's life: a relation word of the catalogue
+    after "my"/"我" or opening the sentence ("my twin", "女朋友在成都工作")."""
+    zh_rx, en_rx = _relations()
+    return bool(zh_rx.search(text) or en_rx.search(text))

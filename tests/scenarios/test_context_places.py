@@ -1,0 +1,65 @@
+"""Who the user is, read right (Chinese and English, both backends): a city said in passing
+is the user's city, a relative's city or a partner's job is not the user's."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import FixedClock, Memory
+from tests.support.sessions import say
+
+PASSING = [
+    (
+        "我们洛阳这几天牡丹全开了，满城都是游客，出个门堵得要命。",
+        "洛阳",
+        "帮我给这个函数写几个单元测试。",
+    ),
+    (
+        "Lashing rain in Cork again, shocking, nobody could have predicted it.",
+        "Cork",
+        "Write unit tests for this parser.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("home", "city", "request_"), PASSING)
+def test_a_city_said_in_passing_is_in_every_profile(
+    mem_read: Memory, clock: FixedClock, home: str, city: str, request_: str
+) -> None:
+    """The classifier reads the turn as weather or an event; the gazetteer names the city,
+    and who the user is belongs to every block, a project task's too."""
+    say(mem_read, clock, [home], "s1")
+    ctx = mem_read.context(request_, user="u", project="shop", budget_tokens=300)
+    lines = [i for i in ctx.items if city in i.text]
+    assert lines and lines[0].section == "profile" and lines[0].why["attribute"] == "city", ctx.text
+    assert ctx.tokens <= 300
+
+
+OTHERS = [
+    (
+        ["我女朋友在成都工作，我们异地两年了。", "我女朋友是甜点师，做的蛋糕特别好吃。"],
+        ["成都", "甜点"],
+        "帮我给这个函数写几个单元测试。",
+    ),
+    (
+        [
+            "My girlfriend works in Chengdu, we've been long-distance for two years.",
+            "My girlfriend is a pastry chef.",
+        ],
+        ["Chengdu", "pastry"],
+        "Write unit tests for this parser.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turns", "words", "request_"), OTHERS)
+def test_a_partners_city_and_job_are_not_the_users_identity(
+    mem_read: Memory, clock: FixedClock, turns: list[str], words: list[str], request_: str
+) -> None:
+    """Identity is shown whatever the request — so it must be the user's own: a sentence
+    about someone in the user's life does not fill the user's city or occupation."""
+    say(mem_read, clock, turns[:1], "s1")
+    say(mem_read, clock, turns[1:], "s2")
+    ctx = mem_read.context(request_, user="u", project="shop", budget_tokens=300)
+    for word in words:
+        assert word not in ctx.text, ctx.text
