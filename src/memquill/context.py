@@ -214,7 +214,7 @@ def _widen(
         content = spend.trim_episode(rec, carried, texts)
         if content is None:
             continue
-        content = " ".join(x for x in spend.sentences(content) if x not in excerpts)
+        content = " ".join(x for x in spend.sentences(content) if not any(x in e for e in excerpts))
         new = _item("memory", rec.model_copy(update={"content": content}), language, block.tokenizer, old.why)
         if new.tokens > old.tokens and block.used - old.tokens + new.tokens <= block.room:
             block.used += new.tokens - old.tokens

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from functools import cache
 from importlib import resources
 
 from memquill.catalogue import load
+from memquill.retrieve.attributes import Attribute, Catalogue
 from memquill.text import _jieba
+
+CITY = "city"  # the catalogue attribute a sentence naming a city in passing states
 
 _LATIN = re.compile(r"(?<![A-Za-z])([A-Z][A-Za-z'.-]+(?:[ -][A-Z][A-Za-z'.-]+){0,2})")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -71,3 +75,28 @@ def mentioned_person(text: str) -> bool:
     after "my"/"我" or opening the sentence ("my twin", "女朋友在成都工作")."""
     zh_rx, en_rx = _relations()
     return bool(zh_rx.search(text) or en_rx.search(text))
+
+
+def reading(
+    text: str,
+    read: tuple[str, float],
+    cat: Catalogue,
+    known: Collection[str],
+    groups: Collection[str],
+    floor: float,
+) -> tuple[Attribute | None, float]:
+    """The attribute an episode sentence states about the user, and how sure that is.
+
+    The classifier's reading (``read``), except for a city said in passing: "Lashing rain in
+    Cork again" reads as weather, "我们洛阳这几天牡丹全开了" as an event, yet each is where the
+    user lives. A sentence naming a city of the gazetteer, about no one else in the user's
+    life, that the classifier does not read as another standing fact (of ``groups``, at
+    ``floor``), states the user's city — while no record states one (``known``)."""
+    key, score = read
+    attr = cat.attributes.get(key)
+    city = cat.attributes.get(CITY)
+    if city is None or CITY in known or (attr is not None and attr.profile in groups and score >= floor):
+        return attr, score
+    if cities(text) and not mentioned_person(text):
+        return city, floor
+    return attr, score

@@ -31,6 +31,7 @@ from memquill.retrieve.sentences import (
     excerpts,
     restored,
     split,
+    turn_of,
     without_private,
 )
 from memquill.retrieve.spend import sentences
@@ -46,7 +47,6 @@ IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 
 EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
 STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
 EPISODE_TYPES = frozenset({MemoryType.EPISODE})
-CITY = "city"  # the attribute a sentence naming a city in passing states (``_standing_reading``)
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
 
@@ -222,14 +222,16 @@ def _with_excerpts(
         for rec, key in excerpts(episodes, sentence_reader, bears_on)
         if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
     ]
-    lines = []
+    lines: list[ProfileEntry] = []
     known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
     sentence_reader.seed(episodes)
     for ep in episodes:
         kept = without_private(ep, sentence_reader)
         parts = sentences(kept.content) if kept is not None else []
         for text, read in zip(parts, sentence_reader.read(parts), strict=True):
-            attr, conf = _standing_reading(text, read.attribute, read.score, cat, known, policy.groups)
+            attr, conf = places.reading(
+                text, (read.attribute, read.score), cat, known, policy.groups, STANDING_SCORE
+            )
             if attr is None or attr.profile not in policy.groups or conf < STANDING_SCORE:
                 continue
             if any((attr.key, ev) in said for ev in ep.evidence):
@@ -242,36 +244,15 @@ def _with_excerpts(
                 hit = True
                 known.add(attr.key)
             if hit or attr.profile == "constraint":
-                lines.append(ProfileEntry(excerpt(ep, text), attr, score, hit))
+                line = turn_of(ep, text, sentence_reader)
+                if all(line != e.record.content or e.record.id != ep.id for e in lines):
+                    lines.append(ProfileEntry(excerpt(ep, line), attr, score, hit))
     first = [e for e in entries if e.safety_critical] + critical
     rest = sorted(
         [e for e in entries if not e.safety_critical] + lines,
-        key=lambda e: (not e.relevant, -e.score, e.record.id),
+        key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, e.record.id),
     )
     return first + rest[: policy.max_items]
-
-
-def _standing_reading(
-    text: str, key: str, score: float, cat: Catalogue, known: Collection[str], groups: Collection[str]
-) -> tuple[Attribute | None, float]:
-    """The attribute an episode sentence states about the user, and how sure that is.
-
-    The classifier's reading, except for a city said in passing: "Lashing rain in Cork
-    again" reads as weather, "我们洛阳这几天牡丹全开了" as an event, yet each is where the user
-    lives. A sentence naming a city of the gazetteer (``retrieve/places.py``), about no one
-    else in the user's life, that the classifier does not read as another standing fact,
-    states the user's city — while no record states one (``known``)."""
-    attr = cat.attributes.get(key)
-    city = cat.attributes.get(CITY)
-    if (
-        city is None
-        or CITY in known
-        or (attr is not None and attr.profile in groups and score >= STANDING_SCORE)
-    ):
-        return attr, score
-    if places.cities(text) and not places.mentioned_person(text):
-        return city, STANDING_SCORE
-    return attr, score
 
 
 def spend_standing(

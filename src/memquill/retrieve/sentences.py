@@ -112,6 +112,10 @@ class SentenceReader:
                 t: [list(found[t].critical), found[t].attribute, found[t].score] for t in parts
             }
 
+    def known(self, text: str) -> bool:
+        """A reading of ``text`` is at hand (stored with its episode or read before)."""
+        return text in self._cache
+
     def forget_cached(self) -> None:
         """An erasure happened: no reading keyed by a forgotten sentence stays in memory."""
         self._cache.clear()
@@ -207,9 +211,30 @@ def excerpts(
     for ep in episodes:
         for text, keys in reader.split(ep)[1]:
             key = next((k for k in keys if k in bears_on), None)
-            if key is not None:
-                out.append((excerpt(ep, text), key))
+            line = turn_of(ep, text, reader) if key is not None else ""
+            if key is not None and all(line != r.content or r.id != ep.id for r, _ in out):
+                out.append((excerpt(ep, line), key))
     return out
+
+
+def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader) -> str:
+    """The user's turn that holds ``sentence`` (as the episode keeps it), without its other
+    private sentences: what a profile line shows. A standing fact comes with its reason or
+    its qualifier ("Fish yes, meat no. Been that way since my twenties.", "Austin hit 104
+    today. My plants and I are both wilting." — home, not a trip). Only sentences whose
+    readings are stored are kept, so no stored text is embedded here; the sentence alone when
+    the turn is not found."""
+    for st in rec.attributes.get("statements") or []:
+        text = st.get("text") if isinstance(st, dict) else None
+        if not isinstance(text, str) or sentence not in text:
+            continue
+        parts = sentences(text)
+        if not all(reader.known(x) for x in parts):
+            return sentence
+        own = reader.critical([sentence])[0]
+        kept = [x for x in parts if x == sentence or not reader.critical([x])[0] or own]
+        return " ".join(kept)
+    return sentence
 
 
 def excerpt(rec: MemoryRecord, text: str) -> MemoryRecord:
@@ -246,9 +271,14 @@ def _restored_text(content: str, full: object, wanted: Collection[str] | None) -
     if not isinstance(full, str) or not full:
         return None
     said = [spend.sentence_terms(content)]
+    rest = full
+    for quote in sorted(sentences(content), key=len, reverse=True):
+        if len(quote) > 3:  # "haha fair enough I design…": a filler turn joins the next one
+            rest = rest.replace(quote, "\n")
     extra = [
         s
-        for s in sentences(full)
+        for piece in rest.split("\n")
+        for s in sentences(piece)
         if s not in content
         and sentence_score(s) >= MIN_CONTENT_TERMS
         and not spend.covered(s, said)

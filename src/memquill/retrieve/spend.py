@@ -106,7 +106,7 @@ def without_excerpts(hits: Sequence[Hit], shown: Collection[MemoryRecord]) -> li
         if h.memory.id not in cut:
             out.append(h)
             continue
-        rest = [s for s in sentences(h.memory.content) if s not in cut[h.memory.id]]
+        rest = [s for s in sentences(h.memory.content) if not any(s in c for c in cut[h.memory.id])]
         if rest:
             out.append(
                 h.model_copy(update={"memory": h.memory.model_copy(update={"content": " ".join(rest)})})
