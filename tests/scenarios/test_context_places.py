@@ -63,3 +63,51 @@ def test_a_partners_city_and_job_are_not_the_users_identity(
     ctx = mem_read.context(request_, user="u", project="shop", budget_tokens=300)
     for word in words:
         assert word not in ctx.text, ctx.text
+
+
+TURNS = [
+    ("肉是一口都不碰的，鱼和海鲜倒是照吃。这习惯二十多岁就有了。", ["一口都不碰", "二十多岁"], "推荐一道周五晚上能做的家常晚饭。"),
+    (
+        "Fish yes, meat no. Been that way since my twenties.",
+        ["meat no", "twenties"],
+        "Suggest a dinner recipe for Friday night.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turn", "words", "request_"), TURNS)
+def test_a_profile_line_from_an_episode_shows_the_users_whole_turn(
+    mem_read: Memory, clock: FixedClock, turn: str, words: list[str], request_: str
+) -> None:
+    """The sentence the classifier reads as a standing constraint comes with the rest of the
+    turn that says it (its reason, its qualifier), once."""
+    say(mem_read, clock, [turn], "s1")
+    ctx = mem_read.context(request_, user="u", budget_tokens=300)
+    profile = [i for i in ctx.items if i.section == "profile"]
+    assert any(all(w in i.text for w in words) for i in profile), ctx.text
+    assert sum(ctx.text.count(w) for w in words[:1]) == 1, ctx.text
+
+
+GLUED = [
+    (
+        ["哈哈，有道理", "我在杭州一家做园林设计的公司上班，主要做公园和广场。"],
+        "广场",
+        "帮我写一段简短的个人介绍。",
+    ),
+    (
+        ["haha fair enough", "I design public gardens and plazas at Cedar & Stone Design."],
+        "plazas",
+        "Write a short bio for me.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turns", "word", "request_"), GLUED)
+def test_a_turn_glued_to_a_filler_is_not_shown_twice(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, request_: str
+) -> None:
+    """An episode's full wording joins a filler turn without an end mark to the next turn;
+    putting back what compression left out must not repeat the turn the content holds."""
+    say(mem_read, clock, turns, "s1")
+    ctx = mem_read.context(request_, user="u", budget_tokens=800)
+    assert ctx.text.count(word) == 1, ctx.text
