@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from memquill.catalogue import load
 from memquill.retrieve.attributes import Attribute, Catalogue
 from memquill.text import _jieba
+
+if TYPE_CHECKING:
+    from memquill.retrieve.sentences import Reading
 
 CITY = "city"  # the catalogue attribute a sentence naming a city in passing states
 
@@ -84,6 +88,7 @@ def reading(
     known: Collection[str],
     groups: Collection[str],
     floor: float,
+    home: str | None = None,
 ) -> tuple[Attribute | None, float]:
     """The attribute an episode sentence states about the user, and how sure that is.
 
@@ -97,6 +102,20 @@ def reading(
     city = cat.attributes.get(CITY)
     if city is None or CITY in known or (attr is not None and attr.profile in groups and score >= floor):
         return attr, score
-    if cities(text) and not mentioned_person(text):
+    if text == home:
         return city, floor
     return attr, score
+
+
+def home(read: Sequence[tuple[str, Reading]]) -> str | None:
+    """Of the user's sentences naming a city of the gazetteer about no one else in their
+    life, the one that says most plainly where they live: read as a city by the classifier
+    if any is ("The perks of living in Bristol" before "My twin is over in Cardiff"), the
+    likelier first; else the newest said."""
+    named = [(t, r) for t, r in read if cities(t) and not mentioned_person(t)]
+    if not named:
+        return None
+    return min(
+        enumerate(named),
+        key=lambda x: (x[1][1].attribute != CITY, -x[1][1].score if x[1][1].attribute == CITY else 0, x[0]),
+    )[1][0]

@@ -27,8 +27,11 @@ from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
 from memquill.retrieve.rerank import recency
 from memquill.retrieve.sentences import (
     SentenceReader,
+    bearing_turns,
+    cut_private,
     excerpt,
     excerpts,
+    fuller,
     restored,
     split,
     turn_of,
@@ -135,7 +138,7 @@ def assemble(
     standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
-    kept = _cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
+    kept = cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
@@ -164,33 +167,8 @@ def assemble(
         ],
         hidden,
         texts,
-        _fuller(kept, sentence_reader),
+        fuller(kept, sentence_reader),
     )
-
-
-def _fuller(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> dict[str, MemoryRecord]:
-    """Episode hits with every sentence compression left out put back (private ones cut):
-    what the renderer shows instead when the block has room left."""
-    out = {}
-    for h in hits:
-        if h.memory.type is MemoryType.EPISODE:
-            rec = without_private(restored(h.memory), sentence_reader)
-            if rec is not None and len(rec.content) > len(h.memory.content):
-                out[h.memory.id] = rec
-    return out
-
-
-def _cut_private(
-    hits: Sequence[Hit], sentence_reader: SentenceReader | None, wanted: Collection[str]
-) -> list[Hit]:
-    """Hits with their episodes' left-out sentences the request needs put back and their
-    private sentences cut (those that keep nothing are dropped)."""
-    out = []
-    for h in hits:
-        rec = without_private(restored(h.memory, wanted), sentence_reader)
-        if rec is not None:
-            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
-    return out
 
 
 def _with_excerpts(
@@ -225,12 +203,16 @@ def _with_excerpts(
     lines: list[ProfileEntry] = []
     known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
     sentence_reader.seed(episodes)
-    for ep in episodes:
-        kept = without_private(ep, sentence_reader)
-        parts = sentences(kept.content) if kept is not None else []
+    said_by = [
+        (ep, sentences(k.content) if (k := without_private(ep, sentence_reader)) else []) for ep in episodes
+    ]
+    home = places.home(
+        [(t, r) for _, parts in said_by for t, r in zip(parts, sentence_reader.read(parts), strict=True)]
+    )
+    for ep, parts in said_by:
         for text, read in zip(parts, sentence_reader.read(parts), strict=True):
             attr, conf = places.reading(
-                text, (read.attribute, read.score), cat, known, policy.groups, STANDING_SCORE
+                text, (read.attribute, read.score), cat, known, policy.groups, STANDING_SCORE, home
             )
             if attr is None or attr.profile not in policy.groups or conf < STANDING_SCORE:
                 continue
@@ -247,6 +229,27 @@ def _with_excerpts(
                 line = turn_of(ep, text, sentence_reader)
                 if all(line != e.record.content or e.record.id != ep.id for e in lines):
                     lines.append(ProfileEntry(excerpt(ep, line), attr, score, hit))
+        for line, key in bearing_turns(ep, bears_on, sentence_reader):
+            attr = cat.attributes.get(key)
+            fresh = not any(
+                e.record.id == ep.id and (line in e.record.content or e.record.content in line)
+                for e in [*critical, *lines]
+            )
+            if (
+                attr
+                and attr.profile in policy.groups
+                and fresh
+                and not any((key, ev) in said for ev in ep.evidence)
+            ):
+                weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * STANDING_SCORE
+                lines.append(
+                    ProfileEntry(
+                        excerpt(ep, line),
+                        attr,
+                        round(weight * recency(ep, at, policy.half_life_days), 6),
+                        True,
+                    )
+                )
     first = [e for e in entries if e.safety_critical] + critical
     rest = sorted(
         [e for e in entries if not e.safety_critical] + lines,

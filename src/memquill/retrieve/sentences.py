@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from memquill.model import MemoryRecord, MemoryType
+from memquill.model.result import Hit
 from memquill.providers.base import Embedder
 from memquill.retrieve import intents, spend
 from memquill.retrieve.attributes import Catalogue, bundled
@@ -32,6 +33,7 @@ MEMORY_FLOOR = 0.5  # the sentence states something durable at all
 ATTRIBUTE_FLOOR = 0.1  # an attribute counts for a sentence from this probability on
 SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a private sentence
 CACHE_LIMIT = 50_000
+TURN_ATTRIBUTE, TURN_MEMORY = 0.5, 0.3  # a whole turn states an attribute the request bears on
 LONG_WORDS, LONG_CHARS = 14, 28  # a sentence longer than this is also read by clauses
 CLAUSE_WORDS, CLAUSE_CHARS = 4, 8  # shorter pieces are joined to the next
 _CLAUSE = re.compile(r"(?<=[,;:，；：])")
@@ -237,6 +239,37 @@ def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader) -> str:
     return sentence
 
 
+def bearing_turns(
+    rec: MemoryRecord, bears_on: Collection[str], reader: SentenceReader
+) -> list[tuple[str, str]]:
+    """The user's turns of an episode that state an attribute the request's situation bears
+    on, read as a whole (``statements[*].reading``, taken at write time), as (turn without
+    its private sentences, attribute).
+
+    A turn can state a standing fact that no sentence of it states alone, and that
+    compression leaves out: "Mushrooms are a hard no. It's a texture thing." is a food
+    dislike with probability 0.95, though the classifier's durable-memory score for it is
+    0.43 and neither sentence reaches the episode scorer's bar. Where the request is about
+    that very attribute (a menu, a breakfast) such a turn is worth a line: its likeliest
+    attribute at ``TURN_ATTRIBUTE`` or more, and a durable-memory score of at least
+    ``TURN_MEMORY`` (a one-off "had pasta last night" scores lower)."""
+    out = []
+    for st in rec.attributes.get("statements") or []:
+        text, reading = (st.get("text"), st.get("reading")) if isinstance(st, dict) else (None, None)
+        if not isinstance(text, str) or not isinstance(reading, list) or len(reading) != 2 or not reading[1]:
+            continue
+        memory, (key, p) = float(reading[0]), reading[1][0]
+        parts = sentences(text)
+        if memory < TURN_MEMORY or float(p) < TURN_ATTRIBUTE or key not in bears_on:
+            continue
+        if not parts or not all(reader.known(x) for x in parts):
+            continue  # no stored reading: nothing is embedded at request time
+        kept = [x for x in parts if not reader.critical([x])[0] or key in reader.critical([x])[0]]
+        if kept:
+            out.append((" ".join(kept), str(key)))
+    return out
+
+
 def excerpt(rec: MemoryRecord, text: str) -> MemoryRecord:
     """A copy of an episode holding one of its sentences, marked so the renderer knows the
     rest of the episode may still be shown elsewhere."""
@@ -285,3 +318,28 @@ def _restored_text(content: str, full: object, wanted: Collection[str] | None) -
         and (wanted is None or spend.sentence_terms(s) & set(wanted))
     ]
     return " ".join([content, *extra]) if extra else None
+
+
+def fuller(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> dict[str, MemoryRecord]:
+    """Episode hits with every sentence compression left out put back (private ones cut):
+    what the renderer shows instead when the block has room left."""
+    out = {}
+    for h in hits:
+        if h.memory.type is MemoryType.EPISODE:
+            rec = without_private(restored(h.memory), sentence_reader)
+            if rec is not None and len(rec.content) > len(h.memory.content):
+                out[h.memory.id] = rec
+    return out
+
+
+def cut_private(
+    hits: Sequence[Hit], sentence_reader: SentenceReader | None, wanted: Collection[str]
+) -> list[Hit]:
+    """Hits with their episodes' left-out sentences the request needs put back and their
+    private sentences cut (those that keep nothing are dropped)."""
+    out = []
+    for h in hits:
+        rec = without_private(restored(h.memory, wanted), sentence_reader)
+        if rec is not None:
+            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
+    return out
