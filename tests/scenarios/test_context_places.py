@@ -66,7 +66,11 @@ def test_a_partners_city_and_job_are_not_the_users_identity(
 
 
 TURNS = [
-    ("肉是一口都不碰的，鱼和海鲜倒是照吃。这习惯二十多岁就有了。", ["一口都不碰", "二十多岁"], "推荐一道周五晚上能做的家常晚饭。"),
+    (
+        "肉是一口都不碰的，鱼和海鲜倒是照吃。这习惯二十多岁就有了。",
+        ["一口都不碰", "二十多岁"],
+        "推荐一道周五晚上能做的家常晚饭。",
+    ),
     (
         "Fish yes, meat no. Been that way since my twenties.",
         ["meat no", "twenties"],
@@ -111,3 +115,37 @@ def test_a_turn_glued_to_a_filler_is_not_shown_twice(
     say(mem_read, clock, turns, "s1")
     ctx = mem_read.context(request_, user="u", budget_tokens=800)
     assert ctx.text.count(word) == 1, ctx.text
+
+
+BEARING = [
+    (
+        "香菜绝对不行。那个味道受不了。",
+        "香菜",
+        "推荐一份适合工作前吃的早餐。",
+        "帮我给这个函数写几个单元测试。",
+    ),
+    (
+        "Mushrooms are a hard no. It's a texture thing.",
+        "Mushrooms",
+        "Plan a menu for my dinner party.",
+        "Write unit tests for this parser.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turn", "word", "bears", "unrelated"), BEARING)
+def test_a_turn_stating_what_the_request_bears_on_is_a_profile_line(
+    mem_read: Memory, clock: FixedClock, turn: str, word: str, bears: str, unrelated: str
+) -> None:
+    """No sentence of the turn reaches the bar of a standing fact alone, and compression
+    may leave it out; read whole, it states a food dislike, which a menu bears on and a
+    coding task does not."""
+    say(
+        mem_read,
+        clock,
+        ["I work at a logistics firm." if word.isascii() else "我在一家物流公司上班。", turn],
+        "s1",
+    )
+    ctx = mem_read.context(bears, user="u", budget_tokens=300)
+    assert any(i.section == "profile" and word in i.text for i in ctx.items), ctx.text
+    assert word not in mem_read.context(unrelated, user="u", project="shop", budget_tokens=300).text

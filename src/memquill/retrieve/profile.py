@@ -26,6 +26,7 @@ from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
 from memquill.retrieve.rerank import recency
 from memquill.retrieve.sentences import (
+    Reading,
     SentenceReader,
     bearing_turns,
     cut_private,
@@ -206,23 +207,26 @@ def _with_excerpts(
     said_by = [
         (ep, sentences(k.content) if (k := without_private(ep, sentence_reader)) else []) for ep in episodes
     ]
-    home = places.home(
-        [(t, r) for _, parts in said_by for t, r in zip(parts, sentence_reader.read(parts), strict=True)]
-    )
+    said_read = [
+        (t, r) for _, parts in said_by for t, r in zip(parts, sentence_reader.read(parts), strict=True)
+    ]
+    home = places.home([(t, r) for t, r in said_read if not _standing(r, cat, policy.groups)])
     for ep, parts in said_by:
         for text, read in zip(parts, sentence_reader.read(parts), strict=True):
             attr, conf = places.reading(
                 text, (read.attribute, read.score), cat, known, policy.groups, STANDING_SCORE, home
             )
+            own = not places.mentioned_person(text)  # "my girlfriend is a pastry chef" is not the user's job
             if attr is None or attr.profile not in policy.groups or conf < STANDING_SCORE:
                 continue
+            if not own and attr.key in policy.always:
+                continue  # who the user is, said of someone else
             if any((attr.key, ev) in said for ev in ep.evidence):
                 continue
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * conf
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
             hit = ep.id in found or attr.key in bears_on
-            own = not places.mentioned_person(text)  # "my girlfriend is a pastry chef" is not the user's job
-            if not hit and own and attr.key in policy.always and attr.key not in known:
+            if not hit and attr.key in policy.always and attr.key not in known:
                 hit = True
                 known.add(attr.key)
             if hit or attr.profile == "constraint":
@@ -239,6 +243,7 @@ def _with_excerpts(
                 attr
                 and attr.profile in policy.groups
                 and fresh
+                and not (key in policy.always and places.mentioned_person(line))
                 and not any((key, ev) in said for ev in ep.evidence)
             ):
                 weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * STANDING_SCORE
@@ -256,6 +261,12 @@ def _with_excerpts(
         key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, e.record.id),
     )
     return first + rest[: policy.max_items]
+
+
+def _standing(read: Reading, cat: Catalogue, groups: Collection[str]) -> bool:
+    """The classifier reads the sentence as a standing fact of one of ``groups``."""
+    attr = cat.attributes.get(read.attribute)
+    return attr is not None and attr.profile in groups and read.score >= STANDING_SCORE
 
 
 def spend_standing(
