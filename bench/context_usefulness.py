@@ -10,7 +10,8 @@ and must not contain, written without sight of the code or of the memories' word
 ``context_utterances.json`` — one natural utterance per fact, in the fact's language. The
 situation table was extended after reading the first spec's misses; ``*_heldout.json`` is a
 second spec in the same format, written blind, run once, and then used as a second tuning set;
-``*_heldout2.json`` is a third, written blind and run once at the end (README, decision 0016b).
+``*_heldout2.json`` is a third, written blind and run once at the end (README, decision 0016b), then
+tuned on too; ``*_heldout3.json`` is a fourth, written blind and run once (decision 0016c).
 ``bench/context_diagnose.py`` buckets each miss and leak by cause.
 
 Each user talks over three sessions (profile, more profile, each project in its own
