@@ -27,7 +27,7 @@ import numpy as np
 
 from memquill.catalogue import load
 from memquill.write.extract import values
-from memquill.write.extract.span_features import context, features, tokens
+from memquill.write.extract.span_features import FEATURES_VERSION, context, features, tokens
 from memquill.write.extract.span_path import own_words
 from memquill.write.extract.span_scorer import Example, SpanScorer, eligible, fit, hashed
 from memquill.write.extract.span_scorer import _labels as labels
@@ -176,7 +176,7 @@ def main() -> int:
     found = out_of_fold(train, args.folds, args.seed)
     usable = [e for _, _, e in found if e is not None]
     print(f"{len(found)} facts, {len(usable)} with the labelled span among the candidates", file=sys.stderr)
-    version = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
+    version = f"{hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]}.{FEATURES_VERSION}"
     model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(train), version + "h", *affixes(train))
     print(f"held-out share ({len(test)} clauses), ranker fitted without it:")
     evaluate(model, test)

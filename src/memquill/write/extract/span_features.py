@@ -21,10 +21,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memquill.write.extract import values
+from memquill.write.extract import change_cues, values
 from memquill.write.extract.lexicon import TECH
 
 MAX_TOKENS = 8
+# Bumped when the features change: a ranker's id names its corpus and its feature set
+# (records carry the id; weights of another feature set hash different strings).
+FEATURES_VERSION = "f3"
 # Punctuation a value never spans (a comma ends "我住在苏州，离公司近").
 _BOUNDARY = frozenset('，,。；;！!？?：:()（）[]【】"“”《》「」…—')
 _EN_TOKEN = re.compile(r"[@#$¥￥€£]?\w(?:[\w'’+#@/.:&]*[\w+#%])?%?|[^\w\s]")
@@ -91,11 +94,27 @@ def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
     return tuple(out)
 
 
+# English words of time and frequency, tagged like jieba's ``t``: a value of another type
+# rarely ends with one ("by 2027", "twice a day", "a year"), which the ranker learns.
+_EN_TIME = frozenset(
+    """today tomorrow yesterday tonight morning mornings afternoon afternoons evening evenings
+    night nights weekend weekends day days daily week weeks weekly month months monthly year years
+    yearly annually hour hours minute minutes ago next last once twice every each since until till
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june
+    july august september october november december spring summer autumn fall winter""".split()
+)
+
+
 def _en_shape(w: str) -> str:
     if not w[0].isalnum() and len(w) == 1:
         return "x"
-    if w.lower() in _EN_FUNCTION:
+    low = w.lower()
+    if low in _EN_TIME:
+        return "t"
+    if low in _EN_FUNCTION:
         return "f"
+    if len(low) > 4 and low.endswith("ly") and w[0].islower():
+        return "d"  # an adverb ("originally", "usually"), as jieba tags 副词
     if any(ch.isdigit() for ch in w):
         return "m"
     if w[0].isupper() or w[0] in "@#$":
@@ -194,6 +213,7 @@ class Context:
     known: Mapping[str, Collection[str]]  # value type / attribute → known values (folded)
     own: Collection[str]  # words naming the subject ("表妹", "Dana"): not its value
     labels: tuple[str, ...] = ()  # the attribute's label words ("salary", "工资")
+    cues: tuple[change_cues.Cue, ...] = ()  # change cues of the clause ("switched to", "不再")
 
 
 def label_words(labels: Mapping[str, str]) -> tuple[str, ...]:
@@ -238,7 +258,21 @@ def _where(ctx: Context, s: Span) -> list[str]:
         out.append(f"labother|{vt}")
     if any(w in s.text.lower() for w in ctx.labels):
         out.append(f"labin|{vt}")
-    return out
+    return out + _changed(ctx, s)
+
+
+def _changed(ctx: Context, s: Span) -> list[str]:
+    """Where the span stands among the clause's change cues (``change_cues``): inside the
+    value region of a cue of some kind ("switched from X to Y": X after an old cue, Y after a
+    new one), or before a later cue ("Kafka's out, we're on Redpanda now"). The ranker learns
+    from the training corpus's changes which of them names the value that holds now."""
+    vt, out = ctx.value_type, []
+    for c in ctx.cues:
+        if c.value_start <= s.start <= c.value_end:
+            out.append(f"cue|{vt}|{c.kind}")
+        elif c.start >= s.end:
+            out.append(f"cuelater|{vt}|{c.kind}")
+    return sorted(set(out))
 
 
 def features(ctx: Context, s: Span) -> list[str]:
@@ -331,5 +365,6 @@ def context(
     """The clause context and its candidate spans for one attribute."""
     toks = tokens(text, zh)
     typed = values.spans(value_type, text, zh) if value_type not in ("date", "datetime") else []
-    ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels)
+    cues = tuple(change_cues.find(text))
+    ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels, cues)
     return ctx, candidates(text, toks, typed)

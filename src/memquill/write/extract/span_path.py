@@ -153,8 +153,23 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
     while len(inside) > 1 and _residue(inside[-1], scorer.tails):
         inside.pop()
         hi = inside[-1].end
-    out = text[lo:hi].strip()
+    out = unwrapped(text[lo:hi].strip())
     return out if out and lo >= where[0] and hi <= where[1] else value
+
+
+_PAIRS = {"《": "》", "“": "”", '"': '"', "'": "'", "「": "」", "『": "』", "(": ")", "（": "）", "[": "]", "【": "】"}
+# a bracketed aside after the value: "华东2（上海）", "Kollam (Kerala)"
+_ASIDE = re.compile(r"^(?P<v>.*?\S)(?:\s+\([^()]*\)|\s*（[^（）]*）)$")
+
+
+def unwrapped(value: str) -> str:
+    """``value`` without the marks around a title or quote ("《繁花》" → "繁花") and
+    without a bracketed aside after it ("华东2（上海）" → "华东2"): punctuation is never
+    part of what a value says."""
+    while len(value) > 2 and _PAIRS.get(value[0]) == value[-1] and value[-1] not in value[1:-1]:
+        value = value[1:-1].strip()
+    m = _ASIDE.match(value)
+    return m.group("v") if m else value
 
 
 # Words a value may lose at its start: function words, particles, pronouns, prepositions,
