@@ -27,7 +27,7 @@ from memquill.write.extract.lexicon import TECH
 MAX_TOKENS = 8
 # Bumped when the features change: a ranker's id names its corpus and its feature set
 # (records carry the id; weights of another feature set hash different strings).
-FEATURES_VERSION = "f3"
+FEATURES_VERSION = "f5"
 # Punctuation a value never spans (a comma ends "我住在苏州，离公司近").
 _BOUNDARY = frozenset('，,。；;！!？?：:()（）[]【】"“”《》「」…—')
 _EN_TOKEN = re.compile(r"[@#$¥￥€£]?\w(?:[\w'’+#@/.:&]*[\w+#%])?%?|[^\w\s]")
@@ -46,6 +46,8 @@ _NEGATION = re.compile(
 _CHANGE = re.compile(
     r"现在|改|换|如今|后来|\b(?:now|switched|moved|nowadays|these days|went back)\b", re.IGNORECASE
 )
+# what stands between the two values of "from X to Y" / "从 X 换成 Y" right before Y
+_TO = re.compile(r"(?:\b(?:to|into|for|with)|成|到|为)\s*$", re.IGNORECASE)
 _LABEL_STOP = frozenset("the a an or of and to in on for my your with is are what which who".split())
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"^[A-Za-z0-9@#$.+/_:&' -]+$")
@@ -236,6 +238,13 @@ def _segments(text: str) -> list[tuple[int, int]]:
     return [(a + 1, b) for a, b in itertools.pairwise(edges) if b > a + 1]
 
 
+def negated(text: str, start: int) -> bool:
+    """Does a negation or retirement word ("不", "don't", "no longer") stand before
+    ``start`` in its clause segment?"""
+    a = max((i for i, ch in enumerate(text[:start]) if ch in _BOUNDARY), default=-1) + 1
+    return bool(_NEGATION.search(text[a:start]))
+
+
 def _where(ctx: Context, s: Span) -> list[str]:
     """Features of the span's place in the clause: which segment, what precedes it there
     (a negation, a change word, the attribute's label)."""
@@ -269,7 +278,10 @@ def _changed(ctx: Context, s: Span) -> list[str]:
     vt, out = ctx.value_type, []
     for c in ctx.cues:
         if c.value_start <= s.start <= c.value_end:
-            out.append(f"cue|{vt}|{c.kind}")
+            gap = ctx.text[c.value_start : s.start].strip()
+            out += [f"cue|{vt}|{c.kind}", f"cue|{vt}|{c.kind}|{'far' if gap else 'near'}"]
+            if c.kind == "old" and gap and _TO.search(gap):
+                out.append(f"cue|{vt}|from-to")  # "from X to Y", "从 X 换到 Y": Y
         elif c.start >= s.end:
             out.append(f"cuelater|{vt}|{c.kind}")
     return sorted(set(out))

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
 from memquill.model import Candidate
-from memquill.write.extract import subjects
+from memquill.write.extract import span_change, subjects
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
 
@@ -157,7 +157,18 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
     return out if out and lo >= where[0] and hi <= where[1] else value
 
 
-_PAIRS = {"《": "》", "“": "”", '"': '"', "'": "'", "「": "」", "『": "』", "(": ")", "（": "）", "[": "]", "【": "】"}
+_PAIRS = {
+    "《": "》",
+    "“": "”",
+    '"': '"',
+    "'": "'",
+    "「": "」",
+    "『": "』",
+    "(": ")",
+    "（": "）",
+    "[": "]",
+    "【": "】",
+}
 # a bracketed aside after the value: "华东2（上海）", "Kollam (Kerala)"
 _ASIDE = re.compile(r"^(?P<v>.*?\S)(?:\s+\([^()]*\)|\s*（[^（）]*）)$")
 
@@ -205,6 +216,9 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
     attr = load().get(c.key)
     if scorer is None or attr is None or not c.value:
         return [c]
+    now = span_change.current(text, zh, attr, c.value, c.polarity)
+    if now is not None:  # the clause retires the captured value and names the new one
+        c = c.model_copy(update={"value": now, "attributes": {**c.attributes, "span": "change-cues"}})
     chosen = choose(scorer, text, zh, attr, c.value, own_words(text, c.subject))
     if len(chosen) == 1 and chosen[0][0] == c.value:
         return [c]

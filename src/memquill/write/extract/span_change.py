@@ -1,0 +1,45 @@
+"""The value a change names now, for a rule that captured the old one.
+
+A rule pattern captures one phrase by regex; in a change the clause names two values of
+the same slot, and the rule's capture is often the old one ("服务跑在 Bun 上，不用 Node 了",
+"we don't use Docker in prod anymore, it's all Nix now", "we use Podman instead of
+Docker"). The model's values already go through the change cues (``change_cues.pick``);
+here a rule's value of a single-valued attribute does too, but only when the clause itself
+retires it — an old cue names it ("不用 X", "instead of X", "from X") or a negation stands
+before it in its segment — and another span of the attribute's value type is left that is
+neither. The other value is then the slot's value; the rule keeps the attribute.
+"""
+
+from __future__ import annotations
+
+from memquill.catalogue import Attribute
+from memquill.model import Polarity
+from memquill.write.extract import change_cues, values
+from memquill.write.extract.span_features import negated
+from memquill.write.extract.span_scorer import STRICT
+
+
+def _overlap(text: str, a: str, b: str) -> bool:
+    la, lb = text.find(a), text.find(b)
+    return la >= 0 and lb >= 0 and la < lb + len(b) and lb < la + len(a)
+
+
+def current(
+    text: str, zh: bool, attr: Attribute, value: str, polarity: Polarity = Polarity.POSITIVE
+) -> str | None:
+    """The span that replaces ``value`` because the clause retires it, else None. A
+    negative preference keeps its negated value ("I don't drink coffee" is about coffee)."""
+    if not attr.single or attr.value_type in STRICT or polarity is not Polarity.POSITIVE:
+        return None
+    at = text.find(value)
+    if at < 0:
+        return None
+    if not negated(text, at) and not change_cues.old_spans(text, [value]):
+        return None  # the common case, checked before the typed extractor runs
+    typed = values.spans(attr.value_type, text, zh)
+    old = change_cues.old_spans(text, [*typed, value])
+    others = [
+        s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
+    ]
+    order = change_cues.pick(text, others)
+    return order[0] if order else None
