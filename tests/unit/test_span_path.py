@@ -227,8 +227,17 @@ def test_a_rule_value_the_clause_does_not_retire_stays(
     assert span_change.current(text, zh, attr(key), rule_value) is None
 
 
-def test_a_negative_preference_keeps_its_negated_value() -> None:
-    got = span_change.current(
-        "I don't drink Pepsi, Coke only", False, attr("beverage"), "Pepsi", Polarity.NEGATIVE
-    )
-    assert got is None
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "negated_value", "value"),
+    [
+        ("I don't drink Pepsi, Coke only", False, "beverage", "Pepsi", None),  # no change cue
+        ("我不吃香菜，也不吃葱", True, "food_dislike", "香菜", None),
+        ("we don't use Jenkins anymore, it's all Drone now", False, "stack:ci", "Jenkins", "Drone"),
+        ("不用 Jenkins 了，改用 Drone", True, "stack:ci", "Jenkins", "Drone"),
+    ],
+)
+def test_a_negative_statement_gives_way_only_to_a_value_a_change_cue_introduces(
+    text: str, zh: bool, key: str, negated_value: str, value: str | None
+) -> None:
+    """A rule that read "not X" keeps it unless the clause names what holds now."""
+    assert span_change.current(text, zh, attr(key), negated_value, Polarity.NEGATIVE) == value

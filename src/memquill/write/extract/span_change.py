@@ -27,9 +27,11 @@ def _overlap(text: str, a: str, b: str) -> bool:
 def current(
     text: str, zh: bool, attr: Attribute, value: str, polarity: Polarity = Polarity.POSITIVE
 ) -> str | None:
-    """The span that replaces ``value`` because the clause retires it, else None. A
-    negative preference keeps its negated value ("I don't drink coffee" is about coffee)."""
-    if not attr.single or attr.value_type in STRICT or polarity is not Polarity.POSITIVE:
+    """The span that replaces ``value`` because the clause retires it, else None. A rule
+    that read the retired value as a negative statement ("不用 Node 了") is replaced only by
+    a value a change cue introduces ("it's all Nix now", "改用 Deno"): without one, "I don't
+    drink coffee" stays a statement about coffee."""
+    if not attr.single or attr.value_type in STRICT:
         return None
     at = text.find(value)
     if at < 0:
@@ -41,5 +43,13 @@ def current(
     others = [
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
     ]
+    if polarity is not Polarity.POSITIVE:
+        others = [s for s in others if _introduced(text, s)]
     order = change_cues.pick(text, others)
     return order[0] if order else None
+
+
+def _introduced(text: str, span: str) -> bool:
+    """Does a cue of a new, started, resumed or present value stand right before ``span``?"""
+    at = text.find(span)
+    return any(c.kind != "old" and c.value_start <= at <= c.value_end for c in change_cues.find(text))

@@ -17,7 +17,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
-from memquill.model import Candidate
+from memquill.model import Candidate, Polarity
 from memquill.write.extract import span_change, subjects
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
@@ -216,11 +216,13 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
     attr = load().get(c.key)
     if scorer is None or attr is None or not c.value:
         return [c]
-    now = span_change.current(text, zh, attr, c.value, c.polarity)
+    value = c.value
+    now = span_change.current(text, zh, attr, value, c.polarity)
     if now is not None:  # the clause retires the captured value and names the new one
-        c = c.model_copy(update={"value": now, "attributes": {**c.attributes, "span": "change-cues"}})
-    chosen = choose(scorer, text, zh, attr, c.value, own_words(text, c.subject))
-    if len(chosen) == 1 and chosen[0][0] == c.value:
+        value, was = now, {**c.attributes, "span": "change-cues"}
+        c = c.model_copy(update={"value": value, "polarity": Polarity.POSITIVE, "attributes": was})
+    chosen = choose(scorer, text, zh, attr, value, own_words(text, c.subject))
+    if len(chosen) == 1 and chosen[0][0] == value:
         return [c]
     return [
         c.model_copy(
