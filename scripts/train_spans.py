@@ -52,9 +52,10 @@ def known_values(rows: list[dict]) -> Known:  # type: ignore[type-arg]
     return known
 
 
-def affixes(rows: list[dict], least: int = 3) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[type-arg]
+def affixes(rows: list[dict], least: int = 3, rare: float = 0.05) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[type-arg]
     """Words that stand right before (after) a labelled value at least ``least`` times and
-    never begin (end) one: what ``span_path.trim`` strips from a chosen value's edges."""
+    begin (end) one at most ``rare`` as often ("在", "in", "用": a slip of labelling is no
+    reason to keep them): what ``span_path.trim`` strips from a chosen value's edges."""
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
     first: Counter[str] = Counter()
@@ -73,8 +74,8 @@ def affixes(rows: list[dict], least: int = 3) -> tuple[frozenset[str], frozenset
             nxt = [t for t in toks if t.start >= end]
             before.update([prev[-1].text.casefold()] if prev else [])
             after.update([nxt[0].text.casefold()] if nxt else [])
-    heads = frozenset(w for w, n in before.items() if n >= least and not first[w] and w.strip())
-    tails = frozenset(w for w, n in after.items() if n >= least and not last[w] and w.strip())
+    heads = frozenset(w for w, n in before.items() if n >= least and first[w] <= rare * n and w.strip())
+    tails = frozenset(w for w, n in after.items() if n >= least and last[w] <= rare * n and w.strip())
     return heads, tails
 
 
