@@ -62,13 +62,11 @@ class Erasure:
         if sc.agent is not None or sc.session is not None:
             raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
         self._drop_caches()
-        if sc.project is not None:
-            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
         copies = self.store.scratch_stores(sc.tenant, sc.user)
-        counts = self.store.forget_scope(sc.tenant, sc.user)
+        counts = self.store.forget_scope(sc.tenant, sc.user, sc.project)
         opener = self._opener()
-        counts["scratch_stores"] = sum(
-            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
+        counts["scratch_stores"] = sum(  # a replay copy holds the project too: erase it there
+            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener, sc.project) for t in copies
         )
         return counts
 

@@ -161,9 +161,17 @@ def is_url(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
 
 
-def erase_scratch(target: str, tenant: str, user: str, live: Store, opener: Callable[[str], Store]) -> int:
-    """Erase one user from a registered scratch store; delete a SQLite scratch file that
-    holds nobody else. Returns 1 when the copy was erased, 0 when it was already gone."""
+def erase_scratch(
+    target: str,
+    tenant: str,
+    user: str,
+    live: Store,
+    opener: Callable[[str], Store],
+    project: str | None = None,
+) -> int:
+    """Erase one user (or one of the user's projects) from a registered scratch store;
+    delete a SQLite scratch file that holds nobody else. Returns 1 when the copy was
+    erased, 0 when it was already gone."""
     if same_target(target, live) or (not is_url(target) and not Path(target).exists()):
         return 0  # never the live store itself; a deleted copy is already erased
     try:
@@ -171,7 +179,7 @@ def erase_scratch(target: str, tenant: str, user: str, live: Store, opener: Call
     except MemquillError:
         return 0
     try:
-        store.forget_scope(tenant, user)
+        store.forget_scope(tenant, user, project)
         empty = not store.log_events(limit=1)
     finally:
         store.close()
