@@ -179,6 +179,33 @@ def test_erasing_a_project_erases_it_from_scratch_copies(
     assert b"kestrel-7" not in raw and "PostgreSQL，因为".encode() not in raw
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("我的银行卡密码提示是 海棠0815", "海棠0815"), ("My locker code at the gym is 7731-Q", "7731-Q")],
+)
+def test_forgetting_a_memory_erases_it_from_scratch_copies(
+    make_store: Callable[..., Store], clock: FixedClock, tmp_path: Path, text: str, words: str
+) -> None:
+    live = memory(make_store(), clock)
+    converse(live, clock)
+    live.add(text, **ALICE, session="s3")
+    live.end_session(**ALICE, session="s3")
+    live.flush()
+    copy = tmp_path / "copy.db"
+    live.replay(into=str(copy))
+    citing = [r for r in live.records(**ALICE, statuses=[s.value for s in Status]) if words in r.content]
+    assert citing
+    live.forget(citing[0].id, reason="user asked")
+    scratch = Memory(str(copy), embedder=HashEmbedder(), clock=clock)
+    try:
+        left = scratch.records(**ALICE, statuses=[s.value for s in Status])
+        assert left and not any(words in r.content for r in left)
+        assert not any(words in e.content for e in scratch.store.log_events(user="alice"))
+    finally:
+        scratch.close()
+    assert words.encode() not in copy.read_bytes()
+
+
 def test_a_copy_holding_only_the_erased_user_is_deleted(
     make_store: Callable[..., Store], clock: FixedClock, tmp_path: Path
 ) -> None:
