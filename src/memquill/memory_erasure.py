@@ -1,6 +1,7 @@
 """Erasure on ``Memory``: forget one memory (and whatever was made from its turns), or a
-whole user or project — and the same in every registered replay copy of the user. A mixin, so the facade stays a
-short composition root; every erasure is logged for replay through ``WorkingMemory._mark``."""
+whole user or project — and the same in every registered replay copy of the user. A mixin,
+so the facade stays a short composition root; every erasure is logged for replay through
+``WorkingMemory._mark``."""
 
 from __future__ import annotations
 
