@@ -23,7 +23,7 @@ from dataclasses import replace
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.hybrid import Recall
 from memquill.retrieve.recipes import Recipe
-from memquill.retrieve.rerank import Scored
+from memquill.retrieve.rerank import Scored, tie_key
 
 WEIGHTED = True  # scale a model fact's relevance by its calibrated score
 FUSED = True  # fold a model fact into the episode holding its turns
@@ -101,5 +101,5 @@ def fuse(ranked: Sequence[Scored], is_slot: Callable[[str], bool]) -> tuple[list
         for s in ranked
         if s.record.id not in into
     ]
-    out.sort(key=lambda s: (-s.score, s.record.id))
+    out.sort(key=lambda s: (-s.score, *tie_key(s.record)))
     return out, {fact: host.record.id for fact, host in into.items()}
