@@ -69,6 +69,7 @@ class Open:
     clause: Clause
     said: str
     speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
+    whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
 
 
 class ModelExtractor:
@@ -95,7 +96,7 @@ class ModelExtractor:
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
             return []
-        parts = [[replace(c, said=x) for x in segments(c.said)] for c in clauses]
+        parts = [[replace(c, said=x, whole=c.said) for x in segments(c.said)] for c in clauses]
         said = [c.said for c in clauses] + [x.said for ps in parts for x in ps]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
         rest = iter(found[len(clauses) :])
@@ -216,7 +217,7 @@ class ModelExtractor:
         """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
-        subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
+        subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
