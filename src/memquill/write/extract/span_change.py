@@ -15,7 +15,7 @@ from __future__ import annotations
 from memquill.catalogue import Attribute
 from memquill.model import Polarity
 from memquill.write.extract import change_cues, values
-from memquill.write.extract.span_features import negated
+from memquill.write.extract.span_features import cues_of, negated
 from memquill.write.extract.span_scorer import STRICT
 
 
@@ -36,7 +36,9 @@ def current(
     at = text.find(value)
     if at < 0:
         return None
-    if not negated(text, at) and not change_cues.old_spans(text, [value]):
+    if not negated(text, at) and not any(
+        c.kind == "old" and c.value_start <= at <= c.value_end for c in cues_of(text)
+    ):
         return None  # the common case, checked before the typed extractor runs
     typed = values.spans(attr.value_type, text, zh)
     old = change_cues.old_spans(text, [*typed, value])
@@ -52,4 +54,4 @@ def current(
 def _introduced(text: str, span: str) -> bool:
     """Does a cue of a new, started, resumed or present value stand right before ``span``?"""
     at = text.find(span)
-    return any(c.kind != "old" and c.value_start <= at <= c.value_end for c in change_cues.find(text))
+    return any(c.kind != "old" and c.value_start <= at <= c.value_end for c in cues_of(text))

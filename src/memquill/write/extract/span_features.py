@@ -238,6 +238,12 @@ def _segments(text: str) -> list[tuple[int, int]]:
     return [(a + 1, b) for a, b in itertools.pairwise(edges) if b > a + 1]
 
 
+@lru_cache(maxsize=64)
+def cues_of(text: str) -> tuple[change_cues.Cue, ...]:
+    """The clause's change cues, once per clause (its values are ranked and trimmed in turn)."""
+    return tuple(change_cues.find(text))
+
+
 def negated(text: str, start: int) -> bool:
     """Does a negation or retirement word ("不", "don't", "no longer") stand before
     ``start`` in its clause segment?"""
@@ -377,6 +383,6 @@ def context(
     """The clause context and its candidate spans for one attribute."""
     toks = tokens(text, zh)
     typed = values.spans(value_type, text, zh) if value_type not in ("date", "datetime") else []
-    cues = tuple(change_cues.find(text))
+    cues = cues_of(text)
     ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels, cues)
     return ctx, candidates(text, toks, typed)
