@@ -232,6 +232,8 @@ def test_a_rule_value_the_clause_does_not_retire_stays(
     [
         ("I don't drink Pepsi, Coke only", False, "beverage", "Pepsi", None),  # no change cue
         ("我不吃香菜，也不吃葱", True, "food_dislike", "香菜", None),
+        ("Unless it's urgent, don't call me after 9pm", False, "contact_channel", "call", None),  # cue first
+        ("除非很急，现在别打我电话", True, "contact_channel", "电话", None),
         ("we don't use Jenkins anymore, it's all Drone now", False, "stack:ci", "Jenkins", "Drone"),
         ("不用 Jenkins 了，改用 Drone", True, "stack:ci", "Jenkins", "Drone"),
     ],

@@ -28,9 +28,10 @@ def current(
     text: str, zh: bool, attr: Attribute, value: str, polarity: Polarity = Polarity.POSITIVE
 ) -> str | None:
     """The span that replaces ``value`` because the clause retires it, else None. A rule
-    that read the retired value as a negative statement ("不用 Node 了") is replaced only by
-    a value a change cue introduces ("it's all Nix now", "改用 Deno"): without one, "I don't
-    drink coffee" stays a statement about coffee."""
+    that read the retired value as a negative statement ("不用 Node 了") is replaced only by a
+    value a change cue introduces after it ("it's all Nix now", "改用 Deno"): without one,
+    "I don't drink coffee" stays a statement about coffee, and "Unless it's urgent, don't call
+    me" about calls."""
     if not attr.single or attr.value_type in STRICT:
         return None
     at = text.find(value)
@@ -45,8 +46,8 @@ def current(
     others = [
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
     ]
-    if polarity is not Polarity.POSITIVE:
-        others = [s for s in others if _introduced(text, s)]
+    if polarity is not Polarity.POSITIVE:  # the new value follows the retired one
+        others = [s for s in others if text.find(s) > at and _introduced(text, s)]
     order = change_cues.pick(text, others)
     return order[0] if order else None
 
