@@ -23,7 +23,7 @@ from dataclasses import replace
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.hybrid import Recall
 from memquill.retrieve.recipes import Recipe
-from memquill.retrieve.rerank import Scored
+from memquill.retrieve.rerank import Scored, tie_key
 from memquill.write.extract.model_gates import model_made
 
 WEIGHTED = True  # scale a model fact's relevance by its calibrated score
@@ -98,5 +98,5 @@ def fuse(ranked: Sequence[Scored], is_slot: Callable[[str], bool]) -> tuple[list
         for s in ranked
         if s.record.id not in into
     ]
-    out.sort(key=lambda s: (-s.score, s.record.id))
+    out.sort(key=lambda s: (-s.score, *tie_key(s.record)))
     return out, {fact: host.record.id for fact, host in into.items()}
