@@ -71,7 +71,14 @@ def change(
         updated_at=now,
     )
     old = record(
-        mem, "old", case["old"], "D1:1", subject=subject, rule=rule, status=Status.SUPERSEDED, superseded_by="new"
+        mem,
+        "old",
+        case["old"],
+        "D1:1",
+        subject=subject,
+        rule=rule,
+        status=Status.SUPERSEDED,
+        superseded_by="new",
     )
     new = record(
         mem,
