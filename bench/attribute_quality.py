@@ -107,6 +107,19 @@ def _eq(a: str | None, b: str) -> bool:
     return a is not None and "".join(a.split()).casefold() == "".join(b.split()).casefold()
 
 
+def bucket(gold: str, same: list[Candidate]) -> str:
+    """Why a labelled value was missed, and by which path (``rule`` / ``model``): no
+    candidate of its attribute, none with a value, a value too long (contains the labelled
+    span), too short (inside it) or another span."""
+    if not same:
+        return "wrong attribute"
+    c = same[0]
+    path = "model" if c.rule.startswith("model:") else "rule"
+    g, v = "".join(gold.split()).casefold(), "".join((c.value or "").split()).casefold()
+    cause = "no value" if not v else "too long" if g in v else "too short" if v in g else "wrong span"
+    return f"{cause} ({path})"
+
+
 def score_rows(
     rows: list[dict[str, Any]], found: list[list[Candidate]], misses: list[str] | None = None
 ) -> dict[str, Any]:
@@ -131,6 +144,8 @@ def score_rows(
             if misses is not None and not hit:
                 got_s = "; ".join(f"{c.key}={c.value!r} [{c.rule.split(' ')[0]}]" for c in (same or cands))
                 misses.append(f"{r['id']}\t{r['text']}\t{f['attribute']}={f['value']!r}\t{got_s}")
+            if not hit:
+                by["miss"][bucket(f["value"], same)] += 1
             for g in groups:
                 by[g]["facts"] += 1
                 by[g]["attr"] += bool(same)
@@ -204,9 +219,13 @@ def main() -> int:
     print(f"{'group':<34} {'facts':>5} {'attr acc':>8} {'value EM':>8} {'canon':>8}")
     groups = res["groups"]
     for name in sorted(groups, key=lambda k: (k != "all", not k.startswith("type:"), k)):
-        if name.startswith("attr:") and not args.per_attribute:
+        if name == "miss" or (name.startswith("attr:") and not args.per_attribute):
             continue
         print(_row(name, groups[name]))
+    if groups.get("miss"):
+        print("missed facts by cause (path):")
+        for cause, n in sorted(groups["miss"].items(), key=lambda x: -x[1]):
+            print(f"  {cause:<26} {n:>5}")
     if args.records:
         res["structured_share"] = structured_share(rows, not args.no_model)
         print(f"structured (non-episode) share of clauses with facts: {res['structured_share']:.3f}")

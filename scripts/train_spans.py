@@ -27,7 +27,7 @@ import numpy as np
 
 from memquill.catalogue import load
 from memquill.write.extract import values
-from memquill.write.extract.span_features import context, features, tokens
+from memquill.write.extract.span_features import FEATURES_VERSION, context, features, tokens
 from memquill.write.extract.span_path import own_words
 from memquill.write.extract.span_scorer import Example, SpanScorer, eligible, fit, hashed
 from memquill.write.extract.span_scorer import _labels as labels
@@ -52,9 +52,10 @@ def known_values(rows: list[dict]) -> Known:  # type: ignore[type-arg]
     return known
 
 
-def affixes(rows: list[dict], least: int = 3) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[type-arg]
+def affixes(rows: list[dict], least: int = 3, rare: float = 0.05) -> tuple[frozenset[str], frozenset[str]]:  # type: ignore[type-arg]
     """Words that stand right before (after) a labelled value at least ``least`` times and
-    never begin (end) one: what ``span_path.trim`` strips from a chosen value's edges."""
+    begin (end) one at most ``rare`` as often ("在", "in", "用": a slip of labelling is no
+    reason to keep them): what ``span_path.trim`` strips from a chosen value's edges."""
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
     first: Counter[str] = Counter()
@@ -73,8 +74,8 @@ def affixes(rows: list[dict], least: int = 3) -> tuple[frozenset[str], frozenset
             nxt = [t for t in toks if t.start >= end]
             before.update([prev[-1].text.casefold()] if prev else [])
             after.update([nxt[0].text.casefold()] if nxt else [])
-    heads = frozenset(w for w, n in before.items() if n >= least and not first[w] and w.strip())
-    tails = frozenset(w for w, n in after.items() if n >= least and not last[w] and w.strip())
+    heads = frozenset(w for w, n in before.items() if n >= least and first[w] <= rare * n and w.strip())
+    tails = frozenset(w for w, n in after.items() if n >= least and last[w] <= rare * n and w.strip())
     return heads, tails
 
 
@@ -176,7 +177,7 @@ def main() -> int:
     found = out_of_fold(train, args.folds, args.seed)
     usable = [e for _, _, e in found if e is not None]
     print(f"{len(found)} facts, {len(usable)} with the labelled span among the candidates", file=sys.stderr)
-    version = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
+    version = f"{hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]}.{FEATURES_VERSION}"
     model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(train), version + "h", *affixes(train))
     print(f"held-out share ({len(test)} clauses), ranker fitted without it:")
     evaluate(model, test)

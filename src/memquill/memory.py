@@ -130,7 +130,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self.settings.half_life_days,
             policy.dedup_similarity,
             router=_router(self.embedder),
-            model_facts=self.settings.attribute_model,
+            model_facts=model is not None,
         )
         self.handlers = jobs.Handlers(self.store, self.pipeline, self.clock)
 

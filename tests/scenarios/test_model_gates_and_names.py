@@ -24,7 +24,8 @@ def structured(mem: Memory, user: str = "u") -> list[MemoryRecord]:
     return [r for r in mem.records(user=user, statuses=OPEN) if r.type is not MemoryType.EPISODE]
 
 
-def test_the_model_is_switched_by_one_setting() -> None:
+def test_the_model_is_on_by_default_and_switched_by_one_setting() -> None:
+    assert Settings().attribute_model is True
     assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "1"}).attribute_model is True
     assert Settings.from_env({"MEMQUILL_ATTRIBUTE_MODEL": "0"}).attribute_model is False
 

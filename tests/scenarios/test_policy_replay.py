@@ -153,6 +153,59 @@ def test_erasing_a_user_erases_their_scratch_copies(
     assert b"alice@example.com" not in copy.read_bytes()
 
 
+def test_erasing_a_project_erases_it_from_scratch_copies(
+    make_store: Callable[..., Store], clock: FixedClock, tmp_path: Path
+) -> None:
+    live = memory(make_store(), clock)
+    converse(live, clock)
+    live.add("The staging host for web is kestrel-7.internal", **ALICE, session="s3", project="web")
+    live.add("我周末喜欢去爬山", **ALICE, session="s3")
+    live.flush()
+    copy = tmp_path / "copy.db"
+    live.replay(into=str(copy))
+    counts = live.forget_scope(**ALICE, project="web")
+    assert counts["scratch_stores"] == 1
+    scratch = Memory(str(copy), embedder=HashEmbedder(), clock=clock)
+    try:
+        statuses = [s.value for s in Status]
+        everything = scratch.records(**ALICE, project="web", statuses=statuses)
+        assert everything and not [r for r in everything if r.scope.project == "web"]
+        left = [e.content for e in scratch.store.log_events(user="alice")]
+        assert not any("kestrel-7" in t or "PostgreSQL" in t for t in left)
+        assert "我周末喜欢去爬山" in left  # the rest of the user stays in the copy
+    finally:
+        scratch.close()
+    raw = copy.read_bytes()
+    assert b"kestrel-7" not in raw and "PostgreSQL，因为".encode() not in raw
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("我的银行卡密码提示是 海棠0815", "海棠0815"), ("My locker code at the gym is 7731-Q", "7731-Q")],
+)
+def test_forgetting_a_memory_erases_it_from_scratch_copies(
+    make_store: Callable[..., Store], clock: FixedClock, tmp_path: Path, text: str, words: str
+) -> None:
+    live = memory(make_store(), clock)
+    converse(live, clock)
+    live.add(text, **ALICE, session="s3")
+    live.end_session(**ALICE, session="s3")
+    live.flush()
+    copy = tmp_path / "copy.db"
+    live.replay(into=str(copy))
+    citing = [r for r in live.records(**ALICE, statuses=[s.value for s in Status]) if words in r.content]
+    assert citing
+    live.forget(citing[0].id, reason="user asked")
+    scratch = Memory(str(copy), embedder=HashEmbedder(), clock=clock)
+    try:
+        left = scratch.records(**ALICE, statuses=[s.value for s in Status])
+        assert left and not any(words in r.content for r in left)
+        assert not any(words in e.content for e in scratch.store.log_events(user="alice"))
+    finally:
+        scratch.close()
+    assert words.encode() not in copy.read_bytes()
+
+
 def test_a_copy_holding_only_the_erased_user_is_deleted(
     make_store: Callable[..., Store], clock: FixedClock, tmp_path: Path
 ) -> None:

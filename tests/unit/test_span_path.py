@@ -8,9 +8,9 @@ import pytest
 from memquill.catalogue import Attribute, load
 from memquill.clock import FixedClock
 from memquill.ingest import build_event
-from memquill.model import Candidate, MemoryType, Scope, Source
+from memquill.model import Candidate, MemoryType, Polarity, Scope, Source
+from memquill.write.extract import span_change, span_path
 from memquill.write.extract import span_features as sf
-from memquill.write.extract import span_path
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.span_scorer import SpanScorer, bundled
 from memquill.write.extract.values import spans as typed_spans
@@ -151,3 +151,95 @@ def test_respan_keeps_the_key_and_records_the_ranker() -> None:
 )
 def test_typed_patterns_take_the_whole_number_or_remote(kind: str, text: str, found: str) -> None:
     assert typed_spans(kind, text, False)[0] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "value", "trimmed"),
+    [
+        ("最近在重温《大明王朝1566》", True, "《大明王朝1566》", "大明王朝1566"),  # title marks
+        ("服务器在华北3（张家口）", True, "华北3（张家口）", "华北3"),  # an aside in brackets
+        ('my favourite novel is "Piranesi"', False, '"Piranesi"', "Piranesi"),  # quotes
+        ("we deploy to eu-west-2 (London)", False, "eu-west-2 (London)", "eu-west-2"),
+        ("I wrote f(x) on the board", False, "f(x)", "f(x)"),  # no space: part of the value
+        ("我在看《三体》和《繁花》", True, "《三体》和《繁花》", "《三体》和《繁花》"),  # not one pair
+    ],
+)
+def test_marks_and_asides_are_no_part_of_a_value(text: str, zh: bool, value: str, trimmed: str) -> None:
+    """The labelled value is the shortest span that states it: the punctuation around a
+    title or quote, and a bracketed aside after it, are cut whatever path made the value."""
+    assert span_path.trim(ranker(), text, zh, value) == trimmed
+
+
+def test_a_rule_value_in_title_marks_loses_them() -> None:
+    ev = build_event(
+        "我最近在看《长安的荔枝》",
+        scope=Scope.of(user="u", session="s"),
+        clock=FixedClock("2026-11-29T10:00:00+08:00"),
+        max_bytes=1024,
+        default_timezone="Asia/Shanghai",
+    )
+    c = Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+    made = c.make(
+        MemoryType.PREFERENCE, "user", "reading", "用户在看《长安的荔枝》", value="《长安的荔枝》", rule="t"
+    )
+    assert [x.value for x in span_path.respan(made, c.text, True, ranker())] == ["长安的荔枝"]
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "rule_value", "value"),
+    [
+        ("后端现在跑在 Deno 上，不用 Node 了", True, "stack:runtime", "Node", "Deno"),
+        ("不再用 Jenkins 了，换成了 Drone", True, "stack:ci", "Jenkins", "Drone"),
+        ("we don't use MySQL anymore, it's all Postgres now", False, "stack:database", "MySQL", "Postgres"),
+        ("we run Podman instead of Docker", False, "stack:container", "Docker", "Podman"),
+    ],
+)
+def test_a_rule_value_the_clause_retires_gives_way_to_the_new_one(
+    text: str, zh: bool, key: str, rule_value: str, value: str
+) -> None:
+    """A change names the old and the new value; a rule that captured the old one keeps
+    its attribute and takes the value the change cues name now."""
+    assert span_change.current(text, zh, attr(key), rule_value) == value
+    ev = build_event(
+        text,
+        scope=Scope.of(user="u", session="s"),
+        clock=FixedClock("2026-11-29T10:00:00+08:00"),
+        max_bytes=1024,
+        default_timezone="Asia/Shanghai",
+    )
+    c = Clause(ev, ev.content, "zh" if zh else "en", False, False, Source.EXPLICIT, 0.9, None)
+    made = c.make(MemoryType.FACT, "project", key, text, value=rule_value, rule="t")
+    out = span_path.respan(made, c.text, zh, ranker())
+    assert [(x.key, x.value) for x in out] == [(key, value)]
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "rule_value"),
+    [
+        ("数据库用 PostgreSQL，部署在阿里云上", True, "stack:database", "PostgreSQL"),  # nothing retired
+        ("we use PostgreSQL, and it's hosted on AWS", False, "stack:database", "PostgreSQL"),
+        ("I switched to Helix, no more Vim", False, "editor", "Helix"),  # the new one was captured
+    ],
+)
+def test_a_rule_value_the_clause_does_not_retire_stays(
+    text: str, zh: bool, key: str, rule_value: str
+) -> None:
+    assert span_change.current(text, zh, attr(key), rule_value) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "key", "negated_value", "value"),
+    [
+        ("I don't drink Pepsi, Coke only", False, "beverage", "Pepsi", None),  # no change cue
+        ("我不吃香菜，也不吃葱", True, "food_dislike", "香菜", None),
+        ("Unless it's urgent, don't call me after 9pm", False, "contact_channel", "call", None),  # cue first
+        ("除非很急，现在别打我电话", True, "contact_channel", "电话", None),
+        ("we don't use Jenkins anymore, it's all Drone now", False, "stack:ci", "Jenkins", "Drone"),
+        ("不用 Jenkins 了，改用 Drone", True, "stack:ci", "Jenkins", "Drone"),
+    ],
+)
+def test_a_negative_statement_gives_way_only_to_a_value_a_change_cue_introduces(
+    text: str, zh: bool, key: str, negated_value: str, value: str | None
+) -> None:
+    """A rule that read "not X" keeps it unless the clause names what holds now."""
+    assert span_change.current(text, zh, attr(key), negated_value, Polarity.NEGATIVE) == value

@@ -148,3 +148,28 @@ def test_on_the_blind_dev_split_the_ranker_beats_the_first_typed_span() -> None:
             typed += bool(first and first[0] == f["value"])
     assert n > 100
     assert ranked / n >= 0.6 and ranked / n >= typed / n + 0.15
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "old", "new"),
+    [
+        ("我们把消息队列从 RabbitMQ 换成了 NATS", True, "RabbitMQ", "NATS"),
+        ("不再用 Chrome 了，改用 Vivaldi", True, "Chrome", "Vivaldi"),
+        ("we switched from Yarn to Bun for installs", False, "Yarn", "Bun"),
+        ("dropped Heroku, it now runs on Fly.io", False, "Heroku", "Fly.io"),
+    ],
+)
+def test_change_cues_tell_the_old_value_from_the_new(text: str, zh: bool, old: str, new: str) -> None:
+    """A change names both values: the span after a new-value cue ("换成") or after the
+    "to" of "from X to Y" carries a feature the old one does not, and the old one carries
+    the old cue right before it or a new cue after it; the ranker learns from the training
+    corpus's changes how far to trust them."""
+
+    def cue_feats(value: str) -> set[str]:
+        ctx, spans = sf.context(text, zh, "x", "tech", {})
+        span = next(s for s in spans if s.text == value)
+        return {f for f in sf.features(ctx, span) if f.startswith("cue")}
+
+    assert cue_feats(new) & {"cue|tech|new", "cue|tech|from-to"}
+    assert not cue_feats(old) & {"cue|tech|new", "cue|tech|from-to"}
+    assert "cue|tech|old|near" in cue_feats(old) or "cuelater|tech|new" in cue_feats(old)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from memquill.clock import FixedClock
 from memquill.errors import MemquillError, NotFoundError, ValidationError
-from memquill.model import Event, MemoryRecord, Role, Scope, Status
+from memquill.model import Audit, Event, MemoryRecord, Purge, Role, Scope, Status
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from memquill.working import candidate_from_log
@@ -161,9 +161,11 @@ def is_url(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
 
 
-def erase_scratch(target: str, tenant: str, user: str, live: Store, opener: Callable[[str], Store]) -> int:
-    """Erase one user from a registered scratch store; delete a SQLite scratch file that
-    holds nobody else. Returns 1 when the copy was erased, 0 when it was already gone."""
+def erase_scratch(
+    target: str, live: Store, opener: Callable[[str], Store], erase: Callable[[Store], object]
+) -> int:
+    """Apply one erasure (``erase``) to a registered scratch store; delete a SQLite scratch
+    file that holds nobody else. Returns 1 when the copy was erased, 0 when already gone."""
     if same_target(target, live) or (not is_url(target) and not Path(target).exists()):
         return 0  # never the live store itself; a deleted copy is already erased
     try:
@@ -171,7 +173,7 @@ def erase_scratch(target: str, tenant: str, user: str, live: Store, opener: Call
     except MemquillError:
         return 0
     try:
-        store.forget_scope(tenant, user)
+        erase(store)
         empty = not store.log_events(limit=1)
     finally:
         store.close()
@@ -179,3 +181,15 @@ def erase_scratch(target: str, tenant: str, user: str, live: Store, opener: Call
         for suffix in ("", "-wal", "-shm"):
             Path(target + suffix).unlink(missing_ok=True)
     return 1
+
+
+def purge_turns(store: Store, owner: Scope, turns: set[str], audit: Audit, at: datetime) -> None:
+    """In a replay copy: purge the owner's records made from erased turns and tombstone the
+    turns with them (the copy replayed the same event ids, its record ids differ)."""
+    made = [
+        r
+        for r in store.find(RecordFilter(owner, statuses=None, owner=True))
+        if turns & {str(e) for e in r.evidence}
+    ]
+    erased = tuple(sorted(turns))
+    store.apply([Purge(r.id, audit, at, expected_revision=r.revision, erase_events=erased) for r in made])

@@ -23,15 +23,12 @@ from dataclasses import replace
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.hybrid import Recall
 from memquill.retrieve.recipes import Recipe
-from memquill.retrieve.rerank import Scored
+from memquill.retrieve.rerank import Scored, tie_key
+from memquill.write.extract.model_gates import model_made as model_made  # re-exported
 
 WEIGHTED = True  # scale a model fact's relevance by its calibrated score
 FUSED = True  # fold a model fact into the episode holding its turns
 UNSHIFT = True  # model facts take no leg rank from other records
-
-
-def model_made(rec: MemoryRecord) -> bool:
-    return str(rec.attributes.get("rule", "")).startswith("model:")
 
 
 def weight(rec: MemoryRecord) -> float:
@@ -101,5 +98,5 @@ def fuse(ranked: Sequence[Scored], is_slot: Callable[[str], bool]) -> tuple[list
         for s in ranked
         if s.record.id not in into
     ]
-    out.sort(key=lambda s: (-s.score, s.record.id))
+    out.sort(key=lambda s: (-s.score, *tie_key(s.record)))
     return out, {fact: host.record.id for fact, host in into.items()}

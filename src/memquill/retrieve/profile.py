@@ -24,7 +24,7 @@ from memquill.retrieve import intents, places, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
-from memquill.retrieve.rerank import recency
+from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
     SentenceReader,
@@ -258,7 +258,7 @@ def _with_excerpts(
     first = [e for e in entries if e.safety_critical] + critical
     rest = sorted(
         [e for e in entries if not e.safety_critical] + lines,
-        key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, e.record.id),
+        key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, *tie_key(e.record)),
     )
     return first + rest[: policy.max_items]
 
@@ -375,7 +375,7 @@ def _rank(
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
-    entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, e.record.id))
+    entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, *tie_key(e.record)))
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][:limit]
 

@@ -52,6 +52,13 @@ def recency(record: MemoryRecord, at: datetime, half_life_days: float) -> float:
     return math.pow(0.5, age_days / half)
 
 
+def tie_key(record: MemoryRecord) -> tuple[float, str, str]:
+    """Order among equal scores that does not depend on random ids: the newest statement
+    first, then by content, so two runs over the same conversation rank alike."""
+    seen = record.observed_at or record.valid_from or record.created_at
+    return (-seen.timestamp(), record.content, record.id)
+
+
 def in_window(record: MemoryRecord, window: tuple[datetime, datetime]) -> bool:
     lo, hi = window
     start = record.when_start or record.observed_at or record.valid_from or record.created_at
@@ -83,5 +90,5 @@ class WeightedReranker:
             if window is not None and in_window(rec, window):
                 parts["time_match"] = self.r.time_match
             out.append(Scored(rec, round(sum(parts.values()), 6), parts))
-        out.sort(key=lambda s: (-s.score, s.record.id))
+        out.sort(key=lambda s: (-s.score, *tie_key(s.record)))
         return out

@@ -26,6 +26,7 @@ from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from memquill.text import norm_value
 from memquill.write.episodes import SENTENCE
+from memquill.write.extract.model_gates import may_retire
 
 log = logging.getLogger("memquill.write")
 
@@ -148,11 +149,26 @@ def close_stale_episodes(store: Store, changes: Sequence[Change], now: datetime)
     return closed
 
 
+class _Retires:
+    """Did the change that replaced an old record come from something that may close the
+    episodes quoting it (``model_gates.may_retire``)? Looked up once per old record."""
+
+    def __init__(self, store: Store) -> None:
+        self.store, self.seen = store, dict[str, bool]()
+
+    def __call__(self, old: MemoryRecord) -> bool:
+        if old.id not in self.seen:
+            by = self.store.get(old.superseded_by) if old.superseded_by else None
+            self.seen[old.id] = may_retire(by)
+        return self.seen[old.id]
+
+
 def _close(store: Store, eps: Iterable[MemoryRecord], olds: Iterable[MemoryRecord], now: datetime) -> int:
     olds = list(olds)
+    retires = _Retires(store)
     n = 0
     for ep in eps:
-        old = next((o for o in olds if states(ep, o)), None)
+        old = next((o for o in olds if states(ep, o) and retires(o)), None)
         if old is None:
             continue
         current = store.get(ep.id)

@@ -12,8 +12,9 @@ confidence floor makes it a ``candidate`` record that a recurrence must promote.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from memquill.catalogue import Attribute, load
@@ -21,7 +22,7 @@ from memquill.model import Candidate, Event, MemoryType, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import change_cues, span_path, span_scorer, subjects, values
+from memquill.write.extract import change_cues, span_change, span_path, span_scorer, subjects, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -29,6 +30,7 @@ from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, cue_may
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
+from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 
 _TYPES = {
@@ -67,6 +69,7 @@ class Open:
     clause: Clause
     said: str
     speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
+    whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
 
 
 class ModelExtractor:
@@ -93,13 +96,51 @@ class ModelExtractor:
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
             return []
-        said = [c.said for c in clauses]
+        parts = [[replace(c, said=x, whole=c.said) for x in segments(c.said)] for c in clauses]
+        said = [c.said for c in clauses] + [x.said for ps in parts for x in ps]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
+        rest = iter(found[len(clauses) :])
         out: list[Candidate] = []
-        for c, p in zip(clauses, found, strict=True):
-            made = self.propose(c, p, batch.times.get(c.clause.event.id, []))
+        for c, p, ps in zip(clauses, found[: len(clauses)], parts, strict=True):
+            times = batch.times.get(c.clause.event.id, [])
+            made = self.propose(c, p, times)
+            if p.memory >= self.thresholds.memory:
+                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], made, times)
+            else:
+                for _ in ps:
+                    next(rest)
             owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
+        return out
+
+    def _segment_facts(
+        self,
+        whole: str,
+        parts: list[Open],
+        found: list[Prediction],
+        made: list[Candidate],
+        times: Sequence[Any],
+    ) -> list[Candidate]:
+        """Facts of a clause's comma segments that the whole clause's prediction left out
+        ("我叫何静，今年29，在南京做HR": the clause reads as a name, its segments also as an
+        age, a city and an occupation): each segment the model reads as a memory on its
+        own proposes its top attribute, unless the clause already has that key."""
+        keys = {x.key for x in made}
+        out: list[Candidate] = []
+        for o, p in zip(parts, found, strict=True):
+            if p.memory < self.thresholds.memory or not p.attributes or p.attributes[0][0] in keys:
+                continue
+            attr = self.catalogue.get(p.attributes[0][0])
+            if attr is None or attr.value_type not in TYPED_VALUES:
+                continue  # a free-text value needs the clause's context
+            score = p.memory * p.attributes[0][1]
+            cands = [
+                x
+                for x in self._candidates(o, p, attr, score, times)
+                if self._sure(attr, x.subject, x.confidence) and not _retired(whole, x.value)
+            ]
+            keys |= {x.key for x in cands}
+            out += cands
         return out
 
     def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
@@ -176,7 +217,7 @@ class ModelExtractor:
         """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
-        subject = subjects.subject_for(o.said, kind, c.project, c.event.content)
+        subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
@@ -253,11 +294,13 @@ class ModelExtractor:
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
-            return (
-                []
-                if best is None
-                else list(span_path.trimmed(self.spans, o.said, zh, attr, [(best, ranked[best])]))
-            )
+            if best is None:
+                return []
+            q = ranked[best]
+            now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
+            if now is not None and ok(now):
+                best, q = now, ranked.get(now, q)
+            return list(span_path.trimmed(self.spans, o.said, zh, attr, [(best, q)]))
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
@@ -283,6 +326,22 @@ CUED = 0.65  # confidence of a cued statement of a single-valued attribute (abov
 def rank_ok(p: Prediction, key: str) -> bool:
     """The attribute is the model's first choice for the clause."""
     return bool(p.attributes) and p.attributes[0][0] == key
+
+
+_SEGMENT = re.compile(r"[，,；;]")
+
+
+def _retired(said: str, value: str | None) -> bool:
+    """Does the clause negate ``value`` or name it as an old value?"""
+    at = said.find(value) if value else -1
+    return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+
+
+def segments(said: str) -> list[str]:
+    """A clause's comma segments of at least two words' length when it has two or more,
+    else none (a one-segment clause is read whole)."""
+    parts = [x.strip() for x in _SEGMENT.split(said) if len(x.strip()) >= 2]
+    return parts if len(parts) >= 2 else []
 
 
 def _time_said(said: str, times: Sequence[Any]) -> str | None:

@@ -15,13 +15,16 @@ made:
   "the best") and caption fragments are no value;
 * a change cue ("now", "since", "here's …") says that something is new, not what: it may
   lift a guess that is already sure enough for a single-valued slot over the confidence
-  floor, never an unsure one (in open conversation nearly every turn has such a word).
+  floor, never an unsure one (in open conversation nearly every turn has such a word);
+* episodes are evidence: a model reading that replaced a value closes no episode, unless it
+  is the user's own change, said as one, and sure (``may_retire``).
 """
 
 from __future__ import annotations
 
 import re
 
+from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
 
@@ -105,3 +108,23 @@ def introduced(value: str, said: str) -> bool:
         c.kind in change_cues.CHANGE and any(c.value_start <= at <= c.value_end for at in starts)
         for c in change_cues.find(said)
     )
+
+
+def model_made(rec: MemoryRecord) -> bool:
+    """Was ``rec`` written by the attribute model (not a rule, a person or an LLM)?"""
+    return str(rec.attributes.get("rule", "")).startswith("model:")
+
+
+def may_retire(by: MemoryRecord | None) -> bool:
+    """May the record that replaced a value take that value out of the episodes quoting it?
+
+    A rule's change, a correction, an erasure: yes. A model reading only when it is the
+    user's own statement of a change or of the present ("I'm on fish now", "现在改喝茶",
+    "these days I …"), sure enough to hold the slot (not a ``candidate``). A model guess about someone
+    else — a speaker of a transcript, a friend, a project — or one made without a change cue
+    replaces the structured value but leaves the turns where it was said as they were: on
+    open conversation such guesses replaced one another ("diet" = "another", then
+    "dairy-free"), and every replacement closed the episodes that held the real answers."""
+    if by is None or not model_made(by):
+        return True
+    return by.subject == "user" and by.status is not Status.CANDIDATE and bool(by.attributes.get("change"))

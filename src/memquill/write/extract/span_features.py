@@ -21,10 +21,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memquill.write.extract import values
+from memquill.write.extract import change_cues, values
 from memquill.write.extract.lexicon import TECH
 
 MAX_TOKENS = 8
+# Bumped when the features change: a ranker's id names its corpus and its feature set
+# (records carry the id; weights of another feature set hash different strings).
+FEATURES_VERSION = "f5"
 # Punctuation a value never spans (a comma ends "我住在苏州，离公司近").
 _BOUNDARY = frozenset('，,。；;！!？?：:()（）[]【】"“”《》「」…—')
 _EN_TOKEN = re.compile(r"[@#$¥￥€£]?\w(?:[\w'’+#@/.:&]*[\w+#%])?%?|[^\w\s]")
@@ -43,6 +46,8 @@ _NEGATION = re.compile(
 _CHANGE = re.compile(
     r"现在|改|换|如今|后来|\b(?:now|switched|moved|nowadays|these days|went back)\b", re.IGNORECASE
 )
+# what stands between the two values of "from X to Y" / "从 X 换成 Y" right before Y
+_TO = re.compile(r"(?:\b(?:to|into|for|with)|成|到|为)\s*$", re.IGNORECASE)
 _LABEL_STOP = frozenset("the a an or of and to in on for my your with is are what which who".split())
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"^[A-Za-z0-9@#$.+/_:&' -]+$")
@@ -91,11 +96,27 @@ def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
     return tuple(out)
 
 
+# English words of time and frequency, tagged like jieba's ``t``: a value of another type
+# rarely ends with one ("by 2027", "twice a day", "a year"), which the ranker learns.
+_EN_TIME = frozenset(
+    """today tomorrow yesterday tonight morning mornings afternoon afternoons evening evenings
+    night nights weekend weekends day days daily week weeks weekly month months monthly year years
+    yearly annually hour hours minute minutes ago next last once twice every each since until till
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june
+    july august september october november december spring summer autumn fall winter""".split()
+)
+
+
 def _en_shape(w: str) -> str:
     if not w[0].isalnum() and len(w) == 1:
         return "x"
-    if w.lower() in _EN_FUNCTION:
+    low = w.lower()
+    if low in _EN_TIME:
+        return "t"
+    if low in _EN_FUNCTION:
         return "f"
+    if len(low) > 4 and low.endswith("ly") and w[0].islower():
+        return "d"  # an adverb ("originally", "usually"), as jieba tags 副词
     if any(ch.isdigit() for ch in w):
         return "m"
     if w[0].isupper() or w[0] in "@#$":
@@ -194,6 +215,7 @@ class Context:
     known: Mapping[str, Collection[str]]  # value type / attribute → known values (folded)
     own: Collection[str]  # words naming the subject ("表妹", "Dana"): not its value
     labels: tuple[str, ...] = ()  # the attribute's label words ("salary", "工资")
+    cues: tuple[change_cues.Cue, ...] = ()  # change cues of the clause ("switched to", "不再")
 
 
 def label_words(labels: Mapping[str, str]) -> tuple[str, ...]:
@@ -214,6 +236,19 @@ def _segments(text: str) -> list[tuple[int, int]]:
     bounds = [i for i, ch in enumerate(text) if ch in _BOUNDARY]
     edges = [-1, *bounds, len(text)]
     return [(a + 1, b) for a, b in itertools.pairwise(edges) if b > a + 1]
+
+
+@lru_cache(maxsize=64)
+def cues_of(text: str) -> tuple[change_cues.Cue, ...]:
+    """The clause's change cues, once per clause (its values are ranked and trimmed in turn)."""
+    return tuple(change_cues.find(text))
+
+
+def negated(text: str, start: int) -> bool:
+    """Does a negation or retirement word ("不", "don't", "no longer") stand before
+    ``start`` in its clause segment?"""
+    a = max((i for i, ch in enumerate(text[:start]) if ch in _BOUNDARY), default=-1) + 1
+    return bool(_NEGATION.search(text[a:start]))
 
 
 def _where(ctx: Context, s: Span) -> list[str]:
@@ -238,7 +273,24 @@ def _where(ctx: Context, s: Span) -> list[str]:
         out.append(f"labother|{vt}")
     if any(w in s.text.lower() for w in ctx.labels):
         out.append(f"labin|{vt}")
-    return out
+    return out + _changed(ctx, s)
+
+
+def _changed(ctx: Context, s: Span) -> list[str]:
+    """Where the span stands among the clause's change cues (``change_cues``): inside the
+    value region of a cue of some kind ("switched from X to Y": X after an old cue, Y after a
+    new one), or before a later cue ("Kafka's out, we're on Redpanda now"). The ranker learns
+    from the training corpus's changes which of them names the value that holds now."""
+    vt, out = ctx.value_type, []
+    for c in ctx.cues:
+        if c.value_start <= s.start <= c.value_end:
+            gap = ctx.text[c.value_start : s.start].strip()
+            out += [f"cue|{vt}|{c.kind}", f"cue|{vt}|{c.kind}|{'far' if gap else 'near'}"]
+            if c.kind == "old" and gap and _TO.search(gap):
+                out.append(f"cue|{vt}|from-to")  # "from X to Y", "从 X 换到 Y": Y
+        elif c.start >= s.end:
+            out.append(f"cuelater|{vt}|{c.kind}")
+    return sorted(set(out))
 
 
 def features(ctx: Context, s: Span) -> list[str]:
@@ -331,5 +383,6 @@ def context(
     """The clause context and its candidate spans for one attribute."""
     toks = tokens(text, zh)
     typed = values.spans(value_type, text, zh) if value_type not in ("date", "datetime") else []
-    ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels)
+    cues = cues_of(text)
+    ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels, cues)
     return ctx, candidates(text, toks, typed)

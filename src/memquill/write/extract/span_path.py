@@ -17,8 +17,8 @@ import re
 from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
-from memquill.model import Candidate
-from memquill.write.extract import subjects
+from memquill.model import Candidate, Polarity
+from memquill.write.extract import span_change, subjects
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
 
@@ -153,8 +153,34 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
     while len(inside) > 1 and _residue(inside[-1], scorer.tails):
         inside.pop()
         hi = inside[-1].end
-    out = text[lo:hi].strip()
+    out = unwrapped(text[lo:hi].strip())
     return out if out and lo >= where[0] and hi <= where[1] else value
+
+
+_PAIRS = {
+    "《": "》",
+    "“": "”",
+    '"': '"',
+    "'": "'",
+    "「": "」",
+    "『": "』",
+    "(": ")",
+    "（": "）",
+    "[": "]",
+    "【": "】",
+}
+# a bracketed aside after the value: "华东2（上海）", "Kollam (Kerala)"
+_ASIDE = re.compile(r"^(?P<v>.*?\S)(?:\s+\([^()]*\)|\s*（[^（）]*）)$")
+
+
+def unwrapped(value: str) -> str:
+    """``value`` without the marks around a title or quote ("《繁花》" → "繁花") and
+    without a bracketed aside after it ("华东2（上海）" → "华东2"): punctuation is never
+    part of what a value says."""
+    while len(value) > 2 and _PAIRS.get(value[0]) == value[-1] and value[-1] not in value[1:-1]:
+        value = value[1:-1].strip()
+    m = _ASIDE.match(value)
+    return m.group("v") if m else value
 
 
 # Words a value may lose at its start: function words, particles, pronouns, prepositions,
@@ -190,8 +216,13 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
     attr = load().get(c.key)
     if scorer is None or attr is None or not c.value:
         return [c]
-    chosen = choose(scorer, text, zh, attr, c.value, own_words(text, c.subject))
-    if len(chosen) == 1 and chosen[0][0] == c.value:
+    value = c.value
+    now = span_change.current(text, zh, attr, value, c.polarity)
+    if now is not None:  # the clause retires the captured value and names the new one
+        value, was = now, {**c.attributes, "span": "change-cues"}
+        c = c.model_copy(update={"value": value, "polarity": Polarity.POSITIVE, "attributes": was})
+    chosen = choose(scorer, text, zh, attr, value, own_words(text, c.subject))
+    if len(chosen) == 1 and chosen[0][0] == value:
         return [c]
     return [
         c.model_copy(

@@ -1,0 +1,58 @@
+"""The value a change names now, for a rule that captured the old one.
+
+A rule pattern captures one phrase by regex; in a change the clause names two values of
+the same slot, and the rule's capture is often the old one ("服务跑在 Bun 上，不用 Node 了",
+"we don't use Docker in prod anymore, it's all Nix now", "we use Podman instead of
+Docker"). The model's values already go through the change cues (``change_cues.pick``);
+here a rule's value of a single-valued attribute does too, but only when the clause itself
+retires it — an old cue names it ("不用 X", "instead of X", "from X") or a negation stands
+before it in its segment — and another span of the attribute's value type is left that is
+neither. The other value is then the slot's value; the rule keeps the attribute.
+"""
+
+from __future__ import annotations
+
+from memquill.catalogue import Attribute
+from memquill.model import Polarity
+from memquill.write.extract import change_cues, values
+from memquill.write.extract.span_features import cues_of, negated
+from memquill.write.extract.span_scorer import STRICT
+
+
+def _overlap(text: str, a: str, b: str) -> bool:
+    la, lb = text.find(a), text.find(b)
+    return la >= 0 and lb >= 0 and la < lb + len(b) and lb < la + len(a)
+
+
+def current(
+    text: str, zh: bool, attr: Attribute, value: str, polarity: Polarity = Polarity.POSITIVE
+) -> str | None:
+    """The span that replaces ``value`` because the clause retires it, else None. A rule
+    that read the retired value as a negative statement ("不用 Node 了") is replaced only by a
+    value a change cue introduces after it ("it's all Nix now", "改用 Deno"): without one,
+    "I don't drink coffee" stays a statement about coffee, and "Unless it's urgent, don't call
+    me" about calls."""
+    if not attr.single or attr.value_type in STRICT:
+        return None
+    at = text.find(value)
+    if at < 0:
+        return None
+    if not negated(text, at) and not any(
+        c.kind == "old" and c.value_start <= at <= c.value_end for c in cues_of(text)
+    ):
+        return None  # the common case, checked before the typed extractor runs
+    typed = values.spans(attr.value_type, text, zh)
+    old = change_cues.old_spans(text, [*typed, value])
+    others = [
+        s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
+    ]
+    if polarity is not Polarity.POSITIVE:  # the new value follows the retired one
+        others = [s for s in others if text.find(s) > at and _introduced(text, s)]
+    order = change_cues.pick(text, others)
+    return order[0] if order else None
+
+
+def _introduced(text: str, span: str) -> bool:
+    """Does a cue of a new, started, resumed or present value stand right before ``span``?"""
+    at = text.find(span)
+    return any(c.kind != "old" and c.value_start <= at <= c.value_end for c in cues_of(text))

@@ -1,0 +1,70 @@
+"""Values in changes and in clauses that state several facts, end to end, zh + en, on every
+backend: the slot gets the value that holds now, never the one the clause retires; a clause
+listing facts by commas gets its typed facts beside the one the whole clause reads as."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.model import MemoryRecord, Polarity
+
+
+def stored(mem: Memory, user: str, key: str, **scope: str) -> list[MemoryRecord]:
+    return [r for r in mem.records(user=user, statuses=["active", "candidate"], **scope) if r.key == key]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "old", "new"),
+    [
+        ("我们的数据库不用 MySQL 了，现在是 TiDB", "stack:database", "MySQL", "TiDB"),
+        ("we don't use MySQL anymore, it's all Postgres now", "stack:database", "MySQL", "Postgres"),
+    ],
+)
+def test_a_rule_stores_the_value_a_change_names_now(
+    mem: Memory, text: str, key: str, old: str, new: str
+) -> None:
+    """The rule captured the retired value ("不用 MySQL 了" read as a negative statement);
+    the change cue names the new one, which the slot gets instead."""
+    mem.add(text, user="u", project="p")
+    mem.flush()
+    recs = stored(mem, "u", key, project="p")
+    assert any(r.value == new and r.polarity is Polarity.POSITIVE for r in recs), [
+        (r.key, r.value) for r in recs
+    ]
+    assert not any(r.value == old and r.polarity is Polarity.POSITIVE for r in recs)
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("现在不在杭州了，回长沙发展了", "杭州", "长沙"),
+        ("I'm not in Boston anymore, I'm in Austin now", "Boston", "Austin"),
+    ],
+)
+def test_the_model_stores_the_value_a_change_names_now(mem_e5: Memory, text: str, old: str, new: str) -> None:
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    values = {r.value for r in stored(mem_e5, "u", "city")}
+    assert new in values and old not in values
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "age"),
+    [
+        ("我表哥叫王磊，今年35，在深圳", "person:cousin", "35"),
+        ("my brother Sam is 31, he lives in Lisbon", "person:brother", "31"),
+    ],
+)
+def test_a_comma_segment_adds_a_typed_fact_about_the_clauses_subject(
+    mem_e5: Memory, text: str, subject: str, age: str
+) -> None:
+    """The whole clause reads as a name or a city; its segment "今年35" / "31" is the age,
+    about the person the clause is about (not the speaker)."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    ages = [(r.subject, r.value) for r in stored(mem_e5, "u", "age")]
+    assert (subject, age) in ages, ages
+    assert all(s == subject for s, _ in ages)
