@@ -40,7 +40,7 @@ MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count 
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
 STRONG = 3
 # …or, for a turn that says a change or how things are now ("Left Dell, I'm at Zillow now",
-# "又切回暗色了"), any of its top ``TOP`` readings down to this floor: the classifier often
+# "又切回暗色了"; a change, not just "now"), any of its top ``TOP`` readings down to this floor: the classifier often
 # reads a changing turn as a neighbouring attribute (``city``, ``color``) with the asked one
 # close behind.
 CUED_FLOOR = 0.03
@@ -267,7 +267,7 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
     strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
-    cued = p >= CUED_FLOOR and change_cues.kind(text) is not None
+    cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event")
