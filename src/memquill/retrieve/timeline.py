@@ -39,10 +39,10 @@ TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
 STRONG = 3
-# …or, for a turn that says a change or how things are now ("Left Dell, I'm at Zillow now",
-# "又切回暗色了"; a change, not just "now"), any of its top ``TOP`` readings down to this floor: the classifier often
-# reads a changing turn as a neighbouring attribute (``city``, ``color``) with the asked one
-# close behind.
+# …or, for a turn that says a change ("Left Dell, I'm at Zillow now", "又切回暗色了"; a
+# change cue, not just "now"), any of its top ``TOP`` readings down to this floor: the
+# classifier often reads a changing turn as a neighbouring attribute (``city``, ``color``)
+# with the asked one close behind.
 CUED_FLOOR = 0.03
 # A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
 # "thinking about switching to Neovim", "要不要换成 Arc？").
