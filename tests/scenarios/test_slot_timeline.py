@@ -95,3 +95,48 @@ def test_what_someone_else_said_they_do_is_no_statement_of_the_users_slot(
     _session(mem_read, clock, theirs, "s2")
     hits = mem_read.search(question, user="u", k=5)
     assert own in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
+
+
+LATER_CASES = [
+    (  # a pronoun turn is about the person named before it
+        ["我老婆在市一医院当护士，经常上夜班"],
+        ["她不再当护士了，改去医院的医务科做行政，终于不用上夜班"],
+        "我老婆现在做什么工作？",
+        "护士，经常",
+        "行政",
+    ),
+    (
+        ["My husband is a paramedic with the county, long shifts"],
+        ["He took a ground job as a 911 dispatcher, no more night calls"],
+        "What does my husband do for work now?",
+        "paramedic",
+        "dispatcher",
+    ),
+    (  # a hit naming only the value an older statement named leaves the answer's company
+        ["我领导叫贺砚秋，做事雷厉风行", "贺砚秋今天请我们组吃饭"],
+        ["组织调整，我领导换成了甘雨桐"],
+        "我现在的领导是谁？",
+        "贺砚秋",
+        "甘雨桐",
+    ),
+    (
+        ["My manager is Priya Raman, she's great", "Priya Raman took the whole team bowling"],
+        ["Reorg happened, my manager is now Tom Becker"],
+        "Who's my manager now?",
+        "Priya Raman",
+        "Tom Becker",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "later", "question", "was", "now"), LATER_CASES)
+def test_the_newer_statement_answers_whoever_it_names(
+    mem_read: Memory, clock: FixedClock, first: list[str], later: list[str], question: str, was: str, now: str
+) -> None:
+    _session(mem_read, clock, first, "s1")
+    _session(mem_read, clock, ["帮我查一下明天的天气", "what's a good name for a goldfish"], "s2")
+    _session(mem_read, clock, later, "s3")
+    hits = mem_read.search(question, user="u", k=5)
+    assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
+    shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
+    assert not [t for t in shown if was in t and now not in t]

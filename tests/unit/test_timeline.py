@@ -212,3 +212,68 @@ def test_a_question_about_the_past_is_no_question_for_the_newest_statement() -> 
         assert asks_history(q)
     for q in ["我现在住哪个城市？", "which city am I based in these days?", "what do I usually drink now?"]:
         assert not asks_history(q)
+
+
+def test_a_pronoun_turn_belongs_to_the_person_named_last_before_it() -> None:
+    named = episode("e1", 1, turn("我老婆是市一医院的护士", 1, [0.9, [["occupation", 0.8]]], "evt-1"))
+    hers = episode(
+        "e2", 9, turn("她不再当护士了，改去医务科做行政", 9, [0.9, [["occupation", 0.8]]], "evt-9")
+    )
+    tl = timeline([named, hers], ("person:wife", "occupation"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+    his = episode("e3", 4, turn("My husband is a paramedic", 4, [0.9, [["occupation", 0.8]]], "evt-4"))
+    now = episode("e4", 8, turn("He took a job as a dispatcher", 8, [0.9, [["occupation", 0.5]]], "evt-8"))
+    tl = timeline([his, now], ("person:husband", "occupation"), set())
+    assert tl.lead is not None and tl.lead.id == "e4"
+    # nobody named before: still no statement of the user's own slot
+    assert timeline([now], ("user", "occupation"), set()).lead is None
+
+
+def test_a_changing_turn_read_as_a_neighbour_still_states_the_asked_attribute() -> None:
+    old = episode("e1", 1, turn("我在携程做后端", 1, [0.9, [["employer", 0.7]]], "evt-1"))
+    weak = [0.9, [["venue", 0.12], ["city", 0.1], ["team", 0.08], ["employer", 0.04]]]
+    moved = episode("e2", 5, turn("携程那边没待多久，现在跳到同程了", 5, weak, "evt-5"))
+    tl = timeline([old, moved], ("user", "employer"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+    # "now" alone is no change, and a reading below the floor is none
+    said = episode("e3", 5, turn("我的周报现在都交给樊总", 5, weak, "evt-5"))
+    assert timeline([old, said], ("user", "employer"), set()).lead.id == "e1"  # type: ignore[union-attr]
+    faint = [0.9, [["venue", 0.5], ["employer", 0.01]]]
+    gone = episode("e4", 5, turn("Left Dell, I'm at Zillow now", 5, faint, "evt-5"))
+    assert timeline([old, gone], ("user", "employer"), set()).lead.id == "e1"  # type: ignore[union-attr]
+
+
+def test_an_empty_slot_gives_way_to_the_questions_second_reading() -> None:
+    title = episode("e1", 1, turn("新公司给的职位是质量负责人", 1, [0.9, [["occupation", 0.6]]], "evt-1"))
+    routed = [("user", "name"), ("user", "employer")]
+    read = ["name", "occupation", "employer"]
+    assert single_slot(routed, read, [title], {}, also=["name", "occupation"]) == ("user", "occupation")
+    # nothing states either: the routed reading stays
+    assert single_slot(routed, read, [], {}, also=["name", "occupation"]) == ("user", "name")
+    assert single_slot(routed, read, [title], {}) == ("user", "name")  # no second reading offered
+
+
+def test_hits_naming_only_a_value_older_statements_named_leave() -> None:
+    old = episode("e1", 1, turn("My manager is Camila Restrepo, very organised", 1, [0.9, [["name", 0.9]]]))
+    new = episode(
+        "e2", 5, turn("Andrés got promoted and now my manager is Lucía Ospina", 5, [0.9, [["name", 0.9]]])
+    )
+    aside = episode("e3", 6, turn("Camila Restrepo sent me her slides", 6, [0.9, [["hobby", 0.9]]]))
+    both = episode("e4", 7, turn("Lucía Ospina and Camila Restrepo met today", 7, [0.9, [["hobby", 0.9]]]))
+    tl = timeline([old, new, aside, both], ("person:manager", "name"), set())
+    assert "Camila Restrepo" in tl.old and "Lucía Ospina" in tl.now
+    kept = {r.id for r in tl.apply([old, new, aside, both])}
+    assert kept == {"e2", "e4"}  # e1 an older statement, e3 names only the old value
+    zh_old = episode("e5", 1, turn("我领导叫贺砚秋，做事雷厉风行", 1, [0.9, [["name", 0.9]]]))
+    zh_new = episode("e6", 5, turn("我领导换成了甘雨桐", 5, [0.9, [["name", 0.9]]]))
+    zh_aside = episode("e7", 6, turn("贺砚秋升总监了", 6, [0.9, [["event_time", 0.9]]]))
+    tl = timeline([zh_old, zh_new, zh_aside], ("person:manager", "name"), set())
+    assert {r.id for r in tl.apply([zh_old, zh_new, zh_aside])} == {"e6"}
+
+
+def test_free_text_values_count_only_as_short_chinese_spans() -> None:
+    old = episode("e1", 1, turn("I take the U-Bahn to work", 1, [0.9, [["commute", 0.9]]]))
+    new = episode("e2", 5, turn("Since the move I drive to the office", 5, [0.9, [["commute", 0.9]]]))
+    aside = episode("e3", 6, turn("work was busy today", 6, [0.9, [["hobby", 0.9]]]))
+    tl = timeline([old, new, aside], ("user", "commute"), set())
+    assert "e3" in {r.id for r in tl.apply([old, new, aside])}  # "work" is no value

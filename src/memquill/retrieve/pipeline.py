@@ -89,7 +89,12 @@ class Retriever:
         records = [rec for rec in records if rec.id in pool]
         told = Timeline()
         if routed and not q.include_history and q.at is None and not asks_history(q.text):
-            asked = single_slot(routed, self._reading(qvec))  # the newest statement answers
+            slot_ids: dict[str, set[str]] = {}
+            for i, item in pool.items():
+                slot_ids.setdefault(str(_slot_key(item)), set()).add(i)
+            read = self._reading(qvec)
+            also = [k for k, prob in read[:READINGS] if prob >= READING_MIN]
+            asked = single_slot(routed, [k for k, _ in read], records, slot_ids, also)  # newest leads
             key = asked[1] if asked else None
             own = {i for i, item in pool.items() if _slot_key(item) == key}
             told = timeline(records, asked, own, replaced.evidence)
@@ -138,12 +143,12 @@ class Retriever:
             )
         return hits
 
-    def _reading(self, qvec: np.ndarray | None) -> list[str]:
+    def _reading(self, qvec: np.ndarray | None) -> list[tuple[str, float]]:
         """The query's likeliest attributes by the classifier (none without it)."""
         if self.router is None or qvec is None:
             return []
         p = self.router.predict(np.asarray(qvec, dtype=np.float32).reshape(1, -1), top=10)[0]
-        return [k for k, _ in p.attributes]
+        return [(k, prob) for k, prob in p.attributes]
 
     def _slot_lookup(
         self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
@@ -168,6 +173,8 @@ class Retriever:
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+READING_MIN = 0.1  # a question's reading below this only orders, never adds, a slot
+READINGS = 2  # a question's likeliest readings that may settle its slot beside the routed ones
 
 
 def _slot_key(item: Recall) -> object:

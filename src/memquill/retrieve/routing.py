@@ -56,10 +56,13 @@ _STOP = frozenset(
     "what which who where when how is are am do does did my me i the a an of in to for "
     "you your it this that these days now currently right".split()
 )
-# A question about the user's own slot speaks in the first person ("what's my email", "我住哪");
-# without it ("When did Caroline join …") only a fixed phrasing may route to a user slot.
-_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|me|my|mine|myself)\b", re.I)
-MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot
+# A question about the user's own slot speaks in the first person ("what's my email", "我住哪",
+# "what do we manage deps with"); without it ("When did Caroline join …") only a fixed
+# phrasing may route to a user slot, while a key no user has ("What's Saguaro's data store")
+# may still be routed by form or model.
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot…
+SPLIT_MIN = 0.3  # …or, split between two readings, the better one's (the two must sum to 0.65)
 OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to route
 
 
@@ -122,20 +125,29 @@ def route(
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if _BOSS_Q.search(query):
         found.insert(0, Slot("person:manager", "name", "words"))
-    if subject == "user" and not _FIRST_PERSON.search(query):
-        return _distinct(
-            found, cat, project
-        )  # "When did Caroline …" asks about Caroline, not the user's slot
+    guessed: list[Slot] = []
     if (key := catalogue_key(query)) is not None:
-        found.append(Slot(subject, key, "catalogue"))
+        guessed.append(Slot(subject, key, "catalogue"))
     if forms is not None and vector is not None:
-        found += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
+        guessed += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
-        for key, prob in p.attributes:
-            if prob >= MODEL_MIN:
-                found.append(Slot(subject, key, "model"))
-    return _distinct(found, cat, project)
+        guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
+    if subject == "user" and not _FIRST_PERSON.search(query):
+        # "When did Caroline …" asks about Caroline, not the user's slot
+        guessed = [s for s in guessed if not cat.allows(s.key, "user")]
+    return _distinct([*found, *guessed], cat, project)
+
+
+def _model_keys(read: tuple[tuple[str, float], ...]) -> list[str]:
+    """The classifier's routes: every reading it is sure of, else — when its two best
+    readings split what it is sure of between them ("寄快递给我的话，城市该填哪": ``address``
+    0.46, ``city`` 0.36) — both; the slots' contents settle which one answers."""
+    sure = [k for k, prob in read if prob >= MODEL_MIN]
+    if sure or len(read) < 2:
+        return sure
+    (k1, p1), (k2, p2) = read[0], read[1]
+    return [k1, k2] if p1 >= SPLIT_MIN and p1 + p2 >= MODEL_MIN + SPLIT_MIN / 2 else []
 
 
 def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Slot]:

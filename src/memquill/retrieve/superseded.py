@@ -38,7 +38,7 @@ class Replaced:
         cur_ev = {e for r in found for e in r.evidence}
         for r in replaced:
             value = _said(r)
-            if value and not any(_states_value(c, value) for c in now):
+            if value and not any(states_value(c, value) for c in now):
                 self.old.add(value)
             self.evidence |= set(r.evidence) - cur_ev
 
@@ -47,9 +47,9 @@ class Replaced:
         if not self.old:
             return False
         text = f"{rec.value or ''} {rec.content}"
-        if any(_states_value(text, v) for v in self.current):
+        if any(states_value(text, v) for v in self.current):
             return False
-        return any(_states_value(text, v) for v in self.old)
+        return any(states_value(text, v) for v in self.old)
 
     def values(self) -> list[str]:
         return sorted(self.old)
@@ -59,7 +59,8 @@ def _said(r: MemoryRecord) -> str:
     return (r.value or "").strip()
 
 
-def _states_value(text: str, value: str) -> bool:
+def states_value(text: str, value: str) -> bool:
+    """Does ``text`` name ``value`` (a whole word in Latin script, a substring in Chinese)?"""
     if is_cjk(value):
         v = norm_value(value)
         return bool(v) and v in norm_value(text)

@@ -21,7 +21,7 @@ Hits stating something else are untouched.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -29,13 +29,21 @@ from functools import cache
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
+from memquill.retrieve.superseded import states_value
+from memquill.text import is_cjk
 from memquill.write.episodes import SENTENCE, content_terms
-from memquill.write.extract import subjects
+from memquill.write.extract import change_cues, subjects, values
 from memquill.write.extract.classifier import AttributeClassifier
 
-TOP = 3  # attributes kept per turn
+TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
-ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three
+ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
+STRONG = 3
+# …or, for a turn that says a change ("Left Dell, I'm at Zillow now", "又切回暗色了"; a
+# change cue, not just "now"), any of its top ``TOP`` readings down to this floor: the
+# classifier often reads a changing turn as a neighbouring attribute (``city``, ``color``)
+# with the asked one close behind.
+CUED_FLOOR = 0.03
 # A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
 # "thinking about switching to Neovim", "要不要换成 Arc？").
 NOT_SAID = re.compile(
@@ -101,17 +109,31 @@ class Timeline:
     lead: MemoryRecord | None = None  # the newest statement, when it is newer than the slot
     drop: set[str] = field(default_factory=set)  # records stating only older values
     trimmed: dict[str, MemoryRecord] = field(default_factory=dict)  # episodes without old turns
+    old: set[str] = field(default_factory=set)  # values only older statements name…
+    now: set[str] = field(default_factory=set)  # …and the values the newest one names
+    keep: set[str] = field(default_factory=set)  # the slot's own records
 
     def apply(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
         out = []
         for r in records:
-            if r.id in self.drop:
+            if r.id in self.drop or self.outdated(r):
                 continue
             if self.lead is not None and r.id == self.lead.id:
                 out.append(self.lead)
             else:
                 out.append(self.trimmed.get(r.id, r))
         return out
+
+    def outdated(self, r: MemoryRecord) -> bool:
+        """Any other hit naming a value only older statements name ("Tussock ate a thong"
+        after the pup was renamed) answers with the old value: it is left out."""
+        if r.id in self.keep or (self.lead is not None and r.id == self.lead.id) or not self.old:
+            return False
+        rec = self.trimmed.get(r.id, r)
+        text = f"{rec.value or ''} {rec.content}"
+        return any(states_value(text, v) for v in self.old) and not any(
+            states_value(text, v) for v in self.now
+        )
 
 
 def timeline(
@@ -125,25 +147,17 @@ def timeline(
     of its replaced versions (their episodes may be closed already)."""
     if slot is None:
         return Timeline()
-    said: list[Statement] = []
-    others: list[Statement] = []  # the same attribute of someone else: no answer either
-    heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
-    for r in records:
-        if r.id in slot_ids:
-            said.append(Statement(r, r.content, _when(r, heard), 1.0))
-        elif r.type is MemoryType.EPISODE:
-            for t in _turns(r):
-                if (st := _statement(r, t, slot[1])) is not None:
-                    (said if _same_subject(slot[0], _subject(st.text)) else others).append(st)
+    said, others = statements(records, slot, slot_ids)
     if not said:
         return Timeline()
     newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
-    tl = Timeline()
+    tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
     older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
+    tl.now, tl.old = _values_said(slot[1], newest, older)
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
     for r in records:  # what other records made of such a turn say is no answer either
@@ -166,16 +180,80 @@ def timeline(
     return tl
 
 
-def single_slot(slots: Sequence[tuple[str, str]], prefer: Sequence[str] = ()) -> tuple[str, str] | None:
-    """The single-valued slot a question asks about: of the routed ones, the first the
-    query's own reading prefers (``prefer``: its likeliest attributes), else the first."""
+# Value types whose typed extractor finds names, not phrases; free text only as a short
+# Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
+NAMED = frozenset("place organisation person tech email phone url language money number".split())
+SHORT_ZH = 6
+
+
+def _values_said(key: str, newest: Statement, older: Sequence[Statement]) -> tuple[set[str], set[str]]:
+    """(values the newest statement names, values only older statements name)."""
+    attr = load().get(key)
+    if attr is None:
+        return set(), set()
+
+    def named(st: Statement) -> set[str]:
+        zh = is_cjk(st.text)
+        found = set(values.spans(attr.value_type, st.text, zh))
+        if st.record.type is not MemoryType.EPISODE and st.record.value:
+            found = {st.record.value}
+        if attr.value_type not in NAMED:
+            found = {v for v in found if is_cjk(v) and 2 <= len(v) <= SHORT_ZH}
+        return {v.strip() for v in found if len(v.strip()) >= 2}
+
+    now = named(newest)
+    old = {v for s in older for v in named(s)}
+    return now, {v for v in old if not any(states_value(v, n) or states_value(n, v) for n in now)}
+
+
+def statements(
+    records: Sequence[MemoryRecord], slot: tuple[str, str], slot_ids: Collection[str]
+) -> tuple[list[Statement], list[Statement]]:
+    """The pool's statements of ``slot``: the slot's records and the episode turns read as
+    its attribute, split into those about the slot's subject and those about someone else."""
+    said: list[Statement] = []
+    others: list[Statement] = []  # the same attribute of someone else: no answer either
+    heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
+    named = _named(records)
+    for r in records:
+        if r.id in slot_ids:
+            said.append(Statement(r, r.content, _when(r, heard), 1.0))
+        elif r.type is MemoryType.EPISODE:
+            for t in _turns(r):
+                if (st := _statement(r, t, slot[1])) is not None:
+                    who = _resolved(_subject(st.text), st.at, named)
+                    (said if _same_subject(slot[0], who) else others).append(st)
+    return said, others
+
+
+def single_slot(
+    slots: Sequence[tuple[str, str]],
+    prefer: Sequence[str] = (),
+    records: Sequence[MemoryRecord] = (),
+    slot_ids: Mapping[str, Collection[str]] | None = None,
+    also: Sequence[str] = (),
+) -> tuple[str, str] | None:
+    """The single-valued slot a question asks about: of the routed ones and the query's
+    likeliest readings (``also``; each joins with the routed subject), the first the
+    query's reading prefers (``prefer``, best first) that anything in ``records`` states,
+    else the first routed one.
+    Two close readings of a question ("我在公司的岗位现在叫什么" read as ``name``, then
+    ``occupation``) are settled by what was said: an empty slot is not the answer."""
     cat = load()
     single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
-    for key in prefer:
-        for s, k in single:
-            if k == key:
-                return (s, k)
-    return single[0] if single else None
+    if not single:
+        return None
+    subject = single[0][0]
+    extra = [(subject, k) for k in also if (a := cat.get(k)) is not None and a.single]
+    extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
+    rank = {k: i for i, k in enumerate(prefer)}
+    ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
+    for cand in ordered:
+        if cand in single and not records:
+            return cand
+        if records and statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0]:
+            return cand
+    return next((c for c in ordered if c in single), single[0])
 
 
 def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
@@ -185,9 +263,12 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     text, at = str(turn.get("text", "")), turn.get("at")
     if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
         return None
-    memory, attrs = float(reading[0]), {str(k): float(p) for k, p in reading[1]}
+    ranked = [(str(k), float(p)) for k, p in reading[1]]
+    memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
-    if memory < MEMORY_FLOOR or p < ATTRIBUTE_FLOOR or NOT_SAID.search(text):
+    strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
+    cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
+    if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event")
     return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
@@ -224,6 +305,27 @@ def _subject(text: str) -> str | None:
     if _REPORTS.search(text):
         return "person:manager"
     return "other" if _OTHER.search(text) else None
+
+
+def _named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
+    """(time, person) of every pool turn naming a person by relation, oldest first."""
+    out = []
+    for r in records:
+        for t in _turns(r):
+            who = _subject(str(t.get("text", "")))
+            at = t.get("at")
+            if who and who.startswith("person:") and isinstance(at, str):
+                out.append((datetime.fromisoformat(at), who))
+    return sorted(out)
+
+
+def _resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str]]) -> str | None:
+    """ "她不再当护士长了", "He took a ground job": a turn opening with a pronoun is about the
+    person the user last named by relation before it (in the pool), if any."""
+    if said != "other":
+        return said
+    before = [who for when, who in named if when <= at]
+    return before[-1] if before else said
 
 
 def _same_subject(slot_subject: str, said: str | None) -> bool:
