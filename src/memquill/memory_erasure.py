@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memquill import params as check
+from memquill import text
 from memquill.clock import Clock
 from memquill.errors import ScopeError, ValidationError
 from memquill.maintain import lifecycle, replay
@@ -90,3 +91,4 @@ class Erasure:
             drop = getattr(holder, "forget_cached", None)
             if drop is not None:
                 drop()
+        text.forget_cached()  # clause tokens, cues and terms memoised by the write path

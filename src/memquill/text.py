@@ -13,9 +13,10 @@ import os
 import re
 import tempfile
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9][A-Za-z0-9_.+#-]*")
@@ -44,6 +45,29 @@ def is_cjk(text: str) -> bool:
 def detect_language(text: str) -> str:
     """'zh' when the text contains CJK ideographs, else 'en'."""
     return "zh" if is_cjk(text) else "en"
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+_WORD_CACHES: list[Callable[[], None]] = []
+
+
+def word_cache(maxsize: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """An ``lru_cache`` keyed by a user's words: registered so that erasure can drop it
+    (``forget_cached``) — forgotten words must not outlive ``forget`` in the process."""
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+        _WORD_CACHES.append(cached.cache_clear)
+        return cached  # type: ignore[return-value]
+
+    return wrap
+
+
+def forget_cached() -> None:
+    """Empty every cache keyed by users' words (called on every erasure)."""
+    for clear in _WORD_CACHES:
+        clear()
 
 
 @lru_cache(maxsize=1)

@@ -9,6 +9,8 @@ import pytest
 
 from memquill import FixedClock, Memory
 from memquill.model import MemoryType
+from memquill.retrieve import spend
+from memquill.write.extract import span_features
 from tests.support.sessions import say
 
 
@@ -205,3 +207,23 @@ def test_forget_drops_the_in_process_readings_of_the_users_words(
     mem_read.forget_scope(user="u")
     assert not mem_read.sentence_reader._cache
     assert not getattr(mem_read.embedder, "_queries", {})
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["我的新同事叫欧阳菲，她是厦门人", "周末想去爬山"],
+        ["My new colleague is Ottilie Brandt from Graz", "thinking of a hike this weekend"],
+    ],
+)
+def test_forget_drops_the_write_paths_memoised_clauses(
+    mem_read: Memory, clock: FixedClock, turns: list[str]
+) -> None:
+    """The write path memoises clause tokens, change cues, POS cuts and terms by their
+    text; erasure empties them, so a forgotten turn's words are not held by the process."""
+    say(mem_read, clock, turns, "s1")
+    mem_read.context(turns[1], user="u", budget_tokens=300)
+    caches = [span_features._tokens, span_features.cues_of, spend._terms]
+    assert any(c.cache_info().currsize for c in caches)  # type: ignore[attr-defined]
+    mem_read.forget_scope(user="u")
+    assert [c.cache_info().currsize for c in caches] == [0, 0, 0]  # type: ignore[attr-defined]

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from functools import lru_cache
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
-from memquill.text import query_terms
+from memquill.text import query_terms, word_cache
 
 # Sentence ends only: a space beside Chinese text is as often a mixed "用 Go 写的" as a break.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])\s*")
@@ -28,7 +27,7 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
-@lru_cache(maxsize=8192)
+@word_cache(maxsize=8192)
 def _terms(text: str) -> frozenset[str]:
     return frozenset(query_terms(text))
 

@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memquill.text import word_cache
 from memquill.write.extract import change_cues, values
 from memquill.write.extract.lexicon import TECH
 
@@ -77,7 +78,7 @@ def tokens(text: str, zh: bool) -> list[Token]:
     return list(_tokens(text, zh))
 
 
-@lru_cache(maxsize=16)
+@word_cache(maxsize=16)
 def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
     out: list[Token] = []
     if zh:
@@ -238,7 +239,7 @@ def _segments(text: str) -> list[tuple[int, int]]:
     return [(a + 1, b) for a, b in itertools.pairwise(edges) if b > a + 1]
 
 
-@lru_cache(maxsize=64)
+@word_cache(maxsize=64)
 def cues_of(text: str) -> tuple[change_cues.Cue, ...]:
     """The clause's change cues, once per clause (its values are ranked and trimmed in turn)."""
     return tuple(change_cues.find(text))

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from memquill.text import jieba_posseg
+from memquill.text import jieba_posseg, word_cache
 from memquill.write.extract.lexicon import TECH
 
 I = re.IGNORECASE  # noqa: E741
@@ -96,9 +96,15 @@ def _first_group(pattern: re.Pattern[str], text: str) -> list[str]:
 
 
 @cache
-def _posseg() -> Callable[[str], list[tuple[str, str]]]:
+def _posseg() -> Callable[[str], tuple[tuple[str, str], ...]]:
+    """jieba's POS cut, once per clause: the typed extractors ask it once per flag set."""
     pseg = jieba_posseg()
-    return lambda text: [(w.word, w.flag) for w in pseg.cut(text)]
+
+    @word_cache(maxsize=64)
+    def cut(text: str) -> tuple[tuple[str, str], ...]:
+        return tuple((w.word, w.flag) for w in pseg.cut(text))
+
+    return cut
 
 
 def zh_tagged(text: str, flags: tuple[str, ...]) -> list[str]:
