@@ -118,8 +118,8 @@ def test_an_unsplit_chinese_word_offers_its_prefixes_as_candidates() -> None:
     assert "行业" not in texts  # no suffix pieces: residue is cut from the end only
 
 
-def zh_clause(text: str) -> Clause:
-    """One explicit Chinese clause as the rules see it."""
+def clause(text: str, lang: str = "zh") -> Clause:
+    """One explicit clause as the rules see it."""
     ev = build_event(
         text,
         scope=Scope.of(user="u", session="s"),
@@ -127,11 +127,11 @@ def zh_clause(text: str) -> Clause:
         max_bytes=1024,
         default_timezone="Asia/Shanghai",
     )
-    return Clause(ev, ev.content, "zh", False, False, Source.EXPLICIT, 0.9, None)
+    return Clause(ev, ev.content, lang, False, False, Source.EXPLICIT, 0.9, None)
 
 
 def test_respan_keeps_the_key_and_records_the_ranker() -> None:
-    c = zh_clause("我换成 Arc 浏览器了")
+    c = clause("我换成 Arc 浏览器了")
     made = c.make(
         MemoryType.PREFERENCE, "user", "browser", "用户改用 Arc 浏览器", value="Arc 浏览器", rule="t"
     )
@@ -176,7 +176,7 @@ def test_marks_and_asides_are_no_part_of_a_value(text: str, zh: bool, value: str
 
 
 def test_a_rule_value_in_title_marks_loses_them() -> None:
-    c = zh_clause("我最近在看《长安的荔枝》")
+    c = clause("我最近在看《长安的荔枝》")
     made = c.make(
         MemoryType.PREFERENCE, "user", "reading", "用户在看《长安的荔枝》", value="《长安的荔枝》", rule="t"
     )
@@ -198,14 +198,7 @@ def test_a_rule_value_the_clause_retires_gives_way_to_the_new_one(
     """A change names the old and the new value; a rule that captured the old one keeps
     its attribute and takes the value the change cues name now."""
     assert span_change.current(text, zh, attr(key), rule_value) == value
-    ev = build_event(
-        text,
-        scope=Scope.of(user="u", session="s"),
-        clock=FixedClock("2026-11-29T10:00:00+08:00"),
-        max_bytes=1024,
-        default_timezone="Asia/Shanghai",
-    )
-    c = Clause(ev, ev.content, "zh" if zh else "en", False, False, Source.EXPLICIT, 0.9, None)
+    c = clause(text, "zh" if zh else "en")
     made = c.make(MemoryType.FACT, "project", key, text, value=rule_value, rule="t")
     out = span_path.respan(made, c.text, zh, ranker())
     assert [(x.key, x.value) for x in out] == [(key, value)]
