@@ -357,6 +357,17 @@ class EvidenceShare:
         )
 
 
+def feed(mem: Any, conv: Conversation) -> None:
+    """The ingest protocol: every turn through ``add()`` at its session's time, a session
+    end after each session, then the worker drained."""
+    for s in conv.sessions:
+        at = s.at.isoformat()
+        for t in s.turns:
+            mem.add(t.content, user=conv.sample_id, session=s.name, role="user", id=t.dia_id, at=at)
+        mem.end_session(user=conv.sample_id, session=s.name)
+    mem.flush()
+
+
 class MemquillSystem:
     """The ingest protocol from the brief: one fresh store per conversation."""
 
@@ -384,12 +395,7 @@ class MemquillSystem:
             path = str(Path(tempfile.mkdtemp(prefix="locomo-", dir=self._db_dir)) / "mem.db")
         self._mem = mem = self._memory_cls(path, settings=self.settings)
         self._user = user = conv.sample_id
-        for s in conv.sessions:
-            at = s.at.isoformat()
-            for t in s.turns:
-                mem.add(t.content, user=user, session=s.name, role="user", id=t.dia_id, at=at)
-            mem.end_session(user=user, session=s.name)
-        mem.flush()
+        feed(mem, conv)
         self._at = conv.sessions[-1].at.isoformat()
         self.episodes += int(mem.count(user=user, types=["episode"]))
         self.evidence.add(conv, mem.records(user=user, statuses=["active", "candidate"]))

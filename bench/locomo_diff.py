@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import DEFAULT_DATA, Conversation, load_conversation, make_token_counter, recall_any
+from locomo import DEFAULT_DATA, Conversation, feed, load_conversation, make_token_counter, recall_any
 
 
 def open_memory(db: Path, conv: Conversation, model: bool, ingest_only: bool = False) -> Any:
@@ -35,13 +35,7 @@ def open_memory(db: Path, conv: Conversation, model: bool, ingest_only: bool = F
     settings = Settings.from_env(attribute_model=model)
     if not db.exists():
         mem = Memory(str(db), settings=settings)
-        user = conv.sample_id
-        for s in conv.sessions:
-            at = s.at.isoformat()
-            for t in s.turns:
-                mem.add(t.content, user=user, session=s.name, role="user", id=t.dia_id, at=at)
-            mem.end_session(user=user, session=s.name)
-        mem.flush()
+        feed(mem, conv)
         mem.close()
     if ingest_only:
         return None

