@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -113,6 +113,12 @@ def _distance(text: str, cue: Cue, span: str) -> int | None:
         if cue.value_start <= m.start() <= cue.value_end:
             return m.start() - cue.value_start
     return None
+
+
+def introduces(cues: Iterable[Cue], at: int, kinds: Collection[str] = CHANGE) -> bool:
+    """Does a cue of one of ``kinds`` introduce a value starting at ``at`` (inside the
+    region after the cue where its value may start)?"""
+    return any(c.kind in kinds and c.value_start <= at <= c.value_end for c in cues)
 
 
 def old_spans(text: str, spans: Sequence[str]) -> set[str]:

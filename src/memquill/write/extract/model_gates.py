@@ -103,11 +103,8 @@ def introduced(value: str, said: str) -> bool:
     if not value:
         return False
     rx = re.escape(value) if not value.isascii() else rf"(?<![\w]){re.escape(value)}(?![\w])"
-    starts = [m.start() for m in re.finditer(rx, said, re.IGNORECASE)]
-    return any(
-        c.kind in change_cues.CHANGE and any(c.value_start <= at <= c.value_end for at in starts)
-        for c in change_cues.find(said)
-    )
+    cues = change_cues.find(said)
+    return any(change_cues.introduces(cues, m.start()) for m in re.finditer(rx, said, re.IGNORECASE))
 
 
 def model_made(rec: MemoryRecord) -> bool:

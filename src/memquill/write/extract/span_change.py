@@ -18,6 +18,8 @@ from memquill.write.extract import change_cues, values
 from memquill.write.extract.span_features import cues_of, negated
 from memquill.write.extract.span_scorer import STRICT
 
+NOT_OLD = frozenset(change_cues.KINDS) - {"old"}  # a new, started, resumed or present value
+
 
 def _overlap(text: str, a: str, b: str) -> bool:
     la, lb = text.find(a), text.find(b)
@@ -37,9 +39,7 @@ def current(
     at = text.find(value)
     if at < 0:
         return None
-    if not negated(text, at) and not any(
-        c.kind == "old" and c.value_start <= at <= c.value_end for c in cues_of(text)
-    ):
+    if not negated(text, at) and not change_cues.introduces(cues_of(text), at, ("old",)):
         return None  # the common case, checked before the typed extractor runs
     typed = values.spans(attr.value_type, text, zh)
     old = change_cues.old_spans(text, [*typed, value])
@@ -47,12 +47,7 @@ def current(
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
     ]
     if polarity is not Polarity.POSITIVE:  # the new value follows the retired one
-        others = [s for s in others if text.find(s) > at and _introduced(text, s)]
+        cues = cues_of(text)
+        others = [s for s in others if (i := text.find(s)) > at and change_cues.introduces(cues, i, NOT_OLD)]
     order = change_cues.pick(text, others)
     return order[0] if order else None
-
-
-def _introduced(text: str, span: str) -> bool:
-    """Does a cue of a new, started, resumed or present value stand right before ``span``?"""
-    at = text.find(span)
-    return any(c.kind != "old" and c.value_start <= at <= c.value_end for c in cues_of(text))
