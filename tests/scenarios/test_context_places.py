@@ -149,3 +149,34 @@ def test_a_turn_stating_what_the_request_bears_on_is_a_profile_line(
     ctx = mem_read.context(bears, user="u", budget_tokens=300)
     assert any(i.section == "profile" and word in i.text for i in ctx.items), ctx.text
     assert word not in mem_read.context(unrelated, user="u", project="shop", budget_tokens=300).text
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user_turn", "ask", "city"),
+    [
+        (
+            "Sure! By the way, lashing rain in Cork again today, so a warm stew fits.",
+            "A stew sounds great, thanks",
+            "recommend a restaurant near me",
+            "Cork",
+        ),
+        (
+            "好的！顺便说一句，洛阳这几天牡丹全开了，适合出去走走。",
+            "好主意，谢谢",
+            "推荐一家附近的餐厅",
+            "洛阳",
+        ),
+    ],
+)
+def test_the_assistants_words_are_no_profile_line(
+    mem_read: Memory, clock: FixedClock, assistant: str, user_turn: str, ask: str, city: str
+) -> None:
+    """A city the assistant named in passing is not where the user lives: profile lines come
+    from the user's own turns only, like every statement about the user."""
+    for role, text in (("assistant", assistant), ("user", user_turn)):
+        clock.advance(minutes=1)
+        mem_read.add(text, user="u", session="s1", role=role)
+    mem_read.end_session(user="u", session="s1")
+    mem_read.flush()
+    block = mem_read.context(ask, user="u", budget_tokens=300)
+    assert not [i for i in block.items if i.section == "profile" and city in i.text], block.text

@@ -205,7 +205,8 @@ def _with_excerpts(
     known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
     sentence_reader.seed(episodes)
     said_by = [
-        (ep, sentences(k.content) if (k := without_private(ep, sentence_reader)) else []) for ep in episodes
+        (ep, own_sentences(ep, k.content) if (k := without_private(ep, sentence_reader)) else [])
+        for ep in episodes
     ]
     said_read = [
         (t, r) for _, parts in said_by for t, r in zip(parts, sentence_reader.read(parts), strict=True)
@@ -261,6 +262,16 @@ def _with_excerpts(
         key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, *tie_key(e.record)),
     )
     return first + rest[: policy.max_items]
+
+
+def own_sentences(ep: MemoryRecord, content: str) -> list[str]:
+    """The sentences of an episode the user said: a profile line states the user's facts, so
+    the assistant's quoted turns ("Assistant: lashing rain in Cork again…") are no source of
+    one — the same rule that keeps them from ever being the user's own words."""
+    turns = [st["text"] for st in ep.attributes.get("statements") or [] if isinstance(st, dict)]
+    if "statements" not in ep.attributes:  # written before episodes listed the user's turns
+        return sentences(content)
+    return [p for p in sentences(content) if any(isinstance(t, str) and p in t for t in turns)]
 
 
 def _standing(read: Reading, cat: Catalogue, groups: Collection[str]) -> bool:
