@@ -6,21 +6,24 @@ so the facade stays a short composition root; every erasure is logged for replay
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memquill import params as check
 from memquill import text
 from memquill.clock import Clock
 from memquill.errors import ScopeError, ValidationError
-from memquill.maintain import lifecycle, replay
-from memquill.model import Audit, MemoryRecord, Purge, RevisionOp, Scope, Status
-from memquill.model.query import RecordFilter
+from memquill.maintain import jobs, lifecycle, replay
+from memquill.model import Audit, MemoryRecord, Purge, RevisionOp, Role, Scope
+from memquill.model.query import Job, RecordFilter
+from memquill.settings import Settings
 from memquill.store.base import Store
 
 
 class Erasure:
     store: Store
     clock: Clock
+    settings: Settings
 
     if TYPE_CHECKING:  # provided by Memory and WorkingMemory (a stub here would shadow them)
 
@@ -42,13 +45,24 @@ class Erasure:
         mine = self.store.find(RecordFilter(owner, statuses=None, owner=True))
         quoting = lifecycle.derived_from(mine, set(rec.evidence), skip=memory_id)
         gone = {memory_id, *(r.id for r in quoting)}
-        back = [r for r in mine if r.status is Status.SUPERSEDED and r.superseded_by in gone - {r.id}]
+        # held for review only against what goes: decided again, as if that was never said
+        moot = lifecycle.moot_conflicts(mine, gone)
+        gone |= {r.id for r in moot}
+        why_link = f"a version it was chained to was erased ({memory_id})"
+        by_id = {r.id: r for r in mine}
+        relinked = [u for r in mine if (u := lifecycle.unlinked(r, gone, by_id, now, why_link)) is not None]
         also = Audit(RevisionOp.FORGET, actor, f"made from a turn erased with {memory_id}", ())
+        again = Audit(
+            RevisionOp.FORGET, actor, f"re-read: what it conflicted with was erased ({memory_id})", ()
+        )
+        # queued first: should the purge fail, reading the turns again only re-derives no-ops
+        self.store.enqueue(self._rederive([rec, *quoting, *moot], set(rec.evidence), memory_id, now))
         self.store.apply(
             [
                 Purge(memory_id, why, now, expected_revision=rec.revision, erase_events=tuple(rec.evidence)),
                 *(Purge(r.id, also, now, expected_revision=r.revision) for r in quoting),
-                *(lifecycle.restored(r, now, f"what replaced it was erased ({memory_id})") for r in back),
+                *(Purge(r.id, again, now, expected_revision=r.revision) for r in moot),
+                *relinked,
             ]
         )
         turns = {str(e) for e in rec.evidence}
@@ -57,6 +71,32 @@ class Erasure:
         self._mark("forget", rec, actor=actor)
         self._drop_caches()
         return self.get(memory_id)
+
+    def _rederive(
+        self, erased: list[MemoryRecord], turns: set[str], memory_id: str, now: datetime
+    ) -> list[Job]:
+        """A record made from an erased turn *and* others (an episode over three turns, a
+        fact restated later) goes whole — its wording may carry the erased words — and the
+        turns that remain are read again: each one, then its session's end once more. What
+        they say stays remembered, as a replay, which never sees the erased turn, finds it."""
+        owner = Scope(tenant=erased[0].scope.tenant, user=erased[0].scope.user)
+        rest = sorted({e for r in erased for e in r.evidence} - turns)
+        events = sorted(self.store.get_events(owner, rest) if rest else [], key=lambda e: e.seq or 0)
+        out = [jobs.extract_job(e.id, e.scope, e.seq, now) for e in events]
+        for session in dict.fromkeys(e.scope.session for e in events if e.scope.session):
+            assert session is not None
+            sc = owner.model_copy(update={"session": session})
+            ends = [
+                e.seq or 0
+                for e in self.store.session_events(sc, session)
+                if e.role is Role.SYSTEM and e.metadata.get("kind") == jobs.SESSION_END
+            ]
+            if ends:
+                out.append(jobs.session_end_job(sc, session, max(ends), now))
+        for job in out:
+            job.key = f"{job.key}:after-{memory_id}"  # not the key of the job that first read it
+            job.max_attempts = self.settings.job_max_attempts
+        return out
 
     def forget_scope(self, **scope: Any) -> dict[str, int]:
         """Erase everything of one user (events included), or of one of the user's projects —

@@ -69,13 +69,9 @@ def play(mem: Memory, clock: FixedClock, steps: list[tuple]) -> None:  # type: i
         elif step[0] == "end":
             mem.end_session(user=step[1], session=step[2])
         else:
-            # Erasing one version of a chain is replayed as if it was never said, except that
-            # its successor keeps the valid_from it got when it superseded it: not drawn here.
-            live = [
-                r
-                for r in mem.records(user="u1") + mem.records(user="u2")
-                if step[0] == "feedback" or not (r.supersedes or r.superseded_by)
-            ]
+            # any record, a version in a chain or one held for review included: erasing it is
+            # replayed as if its turns were never said
+            live = mem.records(user="u1") + mem.records(user="u2")
             if live:
                 target = live[step[1] % len(live)]
                 if step[0] == "forget":

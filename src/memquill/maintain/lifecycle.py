@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -167,16 +167,56 @@ def derived_from(records: Iterable[MemoryRecord], erased: set[str], skip: str = 
     ]
 
 
-def restored(rec: MemoryRecord, now: datetime, why: str) -> Update:
-    """The version an erased record had replaced holds again: as if the erased words were
-    never said (what a replay of the log, which never sees them, also concludes)."""
-    back = rec.model_copy(
-        update={
-            "status": Status.ACTIVE,
-            "valid_to": None,
-            "superseded_by": None,
-            "revision": rec.revision + 1,
-            "updated_at": now,
-        }
-    )
-    return Update(back, rec.revision, Audit(RevisionOp.REACTIVATE, ACTOR, why))
+def moot_conflicts(records: Iterable[MemoryRecord], gone: set[str]) -> list[MemoryRecord]:
+    """Records held for review only because they conflicted with records that go."""
+    return [
+        r
+        for r in records
+        if r.status is Status.NEEDS_REVIEW
+        and r.id not in gone
+        and r.conflicts_with
+        and set(r.conflicts_with) <= gone
+    ]
+
+
+def unlinked(
+    rec: MemoryRecord, gone: set[str], by_id: Mapping[str, MemoryRecord], now: datetime, why: str
+) -> Update | None:
+    """A version chain with erased links, as if the erased words were never said (what a
+    replay of the log, which never sees them, also concludes): the chain closes over the
+    gap; a version whose erased successors had no successor holds again; one whose erased
+    predecessors had none stands first, keeping a start it was told but not the moment it
+    replaced them. Conflict links to what goes are dropped."""
+    if rec.id in gone or rec.status is Status.DELETED:
+        return None
+    fields: dict[str, object] = {}
+    if rec.status is Status.SUPERSEDED and rec.superseded_by in gone:
+        nxt = _past_gone(rec.superseded_by, gone, by_id, "superseded_by")
+        if nxt is None:
+            fields.update(status=Status.ACTIVE, valid_to=None, superseded_by=None)
+        else:
+            fields.update(superseded_by=nxt.id, valid_to=nxt.valid_from or rec.valid_to)
+    if rec.supersedes in gone:
+        prev = _past_gone(rec.supersedes, gone, by_id, "supersedes")
+        fields["supersedes"] = prev.id if prev is not None else None
+        if prev is None and rec.valid_from in (rec.observed_at, rec.created_at):
+            fields["valid_from"] = None  # the moment it replaced them, not a start it was told
+    if set(rec.conflicts_with) & gone:
+        fields.update(conflicts_with=[c for c in rec.conflicts_with if c not in gone])
+    if not fields:
+        return None
+    changed = rec.model_copy(update={**fields, "revision": rec.revision + 1, "updated_at": now})
+    op = RevisionOp.REACTIVATE if fields.get("status") is Status.ACTIVE else RevisionOp.UPDATE
+    return Update(changed, rec.revision, Audit(op, ACTOR, why))
+
+
+def _past_gone(
+    start: str | None, gone: set[str], by_id: Mapping[str, MemoryRecord], link: str
+) -> MemoryRecord | None:
+    """Follow a chain link (``supersedes`` / ``superseded_by``) past records that go."""
+    seen: set[str] = set()
+    while start is not None and start in gone and start not in seen:
+        seen.add(start)
+        nxt = by_id.get(start)
+        start = getattr(nxt, link) if nxt is not None else None
+    return by_id.get(start) if start is not None and start not in gone else None

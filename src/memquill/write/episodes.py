@@ -135,26 +135,31 @@ def _terms(text: str) -> set[str]:
 
 
 def groups(events: Sequence[Event], normalised: dict[str, str], window: int = 3) -> list[list[Event]]:
-    """Consecutive eligible turns, cut at any scope change, at ``window`` turns, and where
-    the talk moves on: a turn sharing no content term with the two before it starts a new
-    topic once the group already holds two turns."""
+    """Consecutive eligible turns of one scope (every scope dimension and the private flag),
+    cut at ``window`` turns and where the talk moves on: a turn sharing no content term with
+    the two before it starts a new topic once the group already holds two turns. A turn in
+    another scope between two does not cut them: what one scope's episodes hold must not
+    depend on turns elsewhere (erasing one of those would change them)."""
     out: list[list[Event]] = []
-    cur: list[Event] = []
-    recent: list[set[str]] = []
+    open_: dict[tuple[object, ...], tuple[list[Event], list[set[str]]]] = {}
+    order = {e.id: i for i, e in enumerate(events)}
     for e in events:
         text = normalised.get(e.id, e.content)
         if not eligible(e, text) or (e.role is Role.USER and request(e.content)):
             continue
         terms = _terms(text)
+        key = scope_key(e)
+        cur, recent = open_.get(key, ([], []))
         new_topic = len(cur) >= 2 and bool(terms) and not any(terms & r for r in recent[-2:])
-        if cur and (scope_key(e) != scope_key(cur[0]) or len(cur) >= window or new_topic):
+        if cur and (len(cur) >= window or new_topic):
             out.append(cur)
             cur, recent = [], []
+            open_[key] = (cur, recent)
+        open_.setdefault(key, (cur, recent))
         cur.append(e)
         recent.append(terms)
-    if cur:
-        out.append(cur)
-    return out
+    out.extend(cur for cur, _ in open_.values() if cur)
+    return sorted(out, key=lambda g: order[g[0].id])
 
 
 def episodes(
