@@ -13,6 +13,7 @@ from memquill.write.extract.model_gates import (
     acceptable,
     addressed,
     cue_may_lift,
+    fits_role,
     names_value,
     without_captions,
 )
@@ -202,3 +203,31 @@ def test_a_change_cue_lifts_only_the_value_it_introduces_or_a_sure_guess(
 ) -> None:
     assert cue_may_lift(0.2, 0.35, value, said) is lifted  # an unsure guess: only when introduced
     assert cue_may_lift(0.4, 0.35, value, said) is True  # sure enough for a single-valued slot
+
+
+@pytest.mark.parametrize(
+    ("value", "value_type", "key", "ok"),
+    [
+        ("Deno", "person", "project_lead", False),  # the classifier's guess; Deno is no person
+        ("Deno", "tech", "stack:ci", False),
+        ("Deno", "tech", "stack:runtime", True),
+        ("postgres 16", "tech", "stack:database", True),
+        ("VS Code", "tech", "editor", True),
+        ("vim", "tech", "browser", False),
+        ("Rust", "text", "learning", True),  # free text may name a technology
+        ("Kestrel", "tech", "stack:ci", True),  # a name the lexicon does not know: the model decides
+        ("Java developer", "text", "occupation", True),
+    ],
+)
+def test_a_technology_the_lexicon_knows_fills_only_its_own_roles(
+    value: str, value_type: str, key: str, ok: bool
+) -> None:
+    assert fits_role(value, value_type, key) is ok
+
+
+@pytest.mark.parametrize("said", ["Our backend runs on Deno now", "我们现在用 Deno 跑后端"])
+def test_a_runtime_never_becomes_the_projects_lead_or_ci(mem_e5: Memory, said: str) -> None:
+    mem_e5.add(said, user="u", project="p", session="s1")
+    mem_e5.flush()
+    wrong = [r for r in mem_e5.records(user="u", project="p") if "Deno" in (r.value or "")]
+    assert all(r.key in ("stack:runtime", "stack:language") for r in wrong), [(r.key, r.value) for r in wrong]

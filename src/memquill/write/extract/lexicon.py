@@ -236,6 +236,40 @@ def category(obj: str) -> str | None:
     return found[0] if found else None
 
 
+# The catalogue keys a value the lexicon knows as a technology may fill: "Deno" is a runtime,
+# never a CI system or a project lead. Neighbouring roles share a family (Redis as a cache or a
+# database, a cloud as where it is deployed).
+TECH_ROLES: dict[str, frozenset[str]] = {
+    "editor": frozenset({"editor"}),
+    "os": frozenset({"os", "device"}),
+    "browser": frozenset({"browser"}),
+    "package_manager": frozenset(
+        {"stack:package_manager", "stack:build_tool", "stack:runtime"}
+    ),  # Bun is both
+    "database": frozenset({"stack:database", "stack:cache", "stack:search", "stack:queue", "stack:orm"}),
+    "cache": frozenset({"stack:cache", "stack:database", "stack:queue"}),
+    "message_queue": frozenset({"stack:queue"}),
+    "api_style": frozenset({"stack:api_style"}),
+    "frontend": frozenset({"stack:frontend", "stack:framework", "stack:library", "stack:mobile"}),
+    "state_management": frozenset({"stack:state_management", "stack:library", "stack:frontend"}),
+    "styling": frozenset({"stack:styling", "stack:library", "stack:frontend"}),
+    "language": frozenset({"stack:language", "programming_language", "stack:runtime"}),
+    "runtime": frozenset({"stack:runtime", "stack:language"}),
+    "cloud": frozenset({"stack:cloud", "stack:deploy_target"}),
+}
+_VERSION = re.compile(r"\s*(?:版本|version|v)?\s*\d+(?:\.\d+){0,2}$", re.IGNORECASE)
+
+
+def tech_roles(value: str) -> frozenset[str] | None:
+    """The keys a value may fill when the whole value (a version aside) is a technology the
+    lexicon knows ("Deno", "postgres 16"); None for anything else."""
+    bare = _VERSION.sub("", value.strip()).strip()
+    for name, terms in _TERMS:
+        if name in TECH_ROLES and any(rx.fullmatch(bare) for rx, _ in terms):
+            return TECH_ROLES[name]
+    return None
+
+
 # Exclusive categories: choosing one value replaces the previous one (one editor, one theme).
 EXCLUSIVE = frozenset(
     {

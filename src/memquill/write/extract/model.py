@@ -26,7 +26,13 @@ from memquill.write.extract import change_cues, span_change, span_path, span_sco
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.model_gates import TYPED_VALUES, acceptable, cue_may_lift, without_captions
+from memquill.write.extract.model_gates import (
+    TYPED_VALUES,
+    acceptable,
+    cue_may_lift,
+    fits_role,
+    without_captions,
+)
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
@@ -224,6 +230,7 @@ class ModelExtractor:
         return [
             self._make(o, p, attr, subject, level, score, value, span_p)
             for value, span_p in self._values(o, attr, subject, times)
+            if fits_role(value, attr.value_type, attr.key)
         ]
 
     def _make(

@@ -27,6 +27,7 @@ import re
 from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
+from memquill.write.extract.lexicon import tech_roles
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
 NAMING = re.compile(
@@ -86,6 +87,18 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+def fits_role(value: str, value_type: str, key: str) -> bool:
+    """A value the lexicon knows as a technology fills only its own roles: "Deno" is no CI
+    system, no project lead, no place (the classifier's attribute is a guess; the lexicon's
+    word for what the value is, is not)."""
+    roles = tech_roles(value)
+    return (
+        roles is None
+        or (value_type == "tech" and key in roles)
+        or value_type not in (TYPED_VALUES | {"tech"})
+    )
 
 
 def cue_may_lift(score: float, single_floor: float, value: str, said: str) -> bool:
