@@ -23,7 +23,8 @@ from memquill.model.result import Hit
 from memquill.retrieve import intents, places, spend
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
-from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
+from memquill.retrieve.confided import Request
+from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
@@ -92,6 +93,7 @@ class ProfileEntry:
     attribute: Attribute
     score: float
     relevant: bool = False
+    private: str = ""  # for a private line: why this request may see it
 
     @property
     def safety_critical(self) -> bool:
@@ -139,24 +141,30 @@ def assemble(
     standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
-    kept = cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
+    episodes = [
+        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
+    ]
+    request = Request.of(bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
+    kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
-    user = select(
-        store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
-    )
-    user = _with_excerpts(
-        user, store, reader, at, policy, catalogue, types, (found, bears_on), sentence_reader
-    )
+    user = [
+        replace(e, private=why or "")
+        for e in select(
+            store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
+        )
+        if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
+    ]
+    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
     project = [
         replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
-        if (r := without_private(restored(e.record), sentence_reader)) is not None
+        if (r := without_private(restored(e.record), sentence_reader, request)) is not None
         for part in split(r)
     ]
     entries = user + project
-    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue, standing)
+    hidden = withheld(store, reader, at, request, {e.record.id for e in entries}, catalogue, standing)
     texts = evidence_texts(store, reader, kept, entries, hidden)
     if spend_once:
         user, project = spend_standing(user, texts), spend_standing(project, texts, user)
@@ -174,13 +182,11 @@ def assemble(
 
 def _with_excerpts(
     entries: list[ProfileEntry],
-    store: Store,
-    reader: Scope,
+    episodes: list[MemoryRecord],
     at: datetime,
     policy: ProfilePolicy,
     catalogue: Catalogue | None,
-    types: frozenset[MemoryType] | None,
-    relevant: tuple[Collection[str], Collection[str]],
+    relevant: tuple[Collection[str], Request],
     sentence_reader: SentenceReader | None,
 ) -> list[ProfileEntry]:
     """Add the standing facts that live only inside user-level episodes, one sentence each:
@@ -190,16 +196,15 @@ def _with_excerpts(
     (an episode's confidence is lower)."""
     if sentence_reader is None or not policy.enabled:
         return entries
-    found, bears_on = relevant
+    found, request = relevant
+    bears_on = request.bears_on
     cat = catalogue or bundled_catalogue()
-    episodes = [
-        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
-    ]
     said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
     critical = [
-        ProfileEntry(rec, cat.attributes[key], 1.0, True)
-        for rec, key in excerpts(episodes, sentence_reader, bears_on)
-        if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
+        ProfileEntry(rec, label, 1.0 if label.safety_critical else 0.5, True, why)
+        for rec, key, why in excerpts(episodes, sentence_reader, request)
+        for label in [cat.attributes.get(key) or _stand_in(key)]
+        if not any((key, ev) in said for ev in rec.evidence)
     ]
     lines: list[ProfileEntry] = []
     known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
@@ -234,7 +239,7 @@ def _with_excerpts(
                 line = turn_of(ep, text, sentence_reader)
                 if all(line != e.record.content or e.record.id != ep.id for e in lines):
                     lines.append(ProfileEntry(excerpt(ep, line), attr, score, hit))
-        for line, key in bearing_turns(ep, bears_on, sentence_reader):
+        for line, key in bearing_turns(ep, bears_on, sentence_reader, request):
             attr = cat.attributes.get(key)
             fresh = not any(
                 e.record.id == ep.id and (line in e.record.content or e.record.content in line)
@@ -262,6 +267,11 @@ def _with_excerpts(
         key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, *tie_key(e.record)),
     )
     return first + rest[: policy.max_items]
+
+
+def _stand_in(key: str) -> Attribute:
+    """A private label that is no catalogue attribute (``confided``)."""
+    return Attribute(key=key, subjects=("user",), profile="context")
 
 
 def own_sentences(ep: MemoryRecord, content: str) -> list[str]:
