@@ -33,7 +33,6 @@ from memquill.retrieve.attributes import Attribute, bundled
 
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
-TURN_ATTRIBUTE = 0.5  # a private turn opens to a situation bearing on what it confidently states
 MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
 
 
@@ -42,7 +41,8 @@ def _cues() -> re.Pattern[str]:
     data = json.loads(resources.files("memquill").joinpath("data/discretion.json").read_text("utf-8"))
     words = [str(w) for ws in data["cues"].values() for w in ws]
     parts = [rf"(?<![a-z]){re.escape(w.casefold())}(?![a-z])" if w.isascii() else re.escape(w) for w in words]
-    return re.compile("|".join(sorted(parts, key=len, reverse=True)))
+    patterns = [str(p) for p in data.get("patterns", [])]
+    return re.compile("|".join([*sorted(parts, key=len, reverse=True), *patterns]))
 
 
 def discreet(text: str) -> bool:
@@ -62,9 +62,10 @@ def turn_labels(rec: MemoryRecord) -> dict[str, frozenset[str]]:
 
 def _turn(st: object) -> frozenset[str]:
     """A user turn's private labels, from its wording and the reading taken at write time
-    (no embedding here): ``confided`` when it holds a discretion cue, the sensitive
-    attributes the reading gives ``SENSITIVE_MASS`` or more, and — for a private turn — the
-    attributes the reading names with confidence, so a situation bearing on them opens it."""
+    (no embedding here): ``confided`` when it holds a discretion cue, and the sensitive
+    attributes the reading gives ``SENSITIVE_MASS`` or more. Not the other attributes the
+    reading names: "An Oslo hospital has offered me a position. Nobody here knows yet"
+    reads as a medical condition (0.67), and a dinner request bears on those."""
     text = st.get("text") if isinstance(st, dict) else None
     if not isinstance(text, str) or not isinstance(st, dict):
         return frozenset()
@@ -83,8 +84,6 @@ def _turn(st: object) -> frozenset[str]:
     )
     if discreet(text):
         out.add(CONFIDED)
-    if out:
-        out |= {k for k, p in attrs if p >= TURN_ATTRIBUTE}
     return frozenset(out)
 
 
@@ -137,8 +136,16 @@ class Request:
         return len(self.asked & spend.sentence_terms(text)) >= NAMED_TERMS
 
     def why(self, labels: Collection[str], text: str) -> str | None:
-        """Why a private memory may be shown (``bears on <label>`` / ``named``), or None."""
-        opened = sorted(set(labels) & self.bears_on)
-        if opened:
-            return f"bears on {opened[0]}"
+        """Why a private memory may be shown (``bears on <label>`` / ``named``), or None.
+
+        What the user confided opens only to a situation bearing on a safety-critical
+        attribute it states (a parent's dementia when planning the family trip) or to a
+        request naming it: a birthday dinner bears on marital status, but "we broke up,
+        don't ask" is not for it."""
+        keys = set(labels) & self.bears_on
+        if CONFIDED in labels:
+            cat = bundled()
+            keys = {k for k in keys if (a := cat.attributes.get(k)) is not None and a.safety_critical}
+        if keys:
+            return f"bears on {sorted(keys)[0]}"
         return "named" if self.named(text) else None

@@ -381,7 +381,15 @@ def cut_private(
     private sentences cut (those that keep nothing are dropped)."""
     out = []
     for h in hits:
-        rec = without_private(restored(h.memory, wanted), sentence_reader, request)
-        if rec is not None:
-            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
+        full = restored(h.memory, wanted)
+        rec = without_private(full, sentence_reader, request)
+        if rec is None:
+            continue
+        why = h.why
+        if request is not None and rec is not full:  # say why a private sentence stayed
+            kept = [request.why(k, x) for x, k in private_split(full, sentence_reader)[1] if x in rec.content]
+            why = {**why, "private": kept[0]} if kept and kept[0] else why
+        out.append(
+            h if rec is h.memory and why is h.why else h.model_copy(update={"memory": rec, "why": why})
+        )
     return out
