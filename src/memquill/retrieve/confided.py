@@ -28,7 +28,7 @@ from functools import lru_cache
 from importlib import resources
 
 from memquill.model import MemoryRecord, MemoryType
-from memquill.retrieve import spend
+from memquill.retrieve import places, spend
 from memquill.retrieve.attributes import Attribute, bundled
 
 CONFIDED = "confided"
@@ -104,9 +104,12 @@ class Request:
     bears_on: frozenset[str]
     asked: frozenset[str]
     confided: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    people: frozenset[str] = frozenset()  # relations the request names ("my dad" → father)
 
     @classmethod
-    def of(cls, bears_on: Collection[str], asked: Iterable[str], episodes: Iterable[MemoryRecord]) -> Request:
+    def of(
+        cls, query: str, bears_on: Collection[str], asked: Iterable[str], episodes: Iterable[MemoryRecord]
+    ) -> Request:
         confided: dict[str, frozenset[str]] = {}
         for ep in episodes:
             if ep.type is not MemoryType.EPISODE:
@@ -115,7 +118,7 @@ class Request:
                 labels = _turn(st)
                 if labels:
                     confided[str(st.get("event"))] = labels
-        return cls(frozenset(bears_on), frozenset(asked), confided)
+        return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query))
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
         """A record's private labels (empty: not private). An episode has none of its own:
@@ -139,13 +142,17 @@ class Request:
         """Why a private memory may be shown (``bears on <label>`` / ``named``), or None.
 
         What the user confided opens only to a situation bearing on a safety-critical
-        attribute it states (a parent's dementia when planning the family trip) or to a
-        request naming it: a birthday dinner bears on marital status, but "we broke up,
-        don't ask" is not for it."""
+        attribute it states, and — when it is about someone in the user's life — only to a
+        request that names that person too ("driving up to see my dad" and the dad's lung
+        disease; not a dinner menu). A birthday dinner bears on marital status, but "we
+        broke up, don't ask" is not for it."""
         keys = set(labels) & self.bears_on
         if CONFIDED in labels:
             cat = bundled()
             keys = {k for k in keys if (a := cat.attributes.get(k)) is not None and a.safety_critical}
+            whom = places.people(text)
+            if whom and not whom & self.people:
+                keys = set()
         if keys:
             return f"bears on {sorted(keys)[0]}"
         return "named" if self.named(text) else None

@@ -144,7 +144,7 @@ def assemble(
     episodes = [
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
     ]
-    request = Request.of(bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
+    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
