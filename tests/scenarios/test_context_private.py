@@ -62,7 +62,10 @@ def test_a_confided_turn_stays_out_of_an_unrelated_request_and_the_rest_of_its_e
     ("statement", "unrelated"),
     [
         ("我是做前端开发的，月薪两万五，这个别跟我同事说。", "帮我给订单接口加一个分页参数"),
-        ("I'm a nurse; my salary is 41k and nobody at work knows that.", "Add a pagination parameter to the orders endpoint"),
+        (
+            "I'm a nurse; my salary is 41k and nobody at work knows that.",
+            "Add a pagination parameter to the orders endpoint",
+        ),
     ],
 )
 def test_a_confided_record_is_withheld_with_its_turn(
