@@ -12,7 +12,7 @@ turns are withheld from episodes elsewhere (``assemble``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -20,7 +20,7 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
-from memquill.retrieve import intents, places, spend
+from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request
@@ -40,6 +40,7 @@ from memquill.retrieve.sentences import (
     without_private,
 )
 from memquill.retrieve.spend import sentences
+from memquill.retrieve.standing_spend import evidence_texts, spend_standing
 from memquill.settings import Settings
 from memquill.store.base import Store
 from memquill.text import query_terms
@@ -290,28 +291,6 @@ def _standing(read: Reading, cat: Catalogue, groups: Collection[str]) -> bool:
     return attr is not None and attr.profile in groups and read.score >= STANDING_SCORE
 
 
-def spend_standing(
-    entries: Sequence[ProfileEntry], texts: Mapping[str, str], before: Sequence[ProfileEntry] = ()
-) -> list[ProfileEntry]:
-    """Evidence spent once within the standing sections: an episode whose turns a record
-    of the section (or of ``before``) carries is dropped or trimmed, and a record adding no
-    words to an earlier one with the same evidence is dropped."""
-    records = [e.record for e in [*before, *entries] if e.record.type is not MemoryType.EPISODE]
-    carried = {ev for r in records for ev in r.evidence}
-    out: list[ProfileEntry] = []
-    for e in entries:
-        rec = e.record
-        if rec.type is MemoryType.EPISODE:
-            content = spend.trim_episode(rec, carried, texts)
-            if content == rec.content:
-                out.append(e)
-            elif content is not None:
-                out.append(replace(e, record=rec.model_copy(update={"content": content})))
-        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]], records):
-            out.append(e)
-    return out
-
-
 def user_level(reader: Scope) -> Scope:
     """The scope of records that apply to the user everywhere (not one project/session)."""
     return Scope(tenant=reader.tenant, user=reader.user)
@@ -399,18 +378,3 @@ def _rank(
     entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, *tie_key(e.record)))
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][:limit]
-
-
-def evidence_texts(
-    store: Store,
-    reader: Scope,
-    hits: Sequence[Hit],
-    entries: Sequence[ProfileEntry],
-    hidden: Collection[str] = (),
-) -> dict[str, str]:
-    """Wording of the turns an episode shares with a record of the block, or with a withheld
-    one: what trimming needs."""
-    records = [h.memory for h in hits] + [e.record for e in entries]
-    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence} | set(hidden)
-    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence} & carried)
-    return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}
