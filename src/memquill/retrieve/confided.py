@@ -91,9 +91,16 @@ def _sensitive(attr: Attribute | None) -> bool:
     return attr is not None and attr.sensitive
 
 
-def sentence_labels(rec: MemoryRecord, sentence: str) -> frozenset[str]:
-    """Labels of an episode sentence said inside a confided turn (empty otherwise)."""
-    return next((ls for text, ls in turn_labels(rec).items() if sentence in text), frozenset())
+def sentence_labels(turns: Mapping[str, frozenset[str]], sentence: str) -> frozenset[str]:
+    """Labels of an episode sentence said inside one of the private ``turns`` (empty
+    otherwise): quoted verbatim, or holding mostly the turn's words (a time-normalised
+    quote, a filler turn without an end mark glued in front)."""
+    out: frozenset[str] = frozenset()
+    for text, labels in turns.items():
+        quoted = sentence in text or any(len(x) > 3 and x in sentence for x in spend.sentences(text))
+        if quoted or spend.covered(sentence, [spend.sentence_terms(text)]):
+            out |= labels
+    return out
 
 
 @dataclass(frozen=True)

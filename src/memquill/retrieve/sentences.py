@@ -152,7 +152,7 @@ class SentenceReader:
             attr = self.catalogue.attributes.get(r.attribute)
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
-            out.append(frozenset(own).union(*(ls for t, ls in turns.items() if text in t)))
+            out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
 
@@ -169,7 +169,7 @@ def private_split(
         kinds = reader.labels(rec, parts)
     else:
         turns = confided.turn_labels(rec)
-        kinds = [frozenset().union(*(ls for t, ls in turns.items() if x in t)) for x in parts]
+        kinds = [confided.sentence_labels(turns, x) for x in parts]
     private = [(x, k) for x, k in zip(parts, kinds, strict=True) if k]
     if not private:
         return rec.content, []
