@@ -74,3 +74,31 @@ def test_a_confided_record_is_withheld_with_its_turn(
     _said(mem, clock, [statement])
     ctx = mem.context(unrelated, user="u", budget_tokens=800)
     assert "两万五" not in ctx.text and "41k" not in ctx.text, ctx.text
+
+
+@pytest.mark.parametrize(
+    ("turns", "unrelated", "word", "naming"),
+    [
+        (
+            ["我在一家设计院做桥梁结构工程师。", "最近在走离婚的程序，律师那边一堆材料。"],
+            "帮我写一段给新客户的自我介绍",
+            "离婚",
+            "离婚程序的材料律师让我下周交齐，帮我列个清单",
+        ),
+        (
+            ["I work as a bridge engineer at a design firm.", "I'm going through a divorce at the moment."],
+            "Draft a short intro of me for a new client",
+            "divorce",
+            "The divorce is going through; help me write to the divorce mediator",
+        ),
+    ],
+)
+def test_a_sensitive_attribute_is_shown_only_where_the_request_names_it(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], unrelated: str, word: str, naming: str
+) -> None:
+    _said(mem_e5, clock, turns)
+    assert any(r.key == "marital_status" for r in mem_e5.records(user="u")), mem_e5.records(user="u")
+    ctx = mem_e5.context(unrelated, user="u", budget_tokens=800)
+    assert word not in ctx.text.lower(), ctx.text
+    named = mem_e5.context(naming, user="u", budget_tokens=800)
+    assert any(word in i.text.lower() and i.why.get("private") for i in named.items), named.items
