@@ -127,7 +127,11 @@ class Erasure:
     def _drop_caches(self) -> None:
         """In-process caches keyed by the user's words (sentence readings, memoised query
         vectors) go with any erasure: forgotten words must not outlive ``forget`` here."""
-        for holder in (getattr(self, "sentence_reader", None), getattr(self, "embedder", None)):
+        readers = (
+            getattr(self, "sentence_reader", None),
+            getattr(getattr(self, "pipeline", None), "about_project", None),
+        )
+        for holder in (*readers, getattr(self, "embedder", None)):
             drop = getattr(holder, "forget_cached", None)
             if drop is not None:
                 drop()

@@ -168,3 +168,22 @@ def test_a_this_session_instruction_binds_to_the_session(
     recs = [r for r in mem.records(user="u", session="s1", statuses=None) if word in r.content]
     assert recs and all(r.scope.session == "s1" for r in recs)
     assert not any(word in h.memory.content for h in mem.search(query, user="u", session="s2"))
+
+
+@pytest.mark.parametrize(
+    ("said", "agent", "says", "never"),
+    [
+        ("我搬到了北京", None, "助手搬到了北京", "The assistant"),
+        ("我搬到了北京", "coder", "助手 coder搬到了北京", "The assistant"),
+        ("I moved to Tokyo", None, "The assistant moved to Tokyo", "助手"),
+    ],
+)
+def test_an_assistants_own_statement_is_about_the_assistant_in_its_own_language(
+    mem: Memory, said: str, agent: str | None, says: str, never: str
+) -> None:
+    scope = {"agent": agent} if agent else {}
+    mem.add(said, user="u", session="s1", role="assistant", **scope)
+    mem.flush()
+    own = [r for r in mem.records(user="u", **scope) if r.subject.startswith("agent:")]
+    assert own and says in own[0].content and never not in own[0].content
+    assert not [r for r in mem.records(user="u", **scope) if r.subject == "user"]

@@ -113,5 +113,39 @@ def test_without_model_facts_the_legs_are_unchanged() -> None:
     pool = _pool({"e1": 1, "e2": 2})
     derived.unshift(pool, set(), r)
     assert [pool["e1"].fused, pool["e2"].fused] == pytest.approx([1 / 61, 1 / 62])
-    assert derived.deeper(r, facts_possible=False) is r
-    assert derived.deeper(r, facts_possible=True).depth == 100
+
+
+class _Leg:
+    """A lexical leg over fixed ids that records how deep it was read."""
+
+    def __init__(self, ids: list[str]) -> None:
+        self.ids, self.reads = ids, list[int]()
+
+    def lexical(self, f: object, terms: object, n: int) -> list[tuple[str, float]]:
+        self.reads.append(n)
+        return [(i, 1.0) for i in self.ids[:n]]
+
+
+@pytest.mark.parametrize(("facts", "reads"), [(set(), [2]), ({"b"}, [2, 4]), ({"d"}, [2])])
+def test_a_leg_is_read_deeper_only_when_its_first_page_holds_model_facts(
+    facts: set[str], reads: list[int]
+) -> None:
+    """Reading every leg twice as deep whenever a model exists cost a quarter of the search
+    latency on stores whose pages hold no model facts; below the first page nothing
+    counts unless a fact in it moved the others down."""
+    from memquill.retrieve.hybrid import recall
+
+    leg = _Leg(["a", "b", "c", "d"])
+    r = Recipe("t", vector=0.0, depth=2, rrf_k=60)
+    pool = recall(leg, None, "q", None, r, deepen=lambda ids: 4 if facts & set(ids) else 0)  # type: ignore[arg-type]
+    assert leg.reads == reads
+    assert list(pool) == ["a", "b", "c", "d"][: reads[-1]]
+
+
+def test_deeper_asks_for_twice_the_depth_only_for_pages_with_model_facts(mem: Memory) -> None:
+    put(mem, "fact", "The user likes oolong tea.", ["e1"], kind=MemoryType.PREFERENCE, model_score=0.8)
+    put(mem, "ep", "我周末常去爬山，最近还买了新的登山鞋。", ["e2"])
+    r = Recipe("t", vector=0.0, depth=3, rrf_k=60)
+    deepen = derived.deeper(mem.store, r, facts_possible=True)
+    assert deepen is not None and (deepen(["ep", "fact"]), deepen(["ep"])) == (6, 0)
+    assert derived.deeper(mem.store, r, facts_possible=False) is None

@@ -136,3 +136,29 @@ def test_memoised_stems_equal_fresh_stems(text: str) -> None:
     assert tokens(text) == first
     assert all(_STEMS[w] == fresh.stemWord(w) for w in list(_STEMS))
     assert "drink" in first and "run" in first if "running" in text else "drink" in first
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "告警一律推到钉钉群里，别搞邮件，代码评审至少两个人",
+        "Always write commit messages in English and keep the line length under 100",
+    ],
+)
+def test_the_project_reader_embeds_a_turn_once_and_drops_it_on_erasure(mem_read: Memory, said: str) -> None:
+    reader = mem_read.pipeline.about_project
+    assert reader is not None
+    calls: list[list[str]] = []
+    embed = reader.embedder.embed_passages
+
+    def counting(texts):  # type: ignore[no-untyped-def]
+        calls.append(list(texts))
+        return embed(texts)
+
+    reader.embedder = type("Counting", (), {"embed_passages": staticmethod(counting)})()  # type: ignore[assignment]
+    mem_read.add(said, user="u", session="s1", project="ops")
+    mem_read.flush()
+    assert sum(1 for c in calls if c == [said]) == 1  # every candidate of the turn shares one vector
+    rid = mem_read.records(user="u", project="ops")[0].id
+    mem_read.forget(rid)
+    assert reader._last is None  # the turn's words do not outlive forget in this process

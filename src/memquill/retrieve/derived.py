@@ -18,12 +18,12 @@ Slot answers are left alone: a question routed to a slot asked for the fact itse
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.hybrid import Recall
 from memquill.retrieve.recipes import Recipe
 from memquill.retrieve.rerank import Scored, tie_key
+from memquill.store.base import Store
 from memquill.write.extract.model_gates import model_made as model_made  # re-exported
 
 WEIGHTED = True  # scale a model fact's relevance by its calibrated score
@@ -40,10 +40,13 @@ def weight(rec: MemoryRecord) -> float:
     return float(score) if isinstance(score, int | float) else rec.confidence
 
 
-def deeper(r: Recipe, facts_possible: bool) -> Recipe:
-    """With model facts in the store, each leg is read twice as deep, so that after
-    ``unshift`` the other records still fill ``r.depth`` places per leg."""
-    return replace(r, depth=r.depth * 2) if UNSHIFT and facts_possible else r
+def deeper(store: Store, r: Recipe, facts_possible: bool) -> Callable[[list[str]], int] | None:
+    """How deep to read a leg whose first page is ``ids``: twice as deep when that page holds
+    model facts, so that after ``unshift`` the other records still fill ``r.depth`` places
+    per leg; a page without them is final (``unshift`` would drop whatever lies below it)."""
+    if not (UNSHIFT and facts_possible):
+        return None
+    return lambda ids: r.depth * 2 if any(model_made(rec) for rec in store.get_many(ids)) else 0
 
 
 def unshift(pool: dict[str, Recall], facts: set[str], r: Recipe) -> None:

@@ -6,7 +6,7 @@ RRF needs no score calibration between bm25 and cosine, which live on unrelated 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,15 +36,25 @@ def recall(
     qvec: npt.NDArray[np.float32] | None,
     r: Recipe,
     extra_terms: Sequence[str] = (),
+    deepen: Callable[[list[str]], int] | None = None,
 ) -> dict[str, Recall]:
-    """``extra_terms`` widen the lexical leg (situation terms in both languages)."""
+    """``extra_terms`` widen the lexical leg (situation terms in both languages). A full
+    first page for which ``deepen`` (given its ids) names a larger depth is read again that
+    deep: only the legs that need it pay for it."""
+
+    def read(leg: Callable[[int], list[tuple[str, float]]]) -> list[tuple[str, float]]:
+        hits = leg(r.depth)
+        more = deepen([mid for mid, _ in hits]) if deepen is not None and len(hits) >= r.depth else 0
+        return leg(more) if more > r.depth else hits
+
     found: dict[str, Recall] = {}
     legs: list[tuple[str, float, list[tuple[str, float]]]] = []
     if r.lexical > 0:
         terms = [*query_terms(query), *extra_terms]
-        legs.append(("lexical", r.lexical, store.lexical(f, terms, r.depth)))
+        legs.append(("lexical", r.lexical, read(lambda n: store.lexical(f, terms, n))))
     if r.vector > 0 and qvec is not None:
-        legs.append(("vector", r.vector, store.vector(f, qvec, r.depth)))
+        vec = qvec
+        legs.append(("vector", r.vector, read(lambda n: store.vector(f, vec, n))))
     for leg, weight, hits in legs:
         for rank, (mid, score) in enumerate(hits, start=1):
             item = found.setdefault(mid, Recall(mid))

@@ -77,7 +77,8 @@ class Retriever:
         f = self.filter_for(q, at)
         qvec = self.embedder.embed_query(q.text) if (self.embedder and r.vector > 0) else None
         extra = intents.expansion(q.text) if q.expand else []
-        pool = recall(self.store, f, q.text, qvec, derived.deeper(r, self.model_facts), extra)
+        deepen = derived.deeper(self.store, r, self.model_facts)
+        pool = recall(self.store, f, q.text, qvec, r, extra, deepen)
         replaced, routed = Replaced(), list[tuple[str, str]]()
         if r.slot_lookup:
             replaced, routed = self._slot_lookup(q, f, pool, qvec)

@@ -73,9 +73,10 @@ def as_assistant(c: Candidate, event: Event) -> Candidate:
     if c.subject != "user":
         return c
     who = event.scope.agent or "assistant"
-    content = re.sub(
+    named = "" if who == "assistant" else f" {who}"
+    content = re.sub(  # in the content's own language: "助手搬到了北京", not "The assistant搬到了北京"
         r"\bThe user\b|\bthe user\b|用户",
-        f"The assistant {who}" if who != "assistant" else "The assistant",
+        lambda m: f"助手{named}" if m.group(0) == "用户" else f"The assistant{named}",
         c.content,
     )
     return c.model_copy(

@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import numpy as np
+import numpy.typing as npt
+
 from memquill.catalogue import load
 from memquill.model import Candidate, Event, Level, MemoryType, Role
 from memquill.providers.base import Embedder
@@ -63,6 +66,17 @@ class ProjectReader:
         self.safety_critical = frozenset(a.key for a in cat.attributes if a.safety_critical)
         self.user_only = frozenset(a.key for a in cat.attributes if tuple(a.subjects) == ("user",))
         self.known = frozenset(a.key for a in cat.attributes)
+        self._last: tuple[str, npt.NDArray[np.float32]] | None = None
+
+    def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        """The turn's vector: one turn gives several candidates, embedded once. Only the last
+        turn is kept, and an erasure drops it (``forget_cached``)."""
+        if self._last is None or self._last[0] != text:
+            self._last = (text, self.embedder.embed_passages([text]))
+        return self._last[1]
+
+    def forget_cached(self) -> None:
+        self._last = None
 
     def reads(self, cand: Candidate) -> bool:
         """Is this candidate one whose level the reading may move?"""
@@ -71,9 +85,7 @@ class ProjectReader:
         return cand.key.startswith(READ_PREFIXES) or cand.type in READ_TYPES
 
     def __call__(self, cand: Candidate, text: str) -> bool:
-        """No memo of texts: the user's words must not outlive a ``forget`` in this process.
-
-        Two readings. An instruction or preference the classifier reads as the project's
+        """Two readings. An instruction or preference the classifier reads as the project's
         (above). And a statement that does not speak of the speaker at all — no "I", "my",
         "我" — said in the project, about nothing only a person has: "告警一律推到钉钉群里，
         别搞邮件" or "Batch IDs go SW, then the year…" said in a project's session are the
@@ -81,7 +93,7 @@ class ProjectReader:
         a phone number; "Reply in Chinese" (an attribute only the user has) stays the user's."""
         if cand.key in self.safety_critical or not (self.reads(cand) or impersonal(text)):
             return False
-        p = self.model.predict(self.embedder.embed_passages([text]), top=1, texts=[text])[0]
+        p = self.model.predict(self._vector(text), top=1, texts=[text])[0]
         if self.reads(cand) and (
             (p.kind == "project" and p.kind_score >= KIND_FLOOR)
             or (p.attribute in self.project_only and p.attributes[0][1] >= ATTRIBUTE_FLOOR)

@@ -14,6 +14,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.write.extract.lexicon import TECH
+from memquill.write.extract.values import pos_cut
 
 _EVENT_ZH = re.compile(
     r"([\u4e00-\u9fffA-Za-z]{0,6}(?:会|聚会|聚餐|婚礼|活动|派对|比赛|演唱会|讲座|培训|面试|旅行|旅游|"
@@ -110,9 +111,26 @@ def person_name(text: str) -> str | None:
     if m and m.group(1).split()[0] not in ("I", "My", "We", "Our", "The", "It", "This", "That"):
         return m.group(1)
     m = _NAME_ZH.match(text)
-    if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)):
+    if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)) and _nominal(text, m.group(1)):
         return m.group(1)
     return None
+
+
+# jieba POS flags no name is made of: time, adverb, preposition, locality, pronoun, particle,
+# conjunction, numeral, measure word, verb ("现在不在杭州了" starts with no person "现在不")
+_NOT_NAME = ("t", "d", "p", "f", "r", "u", "c", "m", "q", "v", "z")
+
+
+def _nominal(text: str, name: str) -> bool:
+    """The name is whole words at the start of the clause, none of them a function word."""
+    at = 0
+    for word, flag in pos_cut(text):
+        if at >= len(name):
+            break
+        if flag.startswith(_NOT_NAME):
+            return False
+        at += len(word)
+    return at == len(name)
 
 
 def _named(text: str, name: str) -> bool:

@@ -107,6 +107,11 @@ def _posseg() -> Callable[[str], tuple[tuple[str, str], ...]]:
     return cut
 
 
+def pos_cut(text: str) -> tuple[tuple[str, str], ...]:
+    """(word, jieba POS flag) of a clause, memoised."""
+    return _posseg()(text)
+
+
 def zh_tagged(text: str, flags: tuple[str, ...]) -> list[str]:
     """Runs of adjacent tokens whose jieba POS tag starts with one of ``flags``."""
     out: list[str] = []

@@ -1,0 +1,30 @@
+"""Whom a clause is about, from its words (the model's kind aside)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.write.extract.subjects import person_name, subject_for
+
+
+@pytest.mark.parametrize(
+    ("clause", "name"),
+    [
+        ("周琴是成都人", "周琴"),
+        ("小李现在在深圳", "小李"),
+        ("阿杰最近很忙", "阿杰"),
+        ("Dana's birthday is in May", "Dana"),
+        ("现在不在杭州了", None),  # was read as a person "现在不"
+        ("最近在学吉他", None),
+        ("昨天的会很长", None),
+    ],
+)
+def test_a_name_the_clause_starts_with_is_whole_words_none_a_function_word(
+    clause: str, name: str | None
+) -> None:
+    assert person_name(clause) == name
+
+
+@pytest.mark.parametrize("clause", ["现在不在杭州了", "最近在上海上班"])
+def test_a_clause_starting_with_a_time_word_is_about_no_one_named(clause: str) -> None:
+    assert subject_for(clause, "person", None) is None
