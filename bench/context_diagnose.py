@@ -31,34 +31,19 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from context_usefulness import DATA, START, converse, load, shown_facts, stored_facts
+from context_usefulness import DATA, ingested, load, shown_facts, stored_facts
 
-from memquill import FixedClock, Memory, Settings
+from memquill import Memory
 
 LARGE = 100_000
 
 
 def open_user(user: dict[str, Any], said: dict[str, str], embedder: str, cache: str) -> Memory:
     """The user's store after the three sessions (from ``cache`` when it holds it)."""
-    path = Path(cache) / f"{user['id']}.db" if cache else None
-    stamp = path.with_suffix(".json") if path else None
-    if path is not None and stamp is not None and stamp.exists():
-        clock = FixedClock(datetime.fromisoformat(json.loads(stamp.read_text())["now"]))
-        return Memory(str(path), clock=clock, settings=Settings(embedder=embedder))
-    clock = FixedClock(START)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.unlink(missing_ok=True)
-    mem = Memory(str(path) if path else ":memory:", clock=clock, settings=Settings(embedder=embedder))
-    converse(mem, user, said, clock)
-    clock.advance(days=7)
-    if stamp is not None:
-        stamp.write_text(json.dumps({"now": clock.now().isoformat()}))
-    return mem
+    return ingested(user, said, embedder, cache)
 
 
 def visible(mem: Memory, user: str, project: str | None, said: dict[str, str]) -> set[str]:

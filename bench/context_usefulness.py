@@ -206,6 +206,27 @@ def score(
         )
 
 
+def ingested(user: dict[str, Any], said: dict[str, str], embedder: str, cache: str = "") -> Memory:
+    """The user's store after the three sessions and a week; with ``cache`` (a directory)
+    kept as a SQLite file and reused, so read-path changes are measured without ingesting
+    again (delete the directory after a write-path change)."""
+    path = Path(cache) / f"{user['id']}.db" if cache else None
+    stamp = path.with_suffix(".json") if path else None
+    if path is not None and stamp is not None and stamp.exists():
+        clock = FixedClock(datetime.fromisoformat(json.loads(stamp.read_text())["now"]))
+        return Memory(str(path), clock=clock, settings=Settings(embedder=embedder))
+    clock = FixedClock(START)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+    mem = Memory(str(path) if path else ":memory:", clock=clock, settings=Settings(embedder=embedder))
+    converse(mem, user, said, clock)
+    clock.advance(days=7)
+    if stamp is not None:
+        stamp.write_text(json.dumps({"now": clock.now().isoformat()}))
+    return mem
+
+
 def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
     users, said = load(Path(args.spec), Path(args.utterances))
     if args.users:
@@ -215,10 +236,7 @@ def run(args: argparse.Namespace) -> dict[str, dict[int, Score]]:
     for name in scores:
         scores[name] = {b: Score() for b in budgets}
     for user in users:
-        clock = FixedClock(START)
-        mem = Memory(":memory:", clock=clock, settings=Settings(embedder=args.embedder))
-        converse(mem, user, said, clock)
-        clock.advance(days=7)
+        mem = ingested(user, said, args.embedder, args.cache)
         facts = {f["id"]: f for f in user["facts"]}
         stored = stored_facts(mem, user, said)
         for req in user["requests"]:
@@ -246,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--spec", default=str(DATA / "context_spec.json"), help="users, facts and requests")
     p.add_argument("--utterances", default=str(DATA / "context_utterances.json"), help="fact id → utterance")
     p.add_argument("--json", default="")
+    p.add_argument("--cache", default="", help="directory keeping each user's ingested store")
     p.add_argument("--show", type=int, default=0, help="print N misses/leaks of context() at 300")
     args = p.parse_args(argv)
     started = time.perf_counter()

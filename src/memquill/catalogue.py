@@ -5,7 +5,8 @@ relation words that name people in the user's life, and for every attribute its 
 key, value type, cardinality, default memory type, profile section, safety flag, bilingual
 labels and question forms. Extraction keys its candidates with it, reconciliation reads the
 cardinality (single → a new value supersedes, multi → values coexist), routing maps
-questions to slots, and the context builder reads ``profile`` and ``safety_critical``.
+questions to slots, and the context builder reads ``profile``, ``safety_critical`` and
+``sensitive``.
 
 Subjects are strings: ``user``, ``person:<relation>`` or ``person:<Name>``, ``project`` or
 ``project:<name>``, ``org:<name>``, ``event:<name>``, ``item:<name>``; the part before the
@@ -73,6 +74,9 @@ class Attribute(_Frozen):
     memory_type: Literal["preference", "fact", "decision", "temporary", "procedure"]
     profile: Literal["identity", "constraint", "preference", "context", "none"]
     safety_critical: bool
+    # private but not safety-critical (money, relationships, belief, body): shown only
+    # where the request bears on it or names it, never merely for being near
+    sensitive: bool = False
     labels: Bilingual
     questions: Questions
     description: str

@@ -263,6 +263,7 @@ def _put_standing(block: _Block, st: Standing, cap: int, language: str) -> list[
                 "attribute": e.attribute.key,
                 "score": e.score,
                 **({"safety_critical": True} if e.safety_critical else {}),
+                **({"private": e.private} if e.private else {}),
             },
         )
         for e in st.entries

@@ -50,6 +50,7 @@ class Attribute:
     memory_type: str = "fact"
     profile: str = "none"  # identity | constraint | preference | context | none
     safety_critical: bool = False
+    sensitive: bool = False  # private, not safety-critical: shown only where the request bears on it
     labels: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
 
@@ -117,6 +118,7 @@ def parse(data: Any) -> Catalogue:
             memory_type=str(e.get("memory_type") or "fact"),
             profile=profile,
             safety_critical=bool(e.get("safety_critical", False)),
+            sensitive=bool(e.get("sensitive", False)),
             labels=_strings(e.get("labels")),
             questions=_strings(e.get("questions")),
         )

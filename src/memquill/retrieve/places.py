@@ -67,9 +67,9 @@ def _relations() -> tuple[re.Pattern[str], re.Pattern[str]]:
     words = load().relation_words()
     zh = sorted((w for w in words if _CJK.search(w)), key=len, reverse=True)
     en = sorted((w for w in words if not _CJK.search(w)), key=len, reverse=True)
-    zh_rx = re.compile(r"(?:^|我的?|我们|我家|咱)(?:" + "|".join(map(re.escape, zh)) + ")")
+    zh_rx = re.compile(r"(?:^|我的?|我们|我家|咱)(" + "|".join(map(re.escape, zh)) + ")")
     en_rx = re.compile(
-        r"\b(?:my|our)\s+(?:\w+\s+)?(?:" + "|".join(map(re.escape, en)) + r")s?\b", re.IGNORECASE
+        r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(map(re.escape, en)) + r")s?\b", re.IGNORECASE
     )
     return zh_rx, en_rx
 
@@ -79,6 +79,14 @@ def mentioned_person(text: str) -> bool:
     after "my"/"我" or opening the sentence ("my twin", "女朋友在成都工作")."""
     zh_rx, en_rx = _relations()
     return bool(zh_rx.search(text) or en_rx.search(text))
+
+
+def people(text: str) -> frozenset[str]:
+    """The relations of the people in the user's life a text names ("my dad", "我爸" →
+    ``father``), in either language."""
+    cat = load()
+    found = {m.group(1) for rx in _relations() for m in rx.finditer(text)}
+    return frozenset(k for w in found if (k := cat.relation(w)) is not None)
 
 
 def reading(

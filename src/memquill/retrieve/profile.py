@@ -12,7 +12,7 @@ turns are withheld from episodes elsewhere (``assemble``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -20,10 +20,11 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
-from memquill.retrieve import intents, places, spend
+from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
-from memquill.retrieve.privacy import PROFILE_TYPES, gate, withheld
+from memquill.retrieve.confided import Request
+from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
@@ -39,6 +40,7 @@ from memquill.retrieve.sentences import (
     without_private,
 )
 from memquill.retrieve.spend import sentences
+from memquill.retrieve.standing_spend import evidence_texts, spend_standing
 from memquill.settings import Settings
 from memquill.store.base import Store
 from memquill.text import query_terms
@@ -92,6 +94,7 @@ class ProfileEntry:
     attribute: Attribute
     score: float
     relevant: bool = False
+    private: str = ""  # for a private line: why this request may see it
 
     @property
     def safety_critical(self) -> bool:
@@ -139,24 +142,30 @@ def assemble(
     standing sections evidence is spent once, as in the memory section."""
     bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
-    kept = cut_private(gate(hits, bears_on, catalogue, reader.project, query), sentence_reader, wanted)
+    episodes = [
+        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
+    ]
+    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
+    kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
-    user = select(
-        store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
-    )
-    user = _with_excerpts(
-        user, store, reader, at, policy, catalogue, types, (found, bears_on), sentence_reader
-    )
+    user = [
+        replace(e, private=why or "")
+        for e in select(
+            store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
+        )
+        if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
+    ]
+    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
     project = [
         replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
-        if (r := without_private(restored(e.record), sentence_reader)) is not None
+        if (r := without_private(restored(e.record), sentence_reader, request)) is not None
         for part in split(r)
     ]
     entries = user + project
-    hidden = withheld(store, reader, at, bears_on, {e.record.id for e in entries}, catalogue, standing)
+    hidden = withheld(store, reader, at, request, {e.record.id for e in entries}, catalogue, standing)
     texts = evidence_texts(store, reader, kept, entries, hidden)
     if spend_once:
         user, project = spend_standing(user, texts), spend_standing(project, texts, user)
@@ -174,13 +183,11 @@ def assemble(
 
 def _with_excerpts(
     entries: list[ProfileEntry],
-    store: Store,
-    reader: Scope,
+    episodes: list[MemoryRecord],
     at: datetime,
     policy: ProfilePolicy,
     catalogue: Catalogue | None,
-    types: frozenset[MemoryType] | None,
-    relevant: tuple[Collection[str], Collection[str]],
+    relevant: tuple[Collection[str], Request],
     sentence_reader: SentenceReader | None,
 ) -> list[ProfileEntry]:
     """Add the standing facts that live only inside user-level episodes, one sentence each:
@@ -190,16 +197,15 @@ def _with_excerpts(
     (an episode's confidence is lower)."""
     if sentence_reader is None or not policy.enabled:
         return entries
-    found, bears_on = relevant
+    found, request = relevant
+    bears_on = request.bears_on
     cat = catalogue or bundled_catalogue()
-    episodes = [
-        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
-    ]
     said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
     critical = [
-        ProfileEntry(rec, cat.attributes[key], 1.0, True)
-        for rec, key in excerpts(episodes, sentence_reader, bears_on)
-        if key in cat.attributes and not any((key, ev) in said for ev in rec.evidence)
+        ProfileEntry(rec, label, 1.0 if label.safety_critical else 0.5, True, why)
+        for rec, key, why in excerpts(episodes, sentence_reader, request)
+        for label in [cat.attributes.get(key) or _stand_in(key)]
+        if not any((key, ev) in said for ev in rec.evidence)
     ]
     lines: list[ProfileEntry] = []
     known = {e.attribute.key for e in entries}  # an identity a record states needs no excerpt
@@ -234,7 +240,7 @@ def _with_excerpts(
                 line = turn_of(ep, text, sentence_reader)
                 if all(line != e.record.content or e.record.id != ep.id for e in lines):
                     lines.append(ProfileEntry(excerpt(ep, line), attr, score, hit))
-        for line, key in bearing_turns(ep, bears_on, sentence_reader):
+        for line, key in bearing_turns(ep, bears_on, sentence_reader, request):
             attr = cat.attributes.get(key)
             fresh = not any(
                 e.record.id == ep.id and (line in e.record.content or e.record.content in line)
@@ -264,6 +270,11 @@ def _with_excerpts(
     return first + rest[: policy.max_items]
 
 
+def _stand_in(key: str) -> Attribute:
+    """A private label that is no catalogue attribute (``confided``)."""
+    return Attribute(key=key, subjects=("user",), profile="context")
+
+
 def own_sentences(ep: MemoryRecord, content: str) -> list[str]:
     """The sentences of an episode the user said: a profile line states the user's facts, so
     the assistant's quoted turns ("Assistant: lashing rain in Cork again…") are no source of
@@ -278,28 +289,6 @@ def _standing(read: Reading, cat: Catalogue, groups: Collection[str]) -> bool:
     """The classifier reads the sentence as a standing fact of one of ``groups``."""
     attr = cat.attributes.get(read.attribute)
     return attr is not None and attr.profile in groups and read.score >= STANDING_SCORE
-
-
-def spend_standing(
-    entries: Sequence[ProfileEntry], texts: Mapping[str, str], before: Sequence[ProfileEntry] = ()
-) -> list[ProfileEntry]:
-    """Evidence spent once within the standing sections: an episode whose turns a record
-    of the section (or of ``before``) carries is dropped or trimmed, and a record adding no
-    words to an earlier one with the same evidence is dropped."""
-    records = [e.record for e in [*before, *entries] if e.record.type is not MemoryType.EPISODE]
-    carried = {ev for r in records for ev in r.evidence}
-    out: list[ProfileEntry] = []
-    for e in entries:
-        rec = e.record
-        if rec.type is MemoryType.EPISODE:
-            content = spend.trim_episode(rec, carried, texts)
-            if content == rec.content:
-                out.append(e)
-            elif content is not None:
-                out.append(replace(e, record=rec.model_copy(update={"content": content})))
-        elif not spend.redundant_record(rec, [x.record for x in [*before, *out]], records):
-            out.append(e)
-    return out
 
 
 def user_level(reader: Scope) -> Scope:
@@ -389,18 +378,3 @@ def _rank(
     entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, *tie_key(e.record)))
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][:limit]
-
-
-def evidence_texts(
-    store: Store,
-    reader: Scope,
-    hits: Sequence[Hit],
-    entries: Sequence[ProfileEntry],
-    hidden: Collection[str] = (),
-) -> dict[str, str]:
-    """Wording of the turns an episode shares with a record of the block, or with a withheld
-    one: what trimming needs."""
-    records = [h.memory for h in hits] + [e.record for e in entries]
-    carried = {ev for r in records if r.type is not MemoryType.EPISODE for ev in r.evidence} | set(hidden)
-    wanted = sorted({ev for r in records if r.type is MemoryType.EPISODE for ev in r.evidence} & carried)
-    return {e.id: e.content for e in store.get_events(reader, wanted)} if wanted else {}

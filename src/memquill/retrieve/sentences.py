@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import intents, spend
+from memquill.retrieve import confided, intents, spend
 from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.spend import sentences
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
@@ -140,19 +140,41 @@ class SentenceReader:
         attr = self.catalogue.attributes.get(key)
         return attr is not None and attr.safety_critical
 
-    def split(self, rec: MemoryRecord) -> tuple[str | None, list[tuple[str, tuple[str, ...]]]]:
-        """An episode's content without its private sentences (``None`` when nothing is
-        left), and those sentences with their attributes. Other records pass unchanged."""
-        if rec.type is not MemoryType.EPISODE:
-            return rec.content, []
+    def labels(self, rec: MemoryRecord, parts: Sequence[str]) -> list[frozenset[str]]:
+        """For each sentence of an episode, its private labels: the safety-critical and
+        sensitive attributes it states, and those of the private user turn holding it
+        (``confided.py``); empty for a sentence that is not private."""
         self.seed([rec])
-        parts = sentences(rec.content)
-        kinds = self.critical(parts)
-        private = [(s, k) for s, k in zip(parts, kinds, strict=True) if k]
-        if not private:
-            return rec.content, []
-        rest = [s for s, k in zip(parts, kinds, strict=True) if not k]
-        return (" ".join(rest) if rest else None), private
+        turns = confided.turn_labels(rec)
+        out = []
+        for text, r in zip(parts, self.read(parts), strict=True):
+            own = set(r.critical)
+            attr = self.catalogue.attributes.get(r.attribute)
+            if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
+                own.add(attr.key)
+            out.append(frozenset(own) | confided.sentence_labels(turns, text))
+        return out
+
+
+def private_split(
+    rec: MemoryRecord, reader: SentenceReader | None
+) -> tuple[str | None, list[tuple[str, frozenset[str]]]]:
+    """An episode's content without its private sentences (``None`` when nothing is left),
+    and those sentences with their labels. Other records pass unchanged. Without a reader
+    (no classifier for this embedder) only the user's confided turns are private."""
+    if rec.type is not MemoryType.EPISODE:
+        return rec.content, []
+    parts = sentences(rec.content)
+    if reader is not None:
+        kinds = reader.labels(rec, parts)
+    else:
+        turns = confided.turn_labels(rec)
+        kinds = [confided.sentence_labels(turns, x) for x in parts]
+    private = [(x, k) for x, k in zip(parts, kinds, strict=True) if k]
+    if not private:
+        return rec.content, []
+    rest = [x for x, k in zip(parts, kinds, strict=True) if not k]
+    return (" ".join(rest) if rest else None), private
 
 
 def _all_sentences(content: str, full: object) -> list[str]:
@@ -190,36 +212,51 @@ def reader_for(embedder: Embedder | None) -> SentenceReader | None:
     return SentenceReader(model, embedder)
 
 
-def without_private(rec: MemoryRecord, reader: SentenceReader | None) -> MemoryRecord | None:
-    """The record with its private sentences cut (an episode); ``None`` when nothing is left."""
-    if reader is None:
-        return rec
-    content, private = reader.split(rec)
+def without_private(
+    rec: MemoryRecord, reader: SentenceReader | None, request: confided.Request | None = None
+) -> MemoryRecord | None:
+    """The record with its private sentences cut (an episode) but those ``request`` may
+    see; ``None`` when nothing is left."""
+    content, private = private_split(rec, reader)
     if not private:
         return rec
+    if request is not None and any(_opens(request, k, x) for x, k in private):
+        keep = {x for x, k in private if _opens(request, k, x)}
+        content = " ".join(x for x in sentences(rec.content) if x in keep or x not in dict(private)) or None
     return None if content is None else rec.model_copy(update={"content": content})
+
+
+def _opens(request: confided.Request, labels: frozenset[str], text: str) -> bool:
+    return request.why(labels, text) is not None
 
 
 def excerpts(
     episodes: Sequence[MemoryRecord],
     reader: SentenceReader | None,
-    bears_on: Collection[str],
-) -> list[tuple[MemoryRecord, str]]:
-    """Private sentences the request bears on, each as a copy of its episode holding only
-    that sentence (marked ``excerpt``), with the attribute it states."""
-    if reader is None or not bears_on:
-        return []
-    out: list[tuple[MemoryRecord, str]] = []
+    request: confided.Request,
+) -> list[tuple[MemoryRecord, str, str]]:
+    """Private sentences the request bears on or names, each as a copy of its episode
+    holding only that sentence's turn (marked ``excerpt``), with the label that opened it
+    and why (``bears on …`` / ``named``)."""
+    out: list[tuple[MemoryRecord, str, str]] = []
     for ep in episodes:
-        for text, keys in reader.split(ep)[1]:
-            key = next((k for k in keys if k in bears_on), None)
-            line = turn_of(ep, text, reader) if key is not None else ""
-            if key is not None and all(line != r.content or r.id != ep.id for r, _ in out):
-                out.append((excerpt(ep, line), key))
+        for text, keys in private_split(ep, reader)[1]:
+            why = request.why(keys, text)
+            if why is None:
+                continue
+            key = next((k for k in sorted(keys) if k in request.bears_on), None) or _label(keys)
+            line = turn_of(ep, text, reader)
+            if all(line != r.content or r.id != ep.id for r, _, _ in out):
+                out.append((excerpt(ep, line), key, why))
     return out
 
 
-def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader) -> str:
+def _label(keys: Collection[str]) -> str:
+    """The label a private line is shown under: a catalogue attribute before ``confided``."""
+    return sorted(keys, key=lambda k: (k == confided.CONFIDED, k))[0]
+
+
+def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader | None) -> str:
     """The user's turn that holds ``sentence`` (as the episode keeps it), without its other
     private sentences: what a profile line shows. A standing fact comes with its reason or
     its qualifier ("Fish yes, meat no. Been that way since my twenties.", "Austin hit 104
@@ -231,16 +268,17 @@ def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader) -> str:
         if not isinstance(text, str) or sentence not in text:
             continue
         parts = sentences(text)
-        if not all(reader.known(x) for x in parts):
+        if reader is None or not all(reader.known(x) for x in parts):
             return sentence
-        own = reader.critical([sentence])[0]
-        kept = [x for x in parts if x == sentence or not reader.critical([x])[0] or own]
+        labels = reader.labels(rec, [sentence, *parts])
+        own, kinds = labels[0], labels[1:]
+        kept = [x for x, k in zip(parts, kinds, strict=True) if x == sentence or not k or own]
         return " ".join(kept)
     return sentence
 
 
 def bearing_turns(
-    rec: MemoryRecord, bears_on: Collection[str], reader: SentenceReader
+    rec: MemoryRecord, bears_on: Collection[str], reader: SentenceReader, request: confided.Request
 ) -> list[tuple[str, str]]:
     """The user's turns of an episode that state an attribute the request's situation bears
     on, read as a whole (``statements[*].reading``, taken at write time), as (turn without
@@ -264,7 +302,8 @@ def bearing_turns(
             continue
         if not parts or not all(reader.known(x) for x in parts):
             continue  # no stored reading: nothing is embedded at request time
-        kept = [x for x in parts if not reader.critical([x])[0] or key in reader.critical([x])[0]]
+        kinds = reader.labels(rec, parts)
+        kept = [x for x, k in zip(parts, kinds, strict=True) if not k or key in k or _opens(request, k, x)]
         if kept:
             out.append((" ".join(kept), str(key)))
     return out
@@ -333,13 +372,24 @@ def fuller(hits: Sequence[Hit], sentence_reader: SentenceReader | None) -> dict[
 
 
 def cut_private(
-    hits: Sequence[Hit], sentence_reader: SentenceReader | None, wanted: Collection[str]
+    hits: Sequence[Hit],
+    sentence_reader: SentenceReader | None,
+    wanted: Collection[str],
+    request: confided.Request | None = None,
 ) -> list[Hit]:
     """Hits with their episodes' left-out sentences the request needs put back and their
     private sentences cut (those that keep nothing are dropped)."""
     out = []
     for h in hits:
-        rec = without_private(restored(h.memory, wanted), sentence_reader)
-        if rec is not None:
-            out.append(h if rec is h.memory else h.model_copy(update={"memory": rec}))
+        full = restored(h.memory, wanted)
+        rec = without_private(full, sentence_reader, request)
+        if rec is None:
+            continue
+        why = h.why
+        if request is not None and rec is not full:  # say why a private sentence stayed
+            kept = [request.why(k, x) for x, k in private_split(full, sentence_reader)[1] if x in rec.content]
+            why = {**why, "private": kept[0]} if kept and kept[0] else why
+        out.append(
+            h if rec is h.memory and why is h.why else h.model_copy(update={"memory": rec, "why": why})
+        )
     return out

@@ -1,0 +1,165 @@
+"""Private but not safety-critical: what a request may see only when it bears on it.
+
+A custody fight, a secret job offer, a debt, a therapist, a bereavement: none of it is
+safety-critical, and all of it leaked into unrelated requests (a LinkedIn summary, a dinner
+booking) because the block only withheld ``safety_critical`` attributes. Three signals mark a
+memory private, none of them a phrase list of topics:
+
+- its catalogue attribute is ``sensitive`` (salary, marital status, religion, body data) —
+  a record's key, or what the attribute classifier reads a sentence as (``sentences.py``);
+- the user marked the turn as confided: a *discretion cue* ("don't tell anyone", "my boss
+  doesn't know", "这事你知道就行"; data, ``data/discretion.json``). The cue is the user's own
+  word on privacy, whatever the topic, in either language;
+- it is safety-critical (the older rule, unchanged).
+
+Each private memory carries *labels*: its private attribute keys, the attributes the
+classifier confidently reads its turn as, and ``confided``. It is shown when the request's
+situations bear on one of them (``data/intents.json``), or when the request names it (two of
+the request's own content terms in the memory's wording) — and the line then says why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from memquill.model import MemoryRecord, MemoryType
+from memquill.retrieve import places, spend
+from memquill.retrieve.attributes import Attribute, bundled
+
+CONFIDED = "confided"
+NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
+MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
+
+
+@lru_cache(maxsize=1)
+def _cues() -> re.Pattern[str]:
+    data = json.loads(resources.files("memquill").joinpath("data/discretion.json").read_text("utf-8"))
+    words = [str(w) for ws in data["cues"].values() for w in ws]
+    parts = [rf"(?<![a-z]){re.escape(w.casefold())}(?![a-z])" if w.isascii() else re.escape(w) for w in words]
+    patterns = [str(p) for p in data.get("patterns", [])]
+    return re.compile("|".join([*sorted(parts, key=len, reverse=True), *patterns]))
+
+
+def discreet(text: str) -> bool:
+    """The text holds a discretion cue: the user said it is not to be passed on."""
+    return bool(_cues().search(text.casefold().replace("’", "'")))
+
+
+def turn_labels(rec: MemoryRecord) -> dict[str, frozenset[str]]:
+    """An episode's private user turns (``statements``), by wording, with their labels."""
+    out: dict[str, frozenset[str]] = {}
+    for st in rec.attributes.get("statements") or []:
+        labels = _turn(st)
+        if labels:
+            out[st["text"]] = labels
+    return out
+
+
+def _turn(st: object) -> frozenset[str]:
+    """A user turn's private labels, from its wording and the reading taken at write time
+    (no embedding here): ``confided`` when it holds a discretion cue, and the sensitive
+    attributes the reading gives ``SENSITIVE_MASS`` or more. Not the other attributes the
+    reading names: "An Oslo hospital has offered me a position. Nobody here knows yet"
+    reads as a medical condition (0.67), and a dinner request bears on those."""
+    text = st.get("text") if isinstance(st, dict) else None
+    if not isinstance(text, str) or not isinstance(st, dict):
+        return frozenset()
+    reading = st.get("reading")
+    attrs: list[tuple[str, float]] = []
+    memory = 0.0
+    if isinstance(reading, list) and len(reading) == 2 and isinstance(reading[1], list):
+        memory = float(reading[0])
+        attrs = [(str(k), float(p)) for k, p in reading[1]]
+    cat = bundled()
+    sensitive = [(k, p) for k, p in attrs if p >= ATTRIBUTE_FLOOR and _sensitive(cat.attributes.get(k))]
+    out = (
+        {k for k, _ in sensitive}
+        if memory >= MEMORY_FLOOR and sum(p for _, p in sensitive) >= SENSITIVE_MASS
+        else set()
+    )
+    if discreet(text):
+        out.add(CONFIDED)
+    return frozenset(out)
+
+
+def _sensitive(attr: Attribute | None) -> bool:
+    return attr is not None and attr.sensitive
+
+
+def sentence_labels(turns: Mapping[str, frozenset[str]], sentence: str) -> frozenset[str]:
+    """Labels of an episode sentence said inside one of the private ``turns`` (empty
+    otherwise): quoted verbatim, or holding mostly the turn's words (a time-normalised
+    quote, a filler turn without an end mark glued in front)."""
+    out: frozenset[str] = frozenset()
+    for text, labels in turns.items():
+        quoted = sentence in text or any(len(x) > 3 and x in sentence for x in spend.sentences(text))
+        if quoted or spend.covered(sentence, [spend.sentence_terms(text)]):
+            out |= labels
+    return out
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one request opens: its situations' attributes, its own words, and the turns
+    the user confided (event id → labels)."""
+
+    bears_on: frozenset[str]
+    asked: frozenset[str]
+    confided: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    people: frozenset[str] = frozenset()  # relations the request names ("my dad" → father)
+
+    @classmethod
+    def of(
+        cls, query: str, bears_on: Collection[str], asked: Iterable[str], episodes: Iterable[MemoryRecord]
+    ) -> Request:
+        confided: dict[str, frozenset[str]] = {}
+        for ep in episodes:
+            if ep.type is not MemoryType.EPISODE:
+                continue
+            for st in ep.attributes.get("statements") or []:
+                labels = _turn(st)
+                if labels:
+                    confided[str(st.get("event"))] = labels
+        return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query))
+
+    def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
+        """A record's private labels (empty: not private). An episode has none of its own:
+        its private sentences are cut from it instead (``sentences.py``)."""
+        if rec.type is MemoryType.EPISODE:
+            return frozenset()
+        out: set[str] = set()
+        if attr.safety_critical or attr.sensitive:
+            out.add(attr.key)
+        for ev in rec.evidence:
+            out |= self.confided.get(ev, frozenset())
+        if discreet(rec.content):
+            out.add(CONFIDED)
+        return frozenset(out)
+
+    def named(self, text: str) -> bool:
+        """The request names the memory: enough of its own words are in the wording."""
+        return len(self.asked & spend.sentence_terms(text)) >= NAMED_TERMS
+
+    def why(self, labels: Collection[str], text: str) -> str | None:
+        """Why a private memory may be shown (``bears on <label>`` / ``named``), or None.
+
+        What the user confided opens only to a situation bearing on a safety-critical
+        attribute it states, and — when it is about someone in the user's life — only to a
+        request that names that person too ("driving up to see my dad" and the dad's lung
+        disease; not a dinner menu). A birthday dinner bears on marital status, but "we
+        broke up, don't ask" is not for it."""
+        keys = set(labels) & self.bears_on
+        if CONFIDED in labels:
+            cat = bundled()
+            keys = {k for k in keys if (a := cat.attributes.get(k)) is not None and a.safety_critical}
+            whom = places.people(text)
+            if whom and not whom & self.people:
+                keys = set()
+        if keys:
+            return f"bears on {sorted(keys)[0]}"
+        return "named" if self.named(text) else None

@@ -1,0 +1,118 @@
+"""Private but not safety-critical: the sensitive flag, discretion cues and what opens them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memquill.catalogue import load
+from memquill.model import MemoryRecord, MemoryType, Scope, Source
+from memquill.retrieve import attributes
+from memquill.retrieve.confided import CONFIDED, Request, discreet, turn_labels
+from memquill.retrieve.privacy import shown_because
+from memquill.text import query_terms
+
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+
+
+def rec(content: str, key: str, evidence: list[str], type_: MemoryType = MemoryType.FACT) -> MemoryRecord:
+    return MemoryRecord(
+        id=f"m-{key}-{hash(content) % 999}",
+        type=type_,
+        scope=Scope(user="u"),
+        subject="user",
+        key=key,
+        content=content,
+        confidence=0.9,
+        source=Source.EXPLICIT,
+        evidence=evidence,
+        created_at=NOW,
+        updated_at=NOW,
+    )
+
+
+def test_sensitive_is_catalogue_data_and_apart_from_safety_critical() -> None:
+    strict = {a.key: a for a in load().attributes}
+    read = attributes.bundled().attributes
+    for key in ("salary", "marital_status", "religion"):
+        assert strict[key].sensitive and read[key].sensitive
+        assert not strict[key].safety_critical
+    assert not read["allergy"].sensitive and read["allergy"].safety_critical
+    assert not read["occupation"].sensitive
+
+
+@pytest.mark.parametrize(
+    ("text", "private"),
+    [
+        ("这事你知道就行，别跟别人提。", True),
+        ("我是做前端开发的，月薪两万五，这个别跟我同事说。", True),
+        ("我们领导完全不知道。", True),
+        ("Keep that between us.", True),
+        ("My boss doesn't know yet.", True),
+        ("Don't tell my sister.", True),
+        ("别跟我客气，直接说。", False),
+        ("I don't know yet which hotel we'll pick.", False),
+        ("She doesn't know how to swim.", False),
+        ("We sent the kids to a private school.", False),
+    ],
+)
+def test_discretion_cues_in_both_languages(text: str, private: bool) -> None:
+    assert discreet(text) is private
+
+
+@pytest.mark.parametrize(
+    ("content", "bears_on", "query", "shown"),
+    [
+        ("用户月薪两万五。", {"self_intro"}, "帮我写一段自我介绍", False),
+        ("用户月薪两万五。", {"salary"}, "帮我算算每个月能存多少", True),
+        ("The user's salary is 41k.", set(), "Draft a short bio for the website", False),
+        # named: two of the request's own words are in it
+        ("The user's salary is 41k.", set(), "Is a 41k salary fair for a nurse?", True),
+    ],
+)
+def test_a_sensitive_record_needs_the_request_to_bear_on_it_or_name_it(
+    content: str, bears_on: set[str], query: str, shown: bool
+) -> None:
+    r = rec(content, "salary", ["e1"])
+    request = Request.of(query, bears_on, query_terms(query), [])
+    assert (shown_because(r, request) is not None) is shown
+    assert shown_because(rec("用户是护士。", "occupation", ["e2"]), request) == ""  # not private at all
+
+
+def _episode(turns: list[tuple[str, str]]) -> MemoryRecord:
+    ep = rec(" ".join(t for _, t in turns), "episode:e", [e for e, _ in turns], MemoryType.EPISODE)
+    ep.attributes["statements"] = [{"text": t, "event": e} for e, t in turns]
+    return ep
+
+
+@pytest.mark.parametrize(
+    ("turn", "other", "trip", "unrelated"),
+    [
+        (
+            "我爸有早期阿尔茨海默，出门得有人跟着，这事我没跟外人讲。",
+            "我周末喜欢钓鱼。",
+            "下个月带我爸去杭州玩，帮我规划一下",
+            "给我推荐一周的晚饭菜单",
+        ),
+        (
+            "My dad has early dementia and needs someone with him. I don't talk about it much.",
+            "I like fishing at the weekend.",
+            "I'm taking my dad to the coast next month, plan the trip",
+            "Suggest a week of dinners",
+        ),
+    ],
+)
+def test_a_confided_fact_about_a_parent_opens_only_to_a_request_naming_them(
+    turn: str, other: str, trip: str, unrelated: str
+) -> None:
+    ep = _episode([("e1", turn), ("e2", other)])
+    assert turn_labels(ep) == {turn: frozenset({CONFIDED})}
+    fact = rec(turn, "medical_condition", ["e1"])
+    fact = fact.model_copy(update={"subject": "person:father"})
+    # a meal bears on medical conditions, a trip too; only the trip names the father
+    for query, shown in ((trip, True), (unrelated, False)):
+        request = Request.of(query, {"medical_condition"}, query_terms(query), [ep])
+        assert request.labels(fact, attributes.attribute_of(fact)) >= {CONFIDED, "medical_condition"}
+        assert (shown_because(fact, request) is not None) is shown, query
+        assert request.labels(ep, attributes.attribute_of(ep)) == frozenset()  # episodes are trimmed instead
