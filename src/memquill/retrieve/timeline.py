@@ -33,7 +33,7 @@ from memquill.retrieve.superseded import states_value
 from memquill.text import is_cjk
 from memquill.write.episodes import SENTENCE, content_terms
 from memquill.write.extract import change_cues, subjects, values
-from memquill.write.extract.classifier import AttributeClassifier
+from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
@@ -74,11 +74,47 @@ class StatementReader:
         texts = list(dict.fromkeys(str(t["text"]) for t in todo))
         if not texts:
             return
-        read = self.model.predict(self.embedder.embed_passages(texts), top=TOP)
-        found = dict(zip(texts, read, strict=True))
+        parts = {x: clauses(x) for x in texts}
+        batch = list(dict.fromkeys([*texts, *(c for cs in parts.values() for c in cs)]))
+        read = self.model.predict(self.embedder.embed_passages(batch), top=TOP)
+        found = dict(zip(batch, read, strict=True))
         for t in todo:
-            p = found[str(t["text"])]
-            t["reading"] = [round(p.memory, 3), [[k, round(v, 3)] for k, v in p.attributes]]
+            text = str(t["text"])
+            t["reading"] = _stored(found[text].memory, found[text].attributes)
+            if parts[text]:
+                t["clauses"] = _merged([found[c] for c in parts[text]])
+
+
+def _stored(memory: float, attributes: Iterable[tuple[str, float]]) -> list[object]:
+    return [round(memory, 3), [[k, round(v, 3)] for k, v in attributes]]
+
+
+def _merged(read: Sequence[Prediction]) -> list[object]:
+    """One reading for a turn's clauses: each attribute at its best clause."""
+    best: dict[str, float] = {}
+    for p in read:
+        for k, v in p.attributes:
+            best[k] = max(best.get(k, 0.0), v)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:TOP]
+    return _stored(max(p.memory for p in read), ranked)
+
+
+# Where a long turn splits into what it says one by one: sentence ends, commas, semicolons,
+# dashes and the conjunctions that start a new statement ("…broke twice, so I'm on Floorp
+# now", "网易那边没待多久，现在跳到同程了").
+_CLAUSE = re.compile(r"(?<=[。！？!?；;，,…\n])|(?<=\.)\s+|\s+[-–—]\s+|\s+(?=(?:so|but|and now)\s)", re.I)
+MIN_CLAUSE = 4  # characters (Chinese) or…
+MIN_WORDS = 3  # …words (English) for a clause to be read on its own
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a turn worth reading on their own; none when the turn is one clause.
+    The classifier reads a long, story-like turn by its first topic ("Vivaldi's sync broke
+    twice, so I'm on Floorp now" as a browser complaint, or as ``medical_condition``); read
+    clause by clause, the change it tells is read as what it is."""
+    parts = [p.strip(" ，,。.;；!！?？-–—") for p in _CLAUSE.split(text)]
+    kept = [p for p in parts if (len(p) >= MIN_CLAUSE if is_cjk(p) else len(p.split()) >= MIN_WORDS)]
+    return kept if len(kept) >= 2 else []
 
 
 def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
@@ -232,11 +268,13 @@ def single_slot(
     records: Sequence[MemoryRecord] = (),
     slot_ids: Mapping[str, Collection[str]] | None = None,
     also: Sequence[str] = (),
+    stated: bool = False,
 ) -> tuple[str, str] | None:
     """The single-valued slot a question asks about: of the routed ones and the query's
     likeliest readings (``also``; each joins with the routed subject), the first the
     query's reading prefers (``prefer``, best first) that anything in ``records`` states,
-    else the first routed one.
+    else the first routed one (``None`` when ``stated``: slots guessed from a loose reading
+    of the question are asked only when something states them).
     Two close readings of a question ("我在公司的岗位现在叫什么" read as ``name``, then
     ``occupation``) are settled by what was said: an empty slot is not the answer."""
     cat = load()
@@ -249,11 +287,11 @@ def single_slot(
     rank = {k: i for i, k in enumerate(prefer)}
     ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
     for cand in ordered:
-        if cand in single and not records:
+        if cand in single and not records and not stated:
             return cand
         if records and statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0]:
             return cand
-    return next((c for c in ordered if c in single), single[0])
+    return None if stated else next((c for c in ordered if c in single), single[0])
 
 
 def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
@@ -267,6 +305,14 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
     strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
+    part = turn.get("clauses")  # the turn read clause by clause
+    if isinstance(part, list) and len(part) == 2:
+        by_clause = [(str(k), float(v)) for k, v in part[1]]
+        q = dict(by_clause).get(key, 0.0)
+        if q >= ATTRIBUTE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
+            strong, p, memory = True, max(p, q), max(memory, float(part[0]))
+        elif q > p:
+            p = q
     cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
