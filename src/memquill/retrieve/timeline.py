@@ -31,6 +31,7 @@ from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
 from memquill.retrieve.superseded import states_value
 from memquill.text import is_cjk
+from memquill.write.covered import clauses
 from memquill.write.episodes import SENTENCE, content_terms
 from memquill.write.extract import change_cues, subjects, values
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
@@ -97,24 +98,6 @@ def _merged(read: Sequence[Prediction]) -> list[object]:
             best[k] = max(best.get(k, 0.0), v)
     ranked = sorted(best.items(), key=lambda kv: -kv[1])[:TOP]
     return _stored(max(p.memory for p in read), ranked)
-
-
-# Where a long turn splits into what it says one by one: sentence ends, commas, semicolons,
-# dashes and the conjunctions that start a new statement ("…broke twice, so I'm on Floorp
-# now", "网易那边没待多久，现在跳到同程了").
-_CLAUSE = re.compile(r"(?<=[。！？!?；;，,…\n])|(?<=\.)\s+|\s+[-–—]\s+|\s+(?=(?:so|but|and now)\s)", re.I)
-MIN_CLAUSE = 4  # characters (Chinese) or…
-MIN_WORDS = 3  # …words (English) for a clause to be read on its own
-
-
-def clauses(text: str) -> list[str]:
-    """The clauses of a turn worth reading on their own; none when the turn is one clause.
-    The classifier reads a long, story-like turn by its first topic ("Vivaldi's sync broke
-    twice, so I'm on Floorp now" as a browser complaint, or as ``medical_condition``); read
-    clause by clause, the change it tells is read as what it is."""
-    parts = [p.strip(" ，,。.;；!！?？-–—") for p in _CLAUSE.split(text)]
-    kept = [p for p in parts if (len(p) >= MIN_CLAUSE if is_cjk(p) else len(p.split()) >= MIN_WORDS)]
-    return kept if len(kept) >= 2 else []
 
 
 def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
