@@ -82,18 +82,18 @@ def test_a_turn_saying_more_than_its_records_keeps_its_episode(
     ("first", "later", "question", "was", "now"),
     [
         (
-            ["我用 Vim 写代码好多年了"],
-            ["插件老是坏，折腾烦了，所以现在写代码都在 Emacs 里"],
-            "你给我发配置片段的话，该按哪个编辑器来写？",
-            "Vim",
-            "Emacs",
+            ["我的编辑器一直用浅色主题，白天看着清楚"],
+            ["晚上加班眼睛受不了，所以现在所有软件都切成深色主题了"],
+            "你给我做的示意图，按我现在的界面习惯，是黑底还是白底？",
+            "浅色",
+            "深色",
         ),
         (
-            ["I write all my code in Vim, have for years"],
-            ["Plugins kept breaking and I got fed up, so I'm writing everything in Emacs now"],
-            "Config snippets you send me should be for which editor?",
-            "Vim",
-            "Emacs",
+            ["My editor has been on a light theme forever, it's easier in daylight"],
+            ["My eyes kept hurting on late shifts, so everything I use is on a dark theme now"],
+            "Screenshots you mock up for me should use which colour scheme?",
+            "light",
+            "dark",
         ),
     ],
 )
