@@ -307,6 +307,12 @@ def test_a_clause_reading_states_what_the_whole_turn_is_not_read_as() -> None:
     zh = turn("周末去爬山了，累死了", 5, [0.3, [["hobby", 0.6]]], "evt-6")
     zh["clauses"] = [0.5, [["hobby", 0.5], ["browser", 0.05]]]
     assert timeline([old, episode("e3", 5, zh)], ("user", "browser"), set()).lead.id == "e1"  # type: ignore[union-attr]
+    # nor does a faint clause reading of a turn saying a change about something else
+    coffee = turn(
+        "I don't do flat whites anymore, so it's chicory coffee now", 6, [0.9, [["beverage", 0.99]]]
+    )
+    coffee["clauses"] = [0.9, [["beverage", 0.95], ["favorite_food", 0.6], ["browser", 0.2]]]
+    assert timeline([old, episode("e4", 6, coffee)], ("user", "browser"), set()).lead.id == "e1"  # type: ignore[union-attr]
 
 
 def test_a_guessed_slot_is_asked_only_when_something_states_it() -> None:

@@ -45,6 +45,10 @@ STRONG = 3
 # classifier often reads a changing turn as a neighbouring attribute (``city``, ``color``)
 # with the asked one close behind.
 CUED_FLOOR = 0.03
+# A turn's clause readings (each attribute at its best clause) state an attribute only when a
+# clause reads it clearly; a faint clause reading is noise the merge made look strong, and
+# the change-cue floor above applies to the whole turn's reading alone.
+CLAUSE_FLOOR = 0.3
 # A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
 # "thinking about switching to Neovim", "要不要换成 Arc？").
 NOT_SAID = re.compile(
@@ -288,14 +292,12 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
     strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
-    part = turn.get("clauses")  # the turn read clause by clause
+    part = turn.get("clauses")  # the turn read clause by clause: a clearly read clause only
     if isinstance(part, list) and len(part) == 2:
         by_clause = [(str(k), float(v)) for k, v in part[1]]
         q = dict(by_clause).get(key, 0.0)
-        if q >= ATTRIBUTE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
+        if q >= CLAUSE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
             strong, p, memory = True, max(p, q), max(memory, float(part[0]))
-        elif q > p:
-            p = q
     cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
