@@ -28,7 +28,9 @@ from memquill.text import is_cjk
 # Where a long turn splits into what it says one by one: sentence ends, commas, semicolons,
 # dashes and the conjunctions that start a new statement ("…broke twice, so I'm on Floorp
 # now", "网易那边没待多久，现在跳到同程了").
-_CLAUSE = re.compile(r"(?<=[。！？!?；;，,…\n])|(?<=\.)\s+|\s+[-–—]\s+|\s+(?=(?:so|but|and now)\s)", re.I)
+_CLAUSE = re.compile(
+    r"(?<=[。！？!?；;，,…\n])|(?<=\.)\s+|\s+[-–—]\s+|\s+(?=(?:so|but|and now|and (?:i|we|my|our))\s)", re.I
+)
 MIN_CLAUSE = 4  # characters (Chinese) or…
 MIN_WORDS = 3  # …words (English) for a clause to be read on its own
 
