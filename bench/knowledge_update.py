@@ -42,6 +42,7 @@ from memquill.clock import FixedClock
 from memquill.memory import Memory
 from memquill.model import MemoryRecord
 from memquill.model.result import Hit
+from memquill.retrieve import question_forms, routing, timeline
 from memquill.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +55,31 @@ def _states(rec: MemoryRecord, value: str) -> bool:
 
 def shows_old(hit: Hit, q: dict[str, Any]) -> bool:
     return any(_states(hit.memory, o) for o in q["old"]) and not _states(hit.memory, q["current"])
+
+
+def bucket(mem: Memory, q: dict[str, Any], user: str, top: Hit | None, hits: list[Hit]) -> str:
+    """Why a question missed: ``ok``; ``read`` (a) the current value never read as the
+    asked attribute; ``kept`` (b) read, but an older statement led; ``route`` (c) the
+    question did not reach the asked slot; ``old`` (d) right answer first, an old value in
+    the top 5."""
+    top1 = bool(top and _states(top.memory, q["current"]))
+    old5 = any(shows_old(h, q) for h in hits)
+    if top1:
+        return "old" if old5 else "ok"
+    r = mem.retriever
+    qvec = mem.embedder.embed_query(q["text"]) if mem.embedder is not None else None
+    forms = question_forms.bundled(mem.embedder.name) if mem.embedder is not None else None
+    routed = routing.route(q["text"], None, r.router, qvec, forms)
+    if q["attribute"] not in {s.key for s in routed}:
+        return "route"
+    key, cur = q["attribute"], q["current"].casefold()
+    for rec in mem.records(user=user):
+        if rec.key == key and cur in f"{rec.value or ''} {rec.content}".casefold():
+            return "kept"
+        for t in rec.attributes.get("statements") or []:
+            if cur in str(t.get("text", "")).casefold() and timeline._statement(rec, t, key):
+                return "kept"
+    return "read"
 
 
 def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, int]:
@@ -89,6 +115,7 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
                 "old5": any(shows_old(h, q) for h in hits),
                 "slot": bool(top and top.why.get("path") == "slot"),
                 "turn": bool(top and "timeline" in top.why),
+                "bucket": bucket(mem, q, user, top, hits),
                 "hits": [
                     f"[{h.memory.type.value}:{h.memory.key}] {h.memory.value or h.memory.content}"
                     for h in hits
@@ -134,10 +161,19 @@ def main() -> int:
             f"{sum(r['turn'] for r in rs) / n:>11.3f}"
         )
     print(f"active records per event: {active / max(events, 1):.3f}")
+    kinds = ("read", "kept", "route", "old")
+    print(
+        "misses by cause (new value never read as the slot / read but an older one led / "
+        "not routed to the slot / old value in the top 5): "
+        + " / ".join(f"{k} {sum(r['bucket'] == k for r in rows)}" for k in kinds)
+    )
     if args.show_misses:
         for r in rows:
             if not r["top1"] or r["old5"]:
-                print(f"- {r['id']} {r['q']} (want {r['current']}): " + " | ".join(r["hits"][:3]))
+                print(
+                    f"- [{r['bucket']}] {r['id']} {r['q']} (want {r['current']}): "
+                    + " | ".join(r["hits"][:3])
+                )
                 for h in r["old_hits"]:
                     print(f"    old: {h}")
     return 0

@@ -55,7 +55,7 @@ def test_tenants_are_isolated(mem: Memory) -> None:
             "I love hiking in the Alps on weekends",
             "alice@example.com",
         ),
-        ("记住：我的手机号是 13812345678", "我喜欢喝乌龙茶", "13812345678"),
+        ("记住：我的手机号是 13812345678", "我喜欢喝乌龙茶，每天下午都要泡上一壶", "13812345678"),
     ],
 )
 def test_forgetting_a_memory_takes_every_record_made_from_its_turn(

@@ -55,3 +55,20 @@ def test_project_questions_reach_project_slots(route_with_model, query: str, slo
 )
 def test_questions_about_someone_else_still_skip_the_readers_slots(route_with_model, query: str) -> None:  # type: ignore[no-untyped-def]
     assert [s for s in route_with_model(query) if s[0] == "user"] == []
+
+
+def test_an_unrouted_question_about_the_reader_tries_its_likeliest_readings() -> None:
+    read = [("editor", 0.3), ("website", 0.21), ("email", 0.12), ("theme", 0.04)]
+    assert routing.fallback("Config snippets you send me should be for which editor?", None, read) == [
+        ("user", "editor"),
+        ("user", "website"),
+        ("user", "email"),
+    ]
+    assert routing.fallback("你给我回消息应该写多长？", None, [("reply_style", 0.35)]) == [
+        ("user", "reply_style")
+    ]
+    # a project key goes to the project; a question about someone else tries nothing
+    assert routing.fallback("咱们的包用什么装？", "kestrel", [("stack:package_manager", 0.2)]) == [
+        ("project:kestrel", "stack:package_manager")
+    ]
+    assert routing.fallback("What does Caroline do for a living?", None, [("occupation", 0.4)]) == []

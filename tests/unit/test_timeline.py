@@ -277,3 +277,47 @@ def test_free_text_values_count_only_as_short_chinese_spans() -> None:
     aside = episode("e3", 6, turn("work was busy today", 6, [0.9, [["hobby", 0.9]]]))
     tl = timeline([old, new, aside], ("user", "commute"), set())
     assert "e3" in {r.id for r in tl.apply([old, new, aside])}  # "work" is no value
+
+
+def test_a_long_turn_is_read_clause_by_clause_too() -> None:
+    from memquill.retrieve.timeline import clauses
+
+    assert clauses("Vivaldi's sync broke twice, so I'm on Floorp now") == [
+        "Vivaldi's sync broke twice",
+        "so I'm on Floorp now",
+    ]
+    assert clauses("远程了半年，现在又回办公室坐班了，公司在酒仙桥租了新楼层") == [
+        "远程了半年",
+        "现在又回办公室坐班了",
+        "公司在酒仙桥租了新楼层",
+    ]
+    assert clauses("ugh, long day") == []  # one clause worth reading: the turn is read whole
+    assert clauses("我现在住在苏州") == []
+
+
+def test_a_clause_reading_states_what_the_whole_turn_is_not_read_as() -> None:
+    old = episode("e1", 1, turn("My browser is Vivaldi", 1, [0.9, [["browser", 0.8]]], "evt-1"))
+    whole = [0.4, [["medical_condition", 0.5], ["hobby", 0.2]]]  # the story read as a complaint
+    story = turn("Vivaldi's sync broke twice, so I'm on Floorp now", 5, whole, "evt-5")
+    assert timeline([old, episode("e2", 5, story)], ("user", "browser"), set()).lead.id == "e1"  # type: ignore[union-attr]
+    story["clauses"] = [0.8, [["browser", 0.6], ["medical_condition", 0.3]]]
+    tl = timeline([old, episode("e2", 5, story)], ("user", "browser"), set())
+    assert tl.lead is not None and tl.lead.id == "e2" and tl.drop == {"e1"}
+    # a clause reading the attribute weakly does not make a statement of an unchanged turn
+    zh = turn("周末去爬山了，累死了", 5, [0.3, [["hobby", 0.6]]], "evt-6")
+    zh["clauses"] = [0.5, [["hobby", 0.5], ["browser", 0.05]]]
+    assert timeline([old, episode("e3", 5, zh)], ("user", "browser"), set()).lead.id == "e1"  # type: ignore[union-attr]
+    # nor does a faint clause reading of a turn saying a change about something else
+    coffee = turn(
+        "I don't do flat whites anymore, so it's chicory coffee now", 6, [0.9, [["beverage", 0.99]]]
+    )
+    coffee["clauses"] = [0.9, [["beverage", 0.95], ["favorite_food", 0.6], ["browser", 0.2]]]
+    assert timeline([old, episode("e4", 6, coffee)], ("user", "browser"), set()).lead.id == "e1"  # type: ignore[union-attr]
+
+
+def test_a_guessed_slot_is_asked_only_when_something_states_it() -> None:
+    title = episode("e1", 1, turn("新公司给的职位是质量负责人", 1, [0.9, [["occupation", 0.6]]], "evt-1"))
+    guessed = [("user", "editor"), ("user", "occupation")]
+    assert single_slot(guessed, ["editor", "occupation"], [title], {}, stated=True) == ("user", "occupation")
+    assert single_slot([("user", "editor")], ["editor"], [title], {}, stated=True) is None
+    assert single_slot([("user", "editor")], ["editor"], [], {}, stated=True) is None

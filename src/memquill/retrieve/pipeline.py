@@ -89,13 +89,15 @@ class Retriever:
         derived.unshift(pool, {rec.id for rec in records if derived.model_made(rec)}, r)
         records = [rec for rec in records if rec.id in pool]
         told = Timeline()
-        if routed and not q.include_history and q.at is None and not asks_history(q.text):
+        read = self._reading(qvec) if r.slot_lookup else []
+        guessed = [] if routed else routing.fallback(q.text, q.reader.project, read)
+        if (routed or guessed) and not q.include_history and q.at is None and not asks_history(q.text):
             slot_ids: dict[str, set[str]] = {}
             for i, item in pool.items():
                 slot_ids.setdefault(str(_slot_key(item)), set()).add(i)
-            read = self._reading(qvec)
             also = [k for k, prob in read[:READINGS] if prob >= READING_MIN]
-            asked = single_slot(routed, [k for k, _ in read], records, slot_ids, also)  # newest leads
+            prefer = [k for k, _ in read]  # newest leads; a guessed slot only when something states it
+            asked = single_slot(routed or guessed, prefer, records, slot_ids, also, stated=not routed)
             key = asked[1] if asked else None
             own = {i for i, item in pool.items() if _slot_key(item) == key}
             told = timeline(records, asked, own, replaced.evidence)
@@ -174,8 +176,8 @@ class Retriever:
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
-READING_MIN = 0.1  # a question's reading below this only orders, never adds, a slot
-READINGS = 2  # a question's likeliest readings that may settle its slot beside the routed ones
+READING_MIN = 0.05  # a question's reading below this only orders, never adds, a slot
+READINGS = 3  # a question's likeliest readings that may settle its slot beside the routed ones
 
 
 def _slot_key(item: Recall) -> object:

@@ -13,6 +13,7 @@ in the query ("明天", "last week") become a window that boosts records dated i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -150,14 +151,39 @@ def _model_keys(read: tuple[tuple[str, float], ...]) -> list[str]:
     return [k1, k2] if p1 >= SPLIT_MIN and p1 + p2 >= MODEL_MIN + SPLIT_MIN / 2 else []
 
 
+# A question the routes above leave unrouted may still be about the reader ("Config snippets
+# you send me should be for which editor?", "你给我回消息应该写多长？"): its likeliest readings,
+# however unsure, are tried as slots, and one is asked only when something said states it
+# (``timeline.single_slot``). Addressed to the assistant ("you", "你") counts as the reader.
+FALLBACK_MIN = 0.05
+FALLBACK_READINGS = 3
+_READER = re.compile(
+    r"我|咱|你|\b(?:i|i'm|i've|me|my|mine|myself|we|we're|we've|us|our|ours|you|your)\b", re.I
+)
+
+
+def fallback(query: str, project: str | None, read: Sequence[tuple[str, float]]) -> list[tuple[str, str]]:
+    """Slots to try for an unrouted question about the reader: its likeliest readings."""
+    if not _READER.search(query):
+        return []
+    subject = subject_of(query, project)
+    cat = load()
+    keys = [k for k, p in read[:FALLBACK_READINGS] if p >= FALLBACK_MIN]
+    return [s for s in ((_owner(subject, k, cat, project), k) for k in keys) if cat.allows(s[1], s[0])]
+
+
+def _owner(subject: str, key: str, cat: Catalogue, project: str | None) -> str:
+    """A user question about a key only projects have goes to the project ("what do we …")."""
+    if subject == "user" and not cat.allows(key, "user") and cat.allows(key, "project"):
+        return f"project:{project}" if project else "project"
+    return subject
+
+
 def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Slot]:
     """The first slot of each key the catalogue allows for its subject, at most three."""
     out: list[Slot] = []
     for s in found:
-        if s.subject == "user" and not cat.allows(s.key, "user") and cat.allows(s.key, "project"):
-            s = Slot(
-                f"project:{project}" if project else "project", s.key, s.via
-            )  # "what do we manage deps with"
+        s = Slot(_owner(s.subject, s.key, cat, project), s.key, s.via)  # "what do we manage deps with"
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         if allowed and all(o.key != s.key for o in out):
             out.append(s)

@@ -31,9 +31,10 @@ from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
 from memquill.retrieve.superseded import states_value
 from memquill.text import is_cjk
+from memquill.write.covered import clauses
 from memquill.write.episodes import SENTENCE, content_terms
 from memquill.write.extract import change_cues, subjects, values
-from memquill.write.extract.classifier import AttributeClassifier
+from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
@@ -44,6 +45,10 @@ STRONG = 3
 # classifier often reads a changing turn as a neighbouring attribute (``city``, ``color``)
 # with the asked one close behind.
 CUED_FLOOR = 0.03
+# A turn's clause readings (each attribute at its best clause) state an attribute only when a
+# clause reads it clearly; a faint clause reading is noise the merge made look strong, and
+# the change-cue floor above applies to the whole turn's reading alone.
+CLAUSE_FLOOR = 0.3
 # A question, a hypothetical or talk about options states no value ("如果搬去深圳的话…",
 # "thinking about switching to Neovim", "要不要换成 Arc？").
 NOT_SAID = re.compile(
@@ -74,11 +79,29 @@ class StatementReader:
         texts = list(dict.fromkeys(str(t["text"]) for t in todo))
         if not texts:
             return
-        read = self.model.predict(self.embedder.embed_passages(texts), top=TOP)
-        found = dict(zip(texts, read, strict=True))
+        parts = {x: clauses(x) for x in texts}
+        batch = list(dict.fromkeys([*texts, *(c for cs in parts.values() for c in cs)]))
+        read = self.model.predict(self.embedder.embed_passages(batch), top=TOP)
+        found = dict(zip(batch, read, strict=True))
         for t in todo:
-            p = found[str(t["text"])]
-            t["reading"] = [round(p.memory, 3), [[k, round(v, 3)] for k, v in p.attributes]]
+            text = str(t["text"])
+            t["reading"] = _stored(found[text].memory, found[text].attributes)
+            if parts[text]:
+                t["clauses"] = _merged([found[c] for c in parts[text]])
+
+
+def _stored(memory: float, attributes: Iterable[tuple[str, float]]) -> list[object]:
+    return [round(memory, 3), [[k, round(v, 3)] for k, v in attributes]]
+
+
+def _merged(read: Sequence[Prediction]) -> list[object]:
+    """One reading for a turn's clauses: each attribute at its best clause."""
+    best: dict[str, float] = {}
+    for p in read:
+        for k, v in p.attributes:
+            best[k] = max(best.get(k, 0.0), v)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:TOP]
+    return _stored(max(p.memory for p in read), ranked)
 
 
 def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
@@ -232,11 +255,13 @@ def single_slot(
     records: Sequence[MemoryRecord] = (),
     slot_ids: Mapping[str, Collection[str]] | None = None,
     also: Sequence[str] = (),
+    stated: bool = False,
 ) -> tuple[str, str] | None:
     """The single-valued slot a question asks about: of the routed ones and the query's
     likeliest readings (``also``; each joins with the routed subject), the first the
     query's reading prefers (``prefer``, best first) that anything in ``records`` states,
-    else the first routed one.
+    else the first routed one (``None`` when ``stated``: slots guessed from a loose reading
+    of the question are asked only when something states them).
     Two close readings of a question ("我在公司的岗位现在叫什么" read as ``name``, then
     ``occupation``) are settled by what was said: an empty slot is not the answer."""
     cat = load()
@@ -249,11 +274,11 @@ def single_slot(
     rank = {k: i for i, k in enumerate(prefer)}
     ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
     for cand in ordered:
-        if cand in single and not records:
+        if cand in single and not records and not stated:
             return cand
         if records and statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0]:
             return cand
-    return next((c for c in ordered if c in single), single[0])
+    return None if stated else next((c for c in ordered if c in single), single[0])
 
 
 def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
@@ -267,6 +292,12 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
     strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
+    part = turn.get("clauses")  # the turn read clause by clause: a clearly read clause only
+    if isinstance(part, list) and len(part) == 2:
+        by_clause = [(str(k), float(v)) for k, v in part[1]]
+        q = dict(by_clause).get(key, 0.0)
+        if q >= CLAUSE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
+            strong, p, memory = True, max(p, q), max(memory, float(part[0]))
     cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said

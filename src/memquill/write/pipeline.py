@@ -17,15 +17,16 @@ import numpy as np
 
 from memquill.clock import Clock
 from memquill.errors import ConflictError
-from memquill.model import Candidate, Create, Event, Level, MemoryRecord, Role, Update
+from memquill.model import Candidate, Create, Event, Level, MemoryRecord, Role, Status, Update
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, entities, noise, roles, scoping, staleness, timenorm
+from memquill.write import coref, covered, entities, noise, roles, scoping, staleness, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
 from memquill.write.reconcile import Decision, Policy, Proposal, decide
+from memquill.write.reconcile_changes import initial_status
 from memquill.write.reconcile_view import load_view
 from memquill.write.score import score
 from memquill.write.vectors import CandidateVectors
@@ -206,6 +207,7 @@ class WritePipeline:
             found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
         found = [self.policy.shape(c) for c in found]
         kept, report.dropped = score(found, self.policy.threshold_for)
+        kept = covered.uncovered(kept, lambda c: initial_status(c, self.rules) is Status.ACTIVE)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
