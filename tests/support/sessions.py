@@ -6,11 +6,18 @@ from memquill import Memory
 from memquill.clock import FixedClock
 
 
-def say(mem: Memory, clock: FixedClock, turns: list[str], session: str, project: str | None = None) -> None:
-    """The turns three minutes apart, the session ended and its work drained, two days on."""
+def say(
+    mem: Memory,
+    clock: FixedClock,
+    turns: list[str],
+    session: str,
+    project: str | None = None,
+    gap_days: int = 2,
+) -> None:
+    """The turns three minutes apart, the session ended and its work drained, ``gap_days`` on."""
     for t in turns:
         clock.advance(minutes=3)
         mem.add(t, user="u", session=session, project=project)
     mem.end_session(user="u", session=session, project=project)
-    clock.advance(days=2)
+    clock.advance(days=gap_days)
     mem.flush()
