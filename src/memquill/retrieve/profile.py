@@ -143,7 +143,7 @@ def assemble(
     bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
     wanted = {*query_terms(query), *intents.expansion(query)}
     episodes = [
-        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types)[:EXCERPT_LIMIT]
+        restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)
     ]
     request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
@@ -346,11 +346,12 @@ def _find(
     at: datetime,
     kinds: frozenset[MemoryType],
     types: frozenset[MemoryType] | None,
+    limit: int = 500,
 ) -> list[MemoryRecord]:
     wanted = kinds if types is None else kinds & types
     if not wanted:
         return []
-    return store.find(RecordFilter(scope, types=wanted, at=at, exact_scope=True), limit=500)
+    return store.find(RecordFilter(scope, types=wanted, at=at, exact_scope=True), limit=limit)
 
 
 def _rank(
