@@ -12,7 +12,7 @@ from memquill.clock import Clock
 from memquill.errors import ValidationError
 from memquill.maintain import lifecycle
 from memquill.model import MemoryRecord, Scope
-from memquill.model.block import CoreBlock
+from memquill.model.block import MAX_CHAR_LIMIT, CoreBlock
 from memquill.store.base import Store
 
 
@@ -77,7 +77,7 @@ class Curation:
         sc = Scope.of(**scope)
         check.text(name, "name")
         check.text(content, "content", check.MAX_BUDGET, empty=True)
-        check.count(char_limit, "char_limit", high=check.MAX_BUDGET)
+        check.count(char_limit, "char_limit", high=MAX_CHAR_LIMIT)
         check.flag(read_only, "read_only")
         check.flag(force, "force")
         if len(content) > char_limit:

@@ -111,3 +111,12 @@ def test_data_survives_reopening_the_file(tmp_path) -> None:  # type: ignore[no-
         assert mem.store.job_counts()["queued"] == 2
         mem.flush()
         assert mem.search("邮箱", user="u")[0].memory.id == rid
+
+
+@pytest.mark.parametrize("name", ["persona", "用户画像"])
+def test_a_block_limit_over_the_maximum_is_a_typed_error(mem: Memory, name: str) -> None:
+    """Found by the public-API fuzzer: 100,001 passed the parameter check and failed inside
+    the model with pydantic's own error."""
+    with pytest.raises(ValidationError):
+        mem.set_block(name, "", char_limit=100_001, user="u")
+    assert mem.set_block(name, "x", char_limit=100_000, user="u").char_limit == 100_000

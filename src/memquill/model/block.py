@@ -6,6 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+MAX_CHAR_LIMIT = 100_000  # a block is injected whole into every context: it stays small
+
 
 class CoreBlock(BaseModel):
     """``agent=None`` is shared by every agent of the user; a named agent's block is private."""
@@ -15,7 +17,7 @@ class CoreBlock(BaseModel):
     agent: str | None = None
     name: str = Field(min_length=1, max_length=64)
     content: str
-    char_limit: int = Field(default=2000, ge=1, le=100_000)
+    char_limit: int = Field(default=2000, ge=1, le=MAX_CHAR_LIMIT)
     read_only: bool = False
     updated_at: datetime
 
