@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memquill.clock import zone
@@ -343,9 +343,10 @@ def sections(
     covered: set[str],
     tokenizer: Tokenizer,
     checkpoint: Checkpoint | None = None,
+    hides: Callable[[str, str], bool] = lambda turn_id, text: False,
 ) -> list[Section]:
     """Core blocks, the session's checkpoint and its not-yet-processed turns (those not
-    already ``covered`` by a ranked memory's evidence)."""
+    already ``covered`` by a ranked memory's evidence, nor private to this request: ``hides``)."""
 
     def item(section: str, text: str, mid: str | None = None) -> ContextItem:
         return ContextItem(section=section, text=text, memory_id=mid, tokens=tokenizer.count(text) + 1)
@@ -356,6 +357,10 @@ def sections(
             summary = item("checkpoint", checkpoint.summary(), checkpoint.memory_id)
             parts.append(Section("checkpoint", [summary]))
         pending = admissible(store.pending_events(reader, reader.session, limit=10), reader)
-        turns = [item("session", f"- {e.role.value}: {e.content}") for e in pending if e.id not in covered]
+        turns = [
+            item("session", f"- {e.role.value}: {e.content}")
+            for e in pending
+            if e.id not in covered and not hides(e.id, e.content)
+        ]
         parts.append(Section("session", turns))
     return parts

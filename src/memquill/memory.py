@@ -340,7 +340,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             spend_once=self.settings.context_spend_once,
         )
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
-        parts = sections(self.store, reader, covered, self.tokenizer, checkpoint)
+        parts = sections(self.store, reader, covered, self.tokenizer, checkpoint, a.hides)
         return render(
             parts,
             a.hits,

@@ -102,3 +102,18 @@ def test_a_sensitive_attribute_is_shown_only_where_the_request_names_it(
     assert word not in ctx.text.lower(), ctx.text
     named = mem_e5.context(naming, user="u", budget_tokens=800)
     assert any(word in i.text.lower() and i.why.get("private") for i in named.items), named.items
+
+
+@pytest.mark.parametrize(("lang", "turns", "unrelated", "word", "naming"), CONFIDED)
+def test_the_sessions_unread_turns_obey_the_same_gate(
+    mem: Memory, clock: FixedClock, lang: str, turns: list[str], unrelated: str, word: str, naming: str
+) -> None:
+    """A side door: the session's turns not yet read were shown whole in "This session",
+    confided or not, for any request."""
+    for t in turns:
+        clock.advance(minutes=2)
+        mem.add(t, user="u", session="s1")
+    ctx = mem.context(unrelated, user="u", session="s1", budget_tokens=800)
+    assert word not in ctx.text, ctx.text
+    assert any(i.section == "session" for i in ctx.items), ctx.items  # the other turns stay
+    assert word in mem.context(naming, user="u", session="s1", budget_tokens=800).text

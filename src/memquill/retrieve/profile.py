@@ -23,7 +23,7 @@ from memquill.model.result import Hit
 from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
-from memquill.retrieve.confided import Request
+from memquill.retrieve.confided import Request, discreet
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
@@ -121,6 +121,15 @@ class Assembly:
     withheld: set[str]  # turns of private memories the request does not bear on
     texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
     fuller: dict[str, MemoryRecord] = field(default_factory=dict)  # episode hits, all turns back
+    request: Request | None = None  # what this request opens (the session's turns obey it too)
+
+    def hides(self, turn_id: str, text: str) -> bool:
+        """A turn of the session not yet read: kept out like the memories made of it — a turn
+        behind a withheld private memory, or one the user confided that the request does not
+        name (no reading of it exists yet)."""
+        if turn_id in self.withheld:
+            return True
+        return self.request is not None and discreet(text) and not self.request.named(text)
 
 
 def assemble(
@@ -178,6 +187,7 @@ def assemble(
         hidden,
         texts,
         fuller(kept, sentence_reader),
+        request,
     )
 
 
