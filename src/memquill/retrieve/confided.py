@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve import places, spend
@@ -56,12 +57,14 @@ def discreet(text: str) -> bool:
 
 def turn_labels(rec: MemoryRecord) -> dict[str, frozenset[str]]:
     """An episode's private user turns (``statements``), by wording, with their labels."""
-    out: dict[str, frozenset[str]] = {}
+    return {str(st["text"]): labels for st, labels in _private_turns(rec)}
+
+
+def _private_turns(rec: MemoryRecord) -> Iterator[tuple[dict[str, Any], frozenset[str]]]:
+    """The episode's user turns that carry private labels, with them."""
     for st in rec.attributes.get("statements") or []:
-        labels = _turn(st)
-        if labels:
-            out[st["text"]] = labels
-    return out
+        if labels := _turn(st):
+            yield st, labels
 
 
 def _turn(st: object) -> frozenset[str]:
@@ -121,14 +124,12 @@ class Request:
     def of(
         cls, query: str, bears_on: Collection[str], asked: Iterable[str], episodes: Iterable[MemoryRecord]
     ) -> Request:
-        confided: dict[str, frozenset[str]] = {}
-        for ep in episodes:
-            if ep.type is not MemoryType.EPISODE:
-                continue
-            for st in ep.attributes.get("statements") or []:
-                labels = _turn(st)
-                if labels:
-                    confided[str(st.get("event"))] = labels
+        confided = {
+            str(st.get("event")): labels
+            for ep in episodes
+            if ep.type is MemoryType.EPISODE
+            for st, labels in _private_turns(ep)
+        }
         return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query))
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
