@@ -46,3 +46,12 @@ JOB_REF = Migration(
         "CREATE INDEX jobs_ref ON jobs (tenant, user_id, kind, ref)",
     ),
 )
+
+
+# Shared: reads of one kind of record, newest first (the user's newest episodes, read by every
+# ``context()`` for the private gate), without walking every record of the user.
+MEMORIES_BY_TYPE = Migration(
+    16,
+    "memories: index by type",
+    ("CREATE INDEX memories_type ON memories (tenant, user_id, type, status, updated_at)",),
+)

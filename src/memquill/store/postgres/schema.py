@@ -19,7 +19,7 @@ from psycopg.types import TypeInfo
 
 from memquill.errors import ConfigError, MigrationError
 from memquill.keymap import migration_statements
-from memquill.store.migrations import JOB_REF, Migration, pending
+from memquill.store.migrations import JOB_REF, MEMORIES_BY_TYPE, Migration, pending
 from memquill.store.postgres.sql import lock_key
 
 SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
@@ -154,6 +154,7 @@ def migrations(dim: int) -> tuple[Migration, ...]:
                     at timestamptz NOT NULL, PRIMARY KEY (target, tenant, user_id))""",
             ),
         ),
+        MEMORIES_BY_TYPE,
     )
 
 

@@ -1,7 +1,7 @@
 """SQLite schema, as numbered migrations."""
 
 from memquill.keymap import migration_statements
-from memquill.store.migrations import JOB_REF, Migration
+from memquill.store.migrations import JOB_REF, MEMORIES_BY_TYPE, Migration
 
 MIGRATIONS = (
     Migration(
@@ -99,4 +99,5 @@ MIGRATIONS = (
                 PRIMARY KEY (target, tenant, user_id))""",
         ),
     ),
+    MEMORIES_BY_TYPE,
 )
