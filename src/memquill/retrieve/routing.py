@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 
 from memquill.catalogue import Catalogue, load
+from memquill.retrieve import asked
 from memquill.retrieve.question_forms import FormIndex
 from memquill.write import timenorm
 from memquill.write.extract import subjects
@@ -57,11 +58,10 @@ _STOP = frozenset(
     "what which who where when how is are am do does did my me i the a an of in to for "
     "you your it this that these days now currently right".split()
 )
-# A question about the user's own slot speaks in the first person ("what's my email", "我住哪",
-# "what do we manage deps with"); without it ("When did Caroline join …") only a fixed
-# phrasing may route to a user slot, while a key no user has ("What's Saguaro's data store")
-# may still be routed by form or model.
-_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+# A question about the user's own slot speaks in the first person ("what's my email", "我住哪")
+# or is terse and names nobody else ("city?", "早上喝啥"; ``asked.py``); otherwise ("When did
+# Caroline join …") only a fixed phrasing may route to a user slot, while a key no user has
+# ("What's Saguaro's data store") may still be routed by form or model.
 MODEL_MIN = 0.5  # classifier probability needed to route a query to a slot…
 SPLIT_MIN = 0.3  # …or, split between two readings, the better one's (the two must sum to 0.65)
 OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to route
@@ -108,6 +108,8 @@ def catalogue_key(query: str) -> str | None:
 def subject_of(query: str, project: str | None) -> str:
     if rel := subjects.relation(query):
         return f"person:{rel[0]}"
+    if key := asked.relative(query):  # "老公现在做啥", "wife's job now?"
+        return f"person:{key}"
     if _PROJECT_Q.search(query):
         return f"project:{project}" if project else "project"
     return "user"
@@ -134,8 +136,8 @@ def route(
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
-    if subject == "user" and not _FIRST_PERSON.search(query):
-        # "When did Caroline …" asks about Caroline, not the user's slot
+    if subject == "user" and not asked.about_reader(query):
+        # "When did Caroline …" asks about Caroline, not the user's slot ("city?" does)
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
     return _distinct([*found, *guessed], cat, project)
 
@@ -164,12 +166,14 @@ _READER = re.compile(
 
 def fallback(query: str, project: str | None, read: Sequence[tuple[str, float]]) -> list[tuple[str, str]]:
     """Slots to try for an unrouted question about the reader: its likeliest readings."""
-    if not _READER.search(query):
+    if not (_READER.search(query) or asked.about_reader(query)):
         return []
     subject = subject_of(query, project)
     cat = load()
-    keys = [k for k, p in read[:FALLBACK_READINGS] if p >= FALLBACK_MIN]
-    return [s for s in ((_owner(subject, k, cat, project), k) for k in keys) if cat.allows(s[1], s[0])]
+    # readings the subject may have ("sis doing what": a person has no ``stack:ci``)
+    slots = [((_owner(subject, k, cat, project), k), p) for k, p in read]
+    fit = [(s, p) for s, p in slots if cat.allows(s[1], s[0])]
+    return [s for s, p in fit[:FALLBACK_READINGS] if p >= FALLBACK_MIN]
 
 
 def _owner(subject: str, key: str, cat: Catalogue, project: str | None) -> str:

@@ -24,11 +24,11 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
+from memquill.retrieve import asked
 from memquill.retrieve.superseded import states_value
 from memquill.text import is_cjk
 from memquill.write.covered import clauses
@@ -312,26 +312,13 @@ _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORE
 _REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
 
 
-# Family is named without "my" ("老公又换了工作"); "房东要卖房，只好又搬" is still the user's move.
-FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
-
-
-@cache
-def _bare_relation() -> re.Pattern[str]:
-    """A turn opening with a family word, the "my" left out."""
-    cat = load()
-    words = [w for w in cat.relation_words() if not w.isascii() and cat.relation(w) in FAMILY]
-    words.sort(key=len, reverse=True)
-    return re.compile(r"^\W*(" + "|".join(map(re.escape, words)) + ")")
-
-
 def _subject(text: str) -> str | None:
     """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
     names the manager), someone named before ("她…", "he…"), else the user."""
     rel = subjects.relation(text)
     if rel:
         return f"person:{rel[0]}"
-    if (m := _bare_relation().search(text)) and (key := load().relation(m.group(1))):
+    if key := asked.opening_relative(text):  # "老公又换了…": family is named without "my"
         return f"person:{key}"
     if _REPORTS.search(text):
         return "person:manager"

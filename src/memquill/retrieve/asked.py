@@ -1,0 +1,85 @@
+"""Whom a question asks about, when it does not say "my".
+
+People ask a memory terse questions: "city?", "IDE now", "早上喝啥", "上班咋走" drop the
+pronoun (Chinese leaves it out as a rule, English notes do), and "老公现在做啥", "wife's
+job now?", "sis doing what these days" name a relative without "my". Routing used to send a
+question to the reader's own slots only when it said "I/my/我", so these reached no slot.
+
+The rule here: a *short* question that names nobody else (no capitalised name after its
+first word, no "he/she/他/她") is about the reader; a family word in it without "my" (at
+the start in Chinese, anywhere in English) names that relative. A long question without a
+first person ("When did Caroline move to Sweden?", "what causes inflation in winter") keeps
+going to no user slot, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from memquill.catalogue import load
+from memquill.text import is_cjk
+
+TERSE_WORDS = 6  # an English question of at most this many words is terse…
+TERSE_HAN = 12  # …a Chinese one of at most this many characters
+# Family is named without "my" ("老公又换了工作", "wife's job now?"); other relations
+# ("friend", "coach", "老师") are too often generic words to count without it.
+FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
+_FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+_PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|their)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def terse(query: str) -> bool:
+    """A short question: a handful of words or Chinese characters."""
+    if is_cjk(query):
+        return len(_HAN.findall(query)) <= TERSE_HAN
+    return len(_WORD.findall(query)) <= TERSE_WORDS
+
+
+def names_other(query: str) -> bool:
+    """The question names someone: a pronoun, or a capitalised word after its first
+    ("When did Caroline…", "what's Ines's job") or the first with "'s" ("Ines's job?")."""
+    if _PRONOUN.search(query):
+        return True
+    words = _WORD.findall(query)
+    if words and re.fullmatch(r"[A-Z][a-z]+'s", words[0]):
+        return True
+    return any(re.fullmatch(r"[A-Z][a-z]+(?:'s)?", w) for w in words[1:])
+
+
+def about_reader(query: str) -> bool:
+    """Does the question ask about the reader (or the reader's family)? It says "I/my/我",
+    or it is terse and names nobody else."""
+    return bool(_FIRST.search(query)) or (terse(query) and not names_other(query))
+
+
+@cache
+def _family_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    cat = load()
+    words = sorted((w for w in cat.relation_words() if cat.relation(w) in FAMILY), key=len, reverse=True)
+    zh = [w for w in words if not w.isascii()]
+    en = [w for w in words if w.isascii()]
+    return (
+        re.compile(r"^\W*(" + "|".join(map(re.escape, zh)) + ")"),
+        re.compile(r"\b(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.I),
+    )
+
+
+def opening_relative(text: str) -> str | None:
+    """The relation key of a family word opening a Chinese clause ("老公又换了…")."""
+    m = _family_words()[0].search(text)
+    return load().relation(m.group(1)) if m else None
+
+
+def relative(query: str) -> str | None:
+    """The relation a question names by a family word without "my" ("老公现在做啥",
+    "what's dad up to work-wise"), when it names nobody else and has no first person
+    (with one, "my sister" is read by ``subjects.relation``)."""
+    if _FIRST.search(query) or names_other(query):
+        return None
+    if key := opening_relative(query):
+        return key
+    m = _family_words()[1].search(query)
+    return load().relation(m.group(1)) if m else None
