@@ -27,6 +27,15 @@ TERSE_HAN = 12  # …a Chinese one of at most this many characters
 FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
 _FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
 _PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|their)\b", re.I)
+# An interrogative ("city?", "上班咋走", "where's mum staying"); a chat line ("need more
+# coffee", "ttyl") is no question about anyone, however short.
+_ASKS = re.compile(
+    r"[?？]|啥|什么|哪|谁|几|多少|怎么|咋|吗|\b(?:what|what's|which|who|who's|whose|where|where's|"
+    r"when|how|how's|how many|how much)\b",
+    re.I,
+)
+# "IDE now", "usual cuppa", "bf's work": a question by its shape ("gn", "it worked!" are none)
+NOUN_PHRASE = 3
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
@@ -49,10 +58,20 @@ def names_other(query: str) -> bool:
     return any(re.fullmatch(r"[A-Z][a-z]+(?:'s)?", w) for w in words[1:])
 
 
+def asks(query: str) -> bool:
+    """Is it a question: an interrogative, or a bare noun phrase of a few English words?"""
+    if _ASKS.search(query):
+        return True
+    words = len(_WORD.findall(query))
+    return not is_cjk(query) and 2 <= words <= NOUN_PHRASE and not re.search(r"[!.]\s*$", query)
+
+
 def about_reader(query: str) -> bool:
     """Does the question ask about the reader (or the reader's family)? It says "I/my/我",
-    or it is terse and names nobody else."""
-    return bool(_FIRST.search(query)) or (terse(query) and not names_other(query))
+    or it is a terse question that names nobody else."""
+    if _FIRST.search(query):
+        return True
+    return terse(query) and asks(query) and not names_other(query)
 
 
 @cache
@@ -61,23 +80,25 @@ def _family_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
     words = sorted((w for w in cat.relation_words() if cat.relation(w) in FAMILY), key=len, reverse=True)
     zh = [w for w in words if not w.isascii()]
     en = [w for w in words if w.isascii()]
+    en_rx = "(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b"
     return (
-        re.compile(r"^\W*(" + "|".join(map(re.escape, zh)) + ")"),
-        re.compile(r"\b(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b", re.I),
+        re.compile(r"^\W*(?:(" + "|".join(map(re.escape, zh)) + r")|" + en_rx + ")", re.I),
+        re.compile(r"\b" + en_rx, re.I),
     )
 
 
 def opening_relative(text: str) -> str | None:
-    """The relation key of a family word opening a Chinese clause ("老公又换了…")."""
+    """The relation key of a family word opening a clause without "my" ("老公又换了…",
+    "Mum's staying in Nairobi", "Sis says they've settled in Cairns")."""
     m = _family_words()[0].search(text)
-    return load().relation(m.group(1)) if m else None
+    return load().relation(m.group(1) or m.group(2)) if m else None
 
 
 def relative(query: str) -> str | None:
     """The relation a question names by a family word without "my" ("老公现在做啥",
     "what's dad up to work-wise"), when it names nobody else and has no first person
     (with one, "my sister" is read by ``subjects.relation``)."""
-    if _FIRST.search(query) or names_other(query):
+    if _FIRST.search(query) or names_other(query) or not asks(query):
         return None
     if key := opening_relative(query):
         return key
