@@ -30,7 +30,7 @@ _PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|t
 # An interrogative ("city?", "上班咋走", "where's mum staying"); a chat line ("need more
 # coffee", "ttyl") is no question about anyone, however short.
 _ASKS = re.compile(
-    r"[?？]|啥|什么|哪|谁|几|多少|怎么|咋|吗|\b(?:what|what's|which|who|who's|whose|where|where's|"
+    r"[?？]|啥|什么|哪|谁|几|多少|多久|怎么|怎样|如何|咋|干嘛|吗|\b(?:what|what's|which|who|who's|whose|where|where's|"
     r"when|how|how's|how many|how much)\b",
     re.I,
 )
