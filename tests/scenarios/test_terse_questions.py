@@ -92,3 +92,37 @@ def test_a_family_word_without_my_asks_about_the_relative_not_the_user(
     say(mem_modes, clock, theirs, "s2", gap_days=20)
     hits = mem_modes.search(question, user="u", k=5)
     assert own in _text(hits[0])
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "was", "now"),
+    [
+        (  # the mother reports on the sister
+            [
+                ["我姐是小学语文老师，天天改作文"],
+                ["我妈昨天打电话说，我姐辞了学校的工作，现在在区政府当公务员"],
+            ],
+            "我姐现在做什么工作？",
+            "语文老师",
+            "公务员",
+        ),
+        (  # "he" is the father, not the sister named after him
+            [
+                ["My dad is a bus driver in Leeds"],
+                ["My sister is a nurse at the children's hospital"],
+                ["He retired from the buses and tunes pianos for a living now"],
+            ],
+            "what's my dad's job now?",
+            "bus driver",
+            "pianos",
+        ),
+    ],
+)
+def test_a_statement_about_a_relative_is_theirs_when_reported_or_said_by_pronoun(
+    mem_modes: Memory, clock: FixedClock, turns: list[list[str]], question: str, was: str, now: str
+) -> None:
+    for i, session in enumerate(turns):
+        say(mem_modes, clock, session, f"s{i}", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
+    assert now in _text(hits[0])
+    assert not [h for h in hits if was in _text(h) and now not in _text(h)]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from memquill.retrieve import asked, routing
+from memquill.retrieve import asked, routing, timeline
 
 
 @pytest.mark.parametrize("query", ["city?", "IDE now", "usual cuppa", "早上喝啥", "上班咋走", "出事打给谁"])
@@ -62,3 +64,29 @@ def test_a_family_word_inside_a_first_person_question_is_left_to_my() -> None:
     # "my sister" is read by subjects.relation; a bare word after "I" names nobody
     assert asked.relative("what do I call dad's new job") is None
     assert routing.subject_of("我姐现在干嘛的", None) == "person:sister"
+
+
+@pytest.mark.parametrize(
+    ("turn", "about"),
+    [
+        ("我妈昨天打电话说，我姐辞了学校的工作，考上了公务员", "person:sister"),  # reported speech
+        ("My brother says mum finally gave in and moved to Nakuru", "person:mother"),
+        ("My wife told me over dinner that she's leaving the hospital pharmacy", "person:wife"),
+        ("体校那边离家太远，老公又申请调回学校教体育了", "person:husband"),  # a later clause, no 我
+        ("我每天骑车上班，老公开车", None),  # the user's own commute: 我 speaks first
+        ("The truck got sold; he's a pastry student at a Pune institute now", "other:male"),
+        ("她不再当护士了，改去医务科做行政", "other:female"),
+        ("I told her I moved to Berlin", None),
+    ],
+)
+def test_whom_a_turn_is_about(turn: str, about: str | None) -> None:
+    assert timeline._subject(turn) == about
+
+
+def test_a_pronoun_goes_to_the_last_relative_of_its_gender() -> None:
+    jan, feb, mar = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 2, 3))
+    named = [(jan, "person:wife"), (feb, "person:father")]
+    assert timeline._resolved("other:female", mar, named) == "person:wife"
+    assert timeline._resolved("other:male", mar, named) == "person:father"
+    assert timeline._resolved("other:any", mar, named) == "person:father"
+    assert timeline._resolved("other:female", jan, [(feb, "person:wife")]) == "other:female"

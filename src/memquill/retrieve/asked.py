@@ -19,6 +19,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.text import is_cjk
+from memquill.write.extract import subjects
 
 TERSE_WORDS = 6  # an English question of at most this many words is terse…
 TERSE_HAN = 12  # …a Chinese one of at most this many characters
@@ -37,6 +38,7 @@ _ASKS = re.compile(
 # "IDE now", "usual cuppa", "bf's work": a question by its shape ("gn", "it worked!" are none)
 NOUN_PHRASE = 3
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_CLAUSE = re.compile(r"[，,;；。.!?！？:：]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
@@ -87,11 +89,23 @@ def _family_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
-def opening_relative(text: str) -> str | None:
-    """The relation key of a family word opening a clause without "my" ("老公又换了…",
-    "Mum's staying in Nairobi", "Sis says they've settled in Cairns")."""
+def opening(text: str) -> tuple[str, str] | None:
+    """(relation key, word) of a family word opening a turn without "my" ("老公又换了…",
+    "Mum's staying in Nairobi", "Sis says they've settled in Cairns"), or opening a later
+    clause of a turn with no first person."""
     m = _family_words()[0].search(text)
-    return load().relation(m.group(1) or m.group(2)) if m else None
+    if not m and not _FIRST.search(text):  # "体校那边离家太远，老公又申请调回学校了"
+        m = next(filter(None, (_family_words()[0].search(c) for c in _CLAUSE.split(text)[1:])), None)
+    if not m:
+        return None
+    word = m.group(1) or m.group(2)
+    key = load().relation(word)
+    return (key, word) if key else None
+
+
+def opening_relative(text: str) -> str | None:
+    found = opening(text)
+    return found[0] if found else None
 
 
 def relative(query: str) -> str | None:
@@ -104,3 +118,56 @@ def relative(query: str) -> str | None:
         return key
     m = _family_words()[1].search(query)
     return load().relation(m.group(1)) if m else None
+
+
+# --- whom a turn is about ----------------------------------------------------------------
+# "我妈打电话说，我姐辞职了", "My brother says mum moved to Nakuru": the one who reports is not
+# the one reported on; "My wife told me she's leaving" reports on herself.
+_SAYS = re.compile(
+    r"^[^，,。.!?！？]{0,24}?(?:说|讲|告诉我|\b(?:says|said|told me|tells me|rang|called)\b)", re.I
+)
+MALE = frozenset("husband father brother son grandfather".split())
+FEMALE = frozenset("wife mother sister daughter grandmother".split())
+_HE = re.compile(r"(?<!其)他(?!们)|\b(?:he|he's|him|his)\b", re.I)
+_SHE = re.compile(r"她(?!们)|\b(?:she|she's|her|hers)\b", re.I)
+# A turn without "I/my/我" whose subject is a pronoun anywhere ("The truck got sold; he's a
+# pastry student now", "Her boss liked her so much that she's been promoted") is about a
+# person named before.
+_PRONOUN_SUBJECT = re.compile(r"(?<!其)(?:他|她)(?!们)|\b(?:he|she)\b|^\W*(?:his|her)\b", re.I)
+
+
+def reported(text: str, rel: str, word: str) -> str | None:
+    """The relative a relation ``word`` reports on ("我妈…说，我姐…" → ``sister``), when a
+    speech verb follows it and another family word comes after; ``None`` otherwise."""
+    i = text.find(word)
+    rest = text[i + len(word) :] if i >= 0 else ""
+    m = _SAYS.search(rest)
+    if not m:
+        return None
+    after = rest[m.end() :].lstrip(" ，,:：")
+    if (said := subjects.relation(after)) and said[0] != rel:
+        return said[0]
+    key = opening_relative(after)
+    if key is None and (e := _family_words()[1].search(after)):
+        key = load().relation(e.group(1))
+    return key if key != rel else None
+
+
+def by_pronoun(text: str) -> bool:
+    """Is a turn without "I/my/我" about someone it calls he/she?"""
+    return not _FIRST.search(text) and bool(_PRONOUN_SUBJECT.search(text))
+
+
+def gender(text: str) -> str:
+    """ "male" / "female" by the turn's pronouns, "any" when they do not say."""
+    he, she = bool(_HE.search(text)), bool(_SHE.search(text))
+    return "male" if he and not she else "female" if she and not he else "any"
+
+
+def fits(relation: str, gender: str) -> bool:
+    """Can a pronoun of ``gender`` refer to the relative ``relation``?"""
+    if gender == "male":
+        return relation not in FEMALE
+    if gender == "female":
+        return relation not in MALE
+    return True

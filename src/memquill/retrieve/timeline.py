@@ -315,14 +315,14 @@ _REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGN
 def _subject(text: str) -> str | None:
     """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
     names the manager), someone named before ("她…", "he…"), else the user."""
-    rel = subjects.relation(text)
-    if rel:
-        return f"person:{rel[0]}"
-    if key := asked.opening_relative(text):  # "老公又换了…": family is named without "my"
-        return f"person:{key}"
+    # "老公又换了…": family is named without "my"; "我妈说，我姐…" reports on the sister
+    if rel := subjects.relation(text) or asked.opening(text):
+        return f"person:{asked.reported(text, *rel) or rel[0]}"
     if _REPORTS.search(text):
         return "person:manager"
-    return "other" if _OTHER.search(text) else None
+    if _OTHER.search(text) or asked.by_pronoun(text):  # "…; he's a pastry student now"
+        return f"other:{asked.gender(text)}"
+    return None
 
 
 def _named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
@@ -338,11 +338,12 @@ def _named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
 
 
 def _resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str]]) -> str | None:
-    """ "她不再当护士长了", "He took a ground job": a turn opening with a pronoun is about the
-    person the user last named by relation before it (in the pool), if any."""
-    if said != "other":
+    """ "她不再当护士长了", "He took a ground job": a turn about someone by pronoun is about the
+    person of that gender the user last named by relation before it (in the pool), if any."""
+    if said is None or not said.startswith("other:"):
         return said
-    before = [who for when, who in named if when <= at]
+    told = said.split(":", 1)[1]  # a pronoun's gender: "he" is no sister
+    before = [who for when, who in named if when <= at and asked.fits(who.split(":", 1)[1], told)]
     return before[-1] if before else said
 
 
