@@ -321,3 +321,26 @@ def test_a_guessed_slot_is_asked_only_when_something_states_it() -> None:
     assert single_slot(guessed, ["editor", "occupation"], [title], {}, stated=True) == ("user", "occupation")
     assert single_slot([("user", "editor")], ["editor"], [title], {}, stated=True) is None
     assert single_slot([("user", "editor")], ["editor"], [], {}, stated=True) is None
+
+
+CITY = [0.9, [["city", 0.8]]]
+
+
+def test_a_slot_record_made_only_from_a_supposing_turn_is_no_answer() -> None:
+    """zh + en: "如果…" / "If we ever…" states no value even when a record was made of it."""
+    for was, supposed, now, value in [
+        (
+            "Writing from my desk in Bengaluru",
+            "If we ever went back to Bengaluru I'd live near Cubbon Park",
+            "Pune's weather is such a relief, our flat in Baner is lovely",
+            "Bengaluru",
+        ),
+        ("我住在上海，每天挤地铁", "如果哪天回上海的话，我想住徐汇", "搬到杭州以后每天骑车去西湖边", "上海"),
+    ]:
+        old = episode("e1", 1, turn(was, 1, CITY, "evt-1"))
+        hypo = episode("e2", 5, turn(supposed, 9, CITY, "evt-9"))
+        slot = record("r1", "city", value, 9, ["evt-9"])
+        new = episode("e3", 6, turn(now, 6, CITY, "evt-6"))
+        tl = timeline([old, hypo, slot, new], ("user", "city"), {"r1"})
+        assert tl.lead is not None and tl.lead.id == "e3"
+        assert "r1" in tl.drop and "e1" in tl.drop

@@ -237,16 +237,28 @@ def statements(
     said: list[Statement] = []
     others: list[Statement] = []  # the same attribute of someone else: no answer either
     heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
+    words = {str(t["event"]): str(t.get("text", "")) for r in records for t in _turns(r) if t.get("event")}
     named = _named(records)
     for r in records:
         if r.id in slot_ids:
-            said.append(Statement(r, r.content, _when(r, heard), 1.0))
+            st = Statement(r, r.content, _when(r, heard), 1.0)
+            (others if _supposed(r, words) else said).append(st)
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
                     who = _resolved(_subject(st.text), st.at, named)
                     (said if _same_subject(slot[0], who) else others).append(st)
     return said, others
+
+
+# A slot record made only from supposing turns ("If we ever went back to Bengaluru I'd live
+# near Cubbon Park") states no value: it is no answer and leaves with the older statements.
+SUPPOSED = re.compile(r"如果|假如|要是|万一|\b(?:if (?:i|we)|what if)\b", re.IGNORECASE)
+
+
+def _supposed(r: MemoryRecord, words: Mapping[str, str]) -> bool:
+    said = [words[e] for e in r.evidence if e in words]
+    return bool(said) and len(said) == len(r.evidence) and all(SUPPOSED.search(w) for w in said)
 
 
 def single_slot(
