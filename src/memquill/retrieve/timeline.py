@@ -241,8 +241,8 @@ def statements(
     named = _named(records)
     for r in records:
         if r.id in slot_ids:
-            st = Statement(r, r.content, _when(r, heard), 1.0)
-            (others if _supposed(r, words) else said).append(st)
+            own = Statement(r, r.content, _when(r, heard), 1.0)
+            (others if _supposed(r, words) else said).append(own)
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
