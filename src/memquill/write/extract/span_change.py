@@ -42,6 +42,8 @@ def current(
     if not negated(text, at) and not change_cues.introduces(cues_of(text), at, ("old",)):
         return None  # the common case, checked before the typed extractor runs
     typed = values.spans(attr.value_type, text, zh)
+    if attr.value_type == "tech":  # the kept value may be a name the lexicon does not know
+        typed += [s for s in values.tech_shaped(text, zh) if s not in typed]
     old = change_cues.old_spans(text, [*typed, value])
     others = [
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))

@@ -167,6 +167,27 @@ def _tech(text: str) -> list[str]:
     return [name for _, name in sorted(found)]
 
 
+# Product-like names the tech lexicon may not know: a Latin-script run inside Chinese
+# ("都用Podman", "换成bun"), an English identifier with an inner capital ("jOOQ", "gRPC") or
+# joined by hyphens or dots ("vanilla-extract", "socket.io").
+_ZH_LATIN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9_.+#-]*(?:\s?\d[A-Za-z0-9_.]*)?")
+_EN_CODE = re.compile(r"(?<![\w@.-])(?:[a-z]+[A-Z][\w.-]*|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+)(?![\w@-])")
+
+
+def tech_shaped(text: str, zh: bool) -> list[str]:
+    """Known technologies, then names shaped like products or code, in order of appearance:
+    when the lexicon knows only the value a clause retires ("之前MySQL", "no Tailwind"), the
+    one it keeps is often a name it does not know ("TiDB", "vanilla-extract")."""
+    known = _tech(text)
+    shaped = _ZH_LATIN if zh else _EN_CODE
+    found = [(text.find(k), k) for k in known]
+    for m in shaped.finditer(text):
+        name = m.group(0).rstrip(".-")
+        if not any(name.casefold() in k.casefold() or k.casefold() in name.casefold() for k in known):
+            found.append((m.start(), name))
+    return [n for _, n in sorted(found) if n]
+
+
 def _places(text: str, zh: bool) -> list[str]:
     if zh:
         return zh_tagged(text, ("ns",)) or free_text(text, zh)
