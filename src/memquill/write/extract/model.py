@@ -38,6 +38,7 @@ from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
+from memquill.write.extract.value_kinds import kind_value
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -227,9 +228,14 @@ class ModelExtractor:
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        zh = c.language == "zh"
+        kept: dict[str, float | None] = {}  # a closed kind's value (a pet's animal) or none
+        for v, q in self._values(o, attr, subject, times):
+            if (k := kind_value(attr.key, v, o.said, zh)) is not None and k not in kept:
+                kept[k] = q
         return [
             self._make(o, p, attr, subject, level, score, value, span_p)
-            for value, span_p in self._values(o, attr, subject, times)
+            for value, span_p in kept.items()
             if fits_role(value, attr.value_type, attr.key)
         ]
 

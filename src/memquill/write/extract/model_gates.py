@@ -28,6 +28,7 @@ from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.lexicon import tech_roles
+from memquill.write.extract.values import pos_cut as values_pos
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
 NAMING = re.compile(
@@ -75,9 +76,30 @@ def names_value(value: str) -> bool:
     return bool(content)
 
 
+# A judgement said of something: one adjective after a copula or a degree word ("Kakoune's
+# multiple selections are *addictive*", "这家店的菜真*好吃*"), never the value of a slot.
+_EN_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|'s|'re|be|been|so|very|really|too|super|pretty|quite|kinda|extremely)\s+$",
+    re.IGNORECASE,
+)
+_EN_ADJECTIVE = re.compile(r"^[a-z]+(?:ive|ous|ful|able|ible|less)$", re.IGNORECASE)
+_ZH_DEGREE = re.compile(r"(?:真|很|太|好|超|超级|特别|挺|蛮|非常|有点|越来越)$")
+
+
+def predicate(value: str, said: str) -> bool:
+    """Is ``value`` a lone adjective the clause predicates of something?"""
+    at = said.find(value)
+    if at < 0:
+        return False
+    if value.isascii():
+        return bool(_EN_ADJECTIVE.match(value.strip())) and bool(_EN_PREDICATE.search(said[:at]))
+    pos = values_pos(value)
+    return len(pos) == 1 and pos[0][1][:1] in ("a", "v") and bool(_ZH_DEGREE.search(said[:at]))
+
+
 def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
     """May the model store ``value`` for ``key`` from the clause ``said``?"""
-    if not names_value(value):
+    if not names_value(value) or predicate(value, said):
         return False
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
         if speaker and value.casefold() == speaker.casefold():
@@ -115,7 +137,7 @@ def introduced(value: str, said: str) -> bool:
     """Does ``value`` start inside the value region of a change cue of ``said``?"""
     if not value:
         return False
-    rx = re.escape(value) if not value.isascii() else rf"(?<![\w]){re.escape(value)}(?![\w])"
+    rx = re.escape(value) if not value.isascii() else rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])"
     cues = change_cues.find(said)
     return any(change_cues.introduces(cues, m.start()) for m in re.finditer(rx, said, re.IGNORECASE))
 

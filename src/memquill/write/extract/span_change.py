@@ -26,6 +26,16 @@ def _overlap(text: str, a: str, b: str) -> bool:
     return la >= 0 and lb >= 0 and la < lb + len(b) and lb < la + len(a)
 
 
+def _named(text: str, span: str) -> bool:
+    """Does an unknown word read as a name: written with a capital or a digit ("TiDB",
+    "Podman", "jOOQ"), joined like code ("vanilla-extract", "socket.io"), or introduced by a
+    change cue ("换成bun")? A plain lowercase word in passing ("repo", "install") is no
+    technology."""
+    if not span.islower() or any(ch in span for ch in "-.") or any(ch.isdigit() for ch in span):
+        return True
+    return change_cues.introduces(cues_of(text), text.find(span), NOT_OLD)
+
+
 def _kept(text: str, attr: Attribute, retired: int, at: int, cues: tuple[change_cues.Cue, ...]) -> bool:
     """Is the span at ``at`` the value kept by a clause that negates the one at ``retired``?"""
     if at > retired and change_cues.introduces(cues, at, NOT_OLD):
@@ -51,7 +61,7 @@ def current(
         return None  # the common case, checked before the typed extractor runs
     typed = values.spans(attr.value_type, text, zh)
     if attr.value_type == "tech":  # the kept value may be a name the lexicon does not know
-        typed += [s for s in values.tech_shaped(text, zh) if s not in typed]
+        typed += [s for s in values.tech_shaped(text, zh) if s not in typed and _named(text, s)]
     old = change_cues.old_spans(text, [*typed, value])
     others = [
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
