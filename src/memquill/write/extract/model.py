@@ -38,7 +38,7 @@ from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
-from memquill.write.extract.value_kinds import kind_value
+from memquill.write.extract.value_kinds import closed_list, kind_value
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -302,6 +302,7 @@ class ModelExtractor:
         if self.spans is not None:
             if not attr.single:
                 chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                chosen += closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))

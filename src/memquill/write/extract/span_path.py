@@ -99,8 +99,8 @@ def trimmed(
 # What ends a value in English: a relative or subordinate clause ("a retired engineer *who*
 # now builds ships", "above 85% *or* the pipeline fails"), a comma before a new clause
 # ("independent bookshops*, which* is…", "Greenly*, both* better funded"); for values that
-# are no time, also a time said after it ("yerba mate *a few months ago*", "a sub-4
-# marathon *before* I turn 40", "Helix *in 2025*").
+# are no time, also a time or an adverb of time said after it ("yerba mate *a few months
+# ago*", "a sub-4 marathon *before* I turn 40", "Helix *in 2025*", "Lagos *originally*").
 _EN_CLAUSE = re.compile(
     r"\s*,\s*(?=(?:which|who|both|we|we're|it|it's|they|i|i'm|but|so|and|though|although|because|"
     r"since|as|all|each)\b)|\s+(?=(?:who|which|whose|whom|because|since|or|while|whereas|when|where|"
@@ -110,7 +110,9 @@ _EN_CLAUSE = re.compile(
 _EN_TIME_TAIL = re.compile(
     r"\s+(?:(?:before|after|until|till)\b.*|(?:(?:a|an|one|two|three|four|five|six|a few|a couple of|"
     r"several|some|\d+)\s+)?(?:days?|weeks?|months?|years?)\s+ago|in\s+(?:19|20)\d\d|"
-    r"(?:last|this|next)\s+(?:week|month|year|spring|summer|fall|autumn|winter))\s*$",
+    r"(?:last|this|next)\s+(?:week|month|year|spring|summer|fall|autumn|winter)|by\s+(?:19|20)\d\d|"
+    r"as\s+of\s+\w+|originally|full[- ]time|these\s+days|right\s+now|for\s+now|at\s+the\s+moment|"
+    r"anymore)\s*$",
     re.IGNORECASE,
 )
 _TIMED = ("time", "schedule", "availability", "date", "deadline", "since", "duration")

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
+from memquill.write.extract import values
 from memquill.write.extract.span_features import negated
 
 KINDS_FILE = "data/value_kinds.json"
@@ -100,3 +102,26 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
         if _fits(kind, said, a, b, zh):
             return said[a:b]
     return None
+
+
+# Value types whose every value a lexicon knows: a clause naming several of them for a
+# multi-valued attribute states each ("我会说粤语，葡萄牙语也能日常交流", "I speak Farsi and
+# Swedish, and my German is passable"), across commas too, unless it negates one.
+CLOSED_TYPES = frozenset({"language"})
+
+
+def closed_list(
+    attr: Attribute, said: str, zh: bool, chosen: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """The other values of a multi-valued attribute of a closed type that the clause names,
+    with the chosen value's probability; none for other attributes."""
+    if attr.single or attr.value_type not in CLOSED_TYPES or not chosen:
+        return []
+    have = {v.casefold() for v, _ in chosen}
+    q = chosen[0][1]
+    out: list[tuple[str, float]] = []
+    for v in values.spans(attr.value_type, said, zh):
+        if v.casefold() not in have and not negated(said, said.find(v)):
+            have.add(v.casefold())
+            out.append((v, q))
+    return out
