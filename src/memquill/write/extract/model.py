@@ -302,7 +302,7 @@ class ModelExtractor:
         if self.spans is not None:
             if not attr.single:
                 chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
-                chosen += closed_list(attr, o.said, zh, chosen)
+                chosen = closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))

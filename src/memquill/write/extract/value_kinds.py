@@ -113,15 +113,14 @@ CLOSED_TYPES = frozenset({"language"})
 def closed_list(
     attr: Attribute, said: str, zh: bool, chosen: list[tuple[str, float]]
 ) -> list[tuple[str, float]]:
-    """The other values of a multi-valued attribute of a closed type that the clause names,
-    with the chosen value's probability; none for other attributes."""
+    """For a multi-valued attribute of a closed type, every value of the type the clause
+    names and does not negate, with the chosen value's probability (the lexicon's match,
+    not the ranker's wording: "my Farsi" is "Farsi"); else ``chosen`` as it is."""
     if attr.single or attr.value_type not in CLOSED_TYPES or not chosen:
-        return []
-    have = {v.casefold() for v, _ in chosen}
+        return chosen
     q = chosen[0][1]
-    out: list[tuple[str, float]] = []
+    out: dict[str, tuple[str, float]] = {}
     for v in values.spans(attr.value_type, said, zh):
-        if v.casefold() not in have and not negated(said, said.find(v)):
-            have.add(v.casefold())
-            out.append((v, q))
-    return out
+        if v.casefold() not in out and not negated(said, said.find(v)):
+            out[v.casefold()] = (v, q)
+    return list(out.values()) or chosen
