@@ -110,3 +110,15 @@ def test_a_model_value_ends_before_a_time_or_a_relative_clause(
 def test_every_language_of_a_list_is_kept(mem_e5: Memory, text: str, languages: set[str]) -> None:
     got = {r.value for r in said(mem_e5, text) if r.key == "languages_spoken"}
     assert languages <= got, got
+
+
+def test_a_wished_animal_is_no_pet(mem_e5: Memory) -> None:
+    """ "should own" is a supposition, not an animal of the user's (before: pet "cat")."""
+    text = "everyone should own a cat at least once, my aunt says"
+    assert not [r.value for r in said(mem_e5, text) if r.key == "pet"]
+
+
+def test_a_word_that_names_nothing_is_no_value(mem_e5: Memory) -> None:
+    """ "everybody" points at people, it is no personality (before: personality "everybody")."""
+    recs = said(mem_e5, "everybody at work says I'm way too blunt")
+    assert not [(r.key, r.value) for r in recs if r.value and r.value.casefold() == "everybody"]

@@ -97,9 +97,30 @@ def predicate(value: str, said: str) -> bool:
     return len(pos) == 1 and pos[0][1][:1] in ("a", "v") and bool(_ZH_DEGREE.search(said[:at]))
 
 
+# Words that point or react but name nothing: indefinite pronouns, interjections.
+_EN_EMPTY = frozenset(
+    """everyone everybody someone somebody anyone anybody nobody everything something anything
+    nothing ugh lol lmao haha hahaha hmm meh yay oops omg literally really actually basically
+    honestly totally probably definitely seriously""".split()
+)
+_ZH_EMPTY_WORDS = frozenset("大家 别人 人家 有人 所有人 每个人 任何人 谁 什么 啥".split())
+# jieba tags of words that name nothing: pronoun, adverb, particles, modal, preposition,
+# conjunction, interjection, onomatopoeia, punctuation ("大家", "太多" is d + a: not all)
+_ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
+
+
+def empty(value: str) -> bool:
+    """Does ``value`` consist of words that name nothing ("大家", "literally everyone", "ugh")?"""
+    if value.isascii():
+        words = re.findall(r"[a-z']+", value.casefold())
+        return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
+    pos = [(w, p) for w, p in values_pos(value) if w.strip()]
+    return bool(pos) and all(p.startswith(_ZH_EMPTY) or w in _ZH_EMPTY_WORDS for w, p in pos)
+
+
 def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
     """May the model store ``value`` for ``key`` from the clause ``said``?"""
-    if not names_value(value) or predicate(value, said):
+    if not names_value(value) or predicate(value, said) or empty(value):
         return False
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
         if speaker and value.casefold() == speaker.casefold():

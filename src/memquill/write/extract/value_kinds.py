@@ -76,8 +76,17 @@ def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
     return out
 
 
+# A wish or a supposition owns nothing ("everyone should own a dog", "要是能养只猫就好了").
+_EN_SUPPOSED = re.compile(
+    r"\b(?:if|should|would|could|might|wish|hope|want|wants|wanna|someday|imagine)\b", re.IGNORECASE
+)
+_ZH_SUPPOSED = re.compile(r"要是|如果|假如|想|希望|打算|能不能|可不可以|应该")
+
+
 def _owned(text: str, at: int, zh: bool) -> bool:
     seg = _SEGMENT_END.split(text[:at])[-1]
+    if (_ZH_SUPPOSED if zh else _EN_SUPPOSED).search(seg):
+        return False
     return bool(_ZH_OWNED.search(seg) if zh else _EN_OWNED.search(seg))
 
 
