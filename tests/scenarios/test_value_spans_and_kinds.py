@@ -12,16 +12,16 @@ from memquill import Memory
 from memquill.model import MemoryRecord, MemoryType, Polarity
 
 
-def facts(mem: Memory, **scope: str) -> list[MemoryRecord]:
-    recs = mem.records(user="u", statuses=["active", "candidate"], **scope)
+def facts(mem: Memory, project: str | None = None) -> list[MemoryRecord]:
+    recs = mem.records(user="u", statuses=["active", "candidate"], project=project)
     return [r for r in recs if r.type is not MemoryType.EPISODE]
 
 
-def said(mem: Memory, text: str, **scope: str) -> list[MemoryRecord]:
-    mem.add(text, user="u", session="s", **scope)
+def said(mem: Memory, text: str, project: str | None = None) -> list[MemoryRecord]:
+    mem.add(text, user="u", session="s", project=project)
     mem.end_session(user="u", session="s")
     mem.flush()
-    return facts(mem, **scope)
+    return facts(mem, project)
 
 
 @pytest.mark.parametrize(
