@@ -35,6 +35,7 @@ from memquill.write.extract.model_gates import (
 )
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
+from memquill.write.extract.patterns_time import expiry
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
@@ -257,8 +258,11 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
+        kind = _TYPES[attr.memory_type]
+        # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
+        when = c.when if kind is MemoryType.TEMPORARY else None
         return c.make(
-            _TYPES[attr.memory_type],
+            kind,
             subject,
             attr.key,
             say(c),
@@ -267,6 +271,8 @@ class ModelExtractor:
             trigger=Trigger.BACKGROUND,
             confidence=max(0.3, score),
             rule=f"model:{self.classifier.id} (p={score:.2f})",
+            when=when,
+            expires_at=expiry(when),
             model={
                 "id": self.classifier.id,
                 "score": round(score, 3),
