@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 
 import numpy as np
 
+from memquill.catalogue import load
 from memquill.model import (
     SLOT_OPEN,
     SOURCE_RANK,
@@ -33,6 +34,7 @@ from memquill.model import (
 )
 from memquill.text import norm_value, tokens
 from memquill.write import reconcile_changes as build
+from memquill.write.extract.normalise import canonical
 from memquill.write.reconcile_model import (
     Decision,
     Embed,
@@ -99,8 +101,11 @@ def needs_near(proposal: Proposal, view: View, policy: Policy) -> bool:
 
 
 def _seen(c: Candidate, view: View) -> MemoryRecord | None:
-    """A record of the slot, in any status, already holding all of the candidate's evidence."""
-    return next((r for r in view.slot if set(c.evidence) <= set(r.evidence)), None)
+    """A record of the slot, in any status, already holding all of the candidate's evidence
+    (and, for a multi-valued attribute, its value: one clause may list several)."""
+    return next(
+        (r for r in view.slot if set(c.evidence) <= set(r.evidence) and not _another_value(r, c)), None
+    )
 
 
 def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
@@ -162,6 +167,8 @@ def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: 
             continue  # one sentence may state several facts (but one passage is one episode)
         if rec.polarity != c.polarity or _conditions(rec.conditions) != _conditions(c.conditions):
             continue
+        if _another_value(rec, c):
+            continue  # "I speak Tagalog and Swedish": one clause, two values of a list
         if norm_value(rec.content) == norm_value(c.content):
             return rec  # identical statement: no embedding needed to call it a duplicate
         if _overlap(rec.content, c.content) < policy.duplicate_overlap:
@@ -172,6 +179,15 @@ def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: 
         if vec is None or float(np.dot(hit.embedding, vec)) >= policy.duplicate_similarity:
             return rec
     return None
+
+
+def _another_value(rec: MemoryRecord, c: Candidate) -> bool:
+    """Is ``c`` another value of the same multi-valued attribute (values coexist there, even
+    when one clause states them together)?"""
+    attr = load().get(c.key) if rec.key == c.key else None
+    if attr is None or attr.single or not rec.value or not c.value:
+        return False
+    return canonical(rec.value, attr.value_type) != canonical(c.value, attr.value_type)
 
 
 FREEFORM = frozenset({"note", "reminder", "instruction", "likes", "plan", "temp", "task", "episode"})

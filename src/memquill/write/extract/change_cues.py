@@ -107,8 +107,8 @@ def kind(text: str) -> str | None:
 
 def _distance(text: str, cue: Cue, span: str) -> int | None:
     """How far after the cue ``span`` starts, if it starts inside the cue's value region
-    (a Latin span only as a whole word: "API" is not in "FastAPI")."""
-    rx = re.escape(span) if not span.isascii() else rf"(?<![\w]){re.escape(span)}(?![\w])"
+    (a Latin span only as a whole Latin word: "API" is not in "FastAPI", "bun" is in "换成bun")."""
+    rx = re.escape(span) if not span.isascii() else rf"(?<![A-Za-z0-9_]){re.escape(span)}(?![A-Za-z0-9_])"
     for m in re.finditer(rx, text):
         if cue.value_start <= m.start() <= cue.value_end:
             return m.start() - cue.value_start

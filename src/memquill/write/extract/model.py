@@ -35,9 +35,11 @@ from memquill.write.extract.model_gates import (
 )
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
+from memquill.write.extract.patterns_time import expiry
 from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
+from memquill.write.extract.value_kinds import closed_list, kind_value
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -227,9 +229,14 @@ class ModelExtractor:
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
+        zh = c.language == "zh"
+        kept: dict[str, float | None] = {}  # a closed kind's value (a pet's animal) or none
+        for v, q in self._values(o, attr, subject, times):
+            if (k := kind_value(attr.key, v, o.said, zh)) is not None and k not in kept:
+                kept[k] = q
         return [
             self._make(o, p, attr, subject, level, score, value, span_p)
-            for value, span_p in self._values(o, attr, subject, times)
+            for value, span_p in kept.items()
             if fits_role(value, attr.value_type, attr.key)
         ]
 
@@ -251,8 +258,11 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
+        kind = _TYPES[attr.memory_type]
+        # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
+        when = c.when if kind is MemoryType.TEMPORARY else None
         return c.make(
-            _TYPES[attr.memory_type],
+            kind,
             subject,
             attr.key,
             say(c),
@@ -261,6 +271,8 @@ class ModelExtractor:
             trigger=Trigger.BACKGROUND,
             confidence=max(0.3, score),
             rule=f"model:{self.classifier.id} (p={score:.2f})",
+            when=when,
+            expires_at=expiry(when),
             model={
                 "id": self.classifier.id,
                 "score": round(score, 3),
@@ -296,6 +308,7 @@ class ModelExtractor:
         if self.spans is not None:
             if not attr.single:
                 chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                chosen = closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
             order = change_cues.pick(o.said, list(ranked))

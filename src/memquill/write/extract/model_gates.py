@@ -28,6 +28,7 @@ from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.lexicon import tech_roles
+from memquill.write.extract.values import pos_cut as values_pos
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
 NAMING = re.compile(
@@ -75,9 +76,51 @@ def names_value(value: str) -> bool:
     return bool(content)
 
 
+# A judgement said of something: one adjective after a copula or a degree word ("Kakoune's
+# multiple selections are *addictive*", "这家店的菜真*好吃*"), never the value of a slot.
+_EN_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|'s|'re|be|been|so|very|really|too|super|pretty|quite|kinda|extremely)\s+$",
+    re.IGNORECASE,
+)
+_EN_ADJECTIVE = re.compile(r"^[a-z]+(?:ive|ous|ful|able|ible|less)$", re.IGNORECASE)
+_ZH_DEGREE = re.compile(r"(?:真|很|太|好|超|超级|特别|挺|蛮|非常|有点|越来越)$")
+
+
+def predicate(value: str, said: str) -> bool:
+    """Is ``value`` a lone adjective the clause predicates of something?"""
+    at = said.find(value)
+    if at < 0:
+        return False
+    if value.isascii():
+        return bool(_EN_ADJECTIVE.match(value.strip())) and bool(_EN_PREDICATE.search(said[:at]))
+    pos = values_pos(value)
+    return len(pos) == 1 and pos[0][1][:1] in ("a", "v") and bool(_ZH_DEGREE.search(said[:at]))
+
+
+# Words that point or react but name nothing: indefinite pronouns, interjections.
+_EN_EMPTY = frozenset(
+    """everyone everybody someone somebody anyone anybody nobody everything something anything
+    nothing ugh lol lmao haha hahaha hmm meh yay oops omg literally really actually basically
+    honestly totally probably definitely seriously""".split()
+)
+_ZH_EMPTY_WORDS = frozenset("大家 别人 人家 有人 所有人 每个人 任何人 谁 什么 啥".split())
+# jieba tags of words that name nothing: pronoun, adverb, particles, modal, preposition,
+# conjunction, interjection, onomatopoeia, punctuation ("大家", "太多" is d + a: not all)
+_ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
+
+
+def empty(value: str) -> bool:
+    """Does ``value`` consist of words that name nothing ("大家", "literally everyone", "ugh")?"""
+    if value.isascii():
+        words = re.findall(r"[a-z']+", value.casefold())
+        return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
+    pos = [(w, p) for w, p in values_pos(value) if w.strip()]
+    return bool(pos) and all(p.startswith(_ZH_EMPTY) or w in _ZH_EMPTY_WORDS for w, p in pos)
+
+
 def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
     """May the model store ``value`` for ``key`` from the clause ``said``?"""
-    if not names_value(value):
+    if not names_value(value) or predicate(value, said) or empty(value):
         return False
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
         if speaker and value.casefold() == speaker.casefold():
@@ -115,7 +158,7 @@ def introduced(value: str, said: str) -> bool:
     """Does ``value`` start inside the value region of a change cue of ``said``?"""
     if not value:
         return False
-    rx = re.escape(value) if not value.isascii() else rf"(?<![\w]){re.escape(value)}(?![\w])"
+    rx = re.escape(value) if not value.isascii() else rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])"
     cues = change_cues.find(said)
     return any(change_cues.introduces(cues, m.start()) for m in re.finditer(rx, said, re.IGNORECASE))
 

@@ -124,7 +124,7 @@ _INSTR = re.compile(
 _SESSION_ONLY = re.compile(r"暂时|临时|这次|先|\b(?:for now|temporarily|for the time being)\b", I)
 
 
-def _expiry(when: tuple[datetime, datetime | None] | None) -> datetime | None:
+def expiry(when: tuple[datetime, datetime | None] | None) -> datetime | None:
     """The end of the window ("this week", "by Friday"); a point in time expires at itself."""
     if when is None:
         return None
@@ -138,7 +138,7 @@ def short_lived(c: Clause) -> list[Candidate]:
     if not (short and _INSTR.search(c.text)) or blocked(c):
         return []
     text, when = resolved(c)
-    expires = _expiry(when)
+    expires = expiry(when)
     level = Level.SESSION if expires is None and _SESSION_ONLY.search(c.event.content) else Level.USER
     content = say(c, text, order=c.language == "zh")  # Chinese short-lived turns are orders
     return [

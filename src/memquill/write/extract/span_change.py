@@ -26,14 +26,32 @@ def _overlap(text: str, a: str, b: str) -> bool:
     return la >= 0 and lb >= 0 and la < lb + len(b) and lb < la + len(a)
 
 
+def _named(text: str, span: str) -> bool:
+    """Does an unknown word read as a name: written with a capital or a digit ("TiDB",
+    "Podman", "jOOQ"), joined like code ("vanilla-extract", "socket.io"), or introduced by a
+    change cue ("换成bun")? A plain lowercase word in passing ("repo", "install") is no
+    technology."""
+    if not span.islower() or any(ch in span for ch in "-.") or any(ch.isdigit() for ch in span):
+        return True
+    return change_cues.introduces(cues_of(text), text.find(span), NOT_OLD)
+
+
+def _kept(text: str, attr: Attribute, retired: int, at: int, cues: tuple[change_cues.Cue, ...]) -> bool:
+    """Is the span at ``at`` the value kept by a clause that negates the one at ``retired``?"""
+    if at > retired and change_cues.introduces(cues, at, NOT_OLD):
+        return True
+    return attr.value_type == "tech" and at < retired
+
+
 def current(
     text: str, zh: bool, attr: Attribute, value: str, polarity: Polarity = Polarity.POSITIVE
 ) -> str | None:
     """The span that replaces ``value`` because the clause retires it, else None. A rule
     that read the retired value as a negative statement ("不用 Node 了") is replaced only by a
-    value a change cue introduces after it ("it's all Nix now", "改用 Deno"): without one,
-    "I don't drink coffee" stays a statement about coffee, and "Unless it's urgent, don't call
-    me" about calls."""
+    value a change cue introduces after it ("it's all Nix now", "改用 Deno") or, for a
+    technology, one said before it ("都用Podman，不用Docker了": one tool per role); without
+    one, "I don't drink coffee" stays a statement about coffee, and "Unless it's urgent,
+    don't call me" about calls."""
     if not attr.single or attr.value_type in STRICT:
         return None
     at = text.find(value)
@@ -42,12 +60,14 @@ def current(
     if not negated(text, at) and not change_cues.introduces(cues_of(text), at, ("old",)):
         return None  # the common case, checked before the typed extractor runs
     typed = values.spans(attr.value_type, text, zh)
+    if attr.value_type == "tech":  # the kept value may be a name the lexicon does not know
+        typed += [s for s in values.tech_shaped(text, zh) if s not in typed and _named(text, s)]
     old = change_cues.old_spans(text, [*typed, value])
     others = [
         s for s in typed if not _overlap(text, s, value) and s not in old and not negated(text, text.find(s))
     ]
-    if polarity is not Polarity.POSITIVE:  # the new value follows the retired one
+    if polarity is not Polarity.POSITIVE:
         cues = cues_of(text)
-        others = [s for s in others if (i := text.find(s)) > at and change_cues.introduces(cues, i, NOT_OLD)]
+        others = [s for s in others if _kept(text, attr, at, text.find(s), cues)]
     order = change_cues.pick(text, others)
     return order[0] if order else None

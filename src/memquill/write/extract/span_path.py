@@ -81,6 +81,8 @@ def choose(
     scorer: SpanScorer, text: str, zh: bool, attr: Attribute, value: str, own: Collection[str] = ()
 ) -> list[tuple[str, float]]:
     """``settle``, each value trimmed of structural residue (``trim``; not strict types)."""
+    if attr.value_type not in STRICT:
+        value = clause_cut(value, attr, zh)
     return trimmed(scorer, text, zh, attr, settle(scorer, text, zh, attr, value, own))
 
 
@@ -91,7 +93,46 @@ def trimmed(
     if attr.value_type in STRICT or not chosen:
         return chosen
     toks = tokens(text, zh)
-    return [(trim(scorer, text, zh, v, toks), q) for v, q in chosen]
+    return [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
+
+
+# What ends a value in English: a relative or subordinate clause ("a retired engineer *who*
+# now builds ships", "above 85% *or* the pipeline fails"), a comma before a new clause
+# ("independent bookshops*, which* is…", "Greenly*, both* better funded"); for values that
+# are no time, also a time or an adverb of time said after it ("yerba mate *a few months
+# ago*", "a sub-4 marathon *before* I turn 40", "Helix *in 2025*", "Lagos *originally*").
+_EN_CLAUSE = re.compile(
+    r"\s*,\s*(?=(?:which|who|both|we|we're|it|it's|they|i|i'm|but|so|and|though|although|because|"
+    r"since|as|all|each)\b)|\s+(?=(?:who|which|whose|whom|because|since|or|while|whereas|when|where|"
+    r"unless|whenever)\b)",
+    re.IGNORECASE,
+)
+_EN_TIME_TAIL = re.compile(
+    r"\s+(?:(?:before|after|until|till)\b.*|(?:(?:a|an|one|two|three|four|five|six|a few|a couple of|"
+    r"several|some|\d+)\s+)?(?:days?|weeks?|months?|years?)\s+ago|in\s+(?:19|20)\d\d|"
+    r"(?:last|this|next)\s+(?:week|month|year|spring|summer|fall|autumn|winter)|by\s+(?:19|20)\d\d|"
+    r"as\s+of\s+\w+|originally|full[- ]time|these\s+days|right\s+now|for\s+now|at\s+the\s+moment|"
+    r"anymore)\s*$",
+    re.IGNORECASE,
+)
+_TIMED = ("time", "schedule", "availability", "date", "deadline", "since", "duration")
+
+
+def clause_cut(value: str, attr: Attribute, zh: bool) -> str:
+    """``value`` up to where another clause or a time begins (English), or up to its first
+    comma for a list item or a decision (one value per conjunct, one choice per decision:
+    "县级医院，需求都很接地气" → "县级医院"); procedures, schedules and addresses keep
+    their commas ("先打tag，再在Jenkins上点发布")."""
+    if zh:
+        if attr.single and attr.memory_type != "decision":
+            return value
+        head = re.split(r"[，,；;]", value, maxsplit=1)[0].strip()
+        return head or value
+    head = _EN_CLAUSE.split(value, maxsplit=1)[0].strip()
+    timed = attr.value_type in ("date", "datetime", "duration") or any(w in attr.key for w in _TIMED)
+    if not timed:
+        head = _EN_TIME_TAIL.sub("", head).strip()
+    return head or value
 
 
 def settle(

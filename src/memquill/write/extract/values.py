@@ -46,9 +46,14 @@ DURATION = re.compile(
 )
 LANGUAGES = re.compile(
     r"(?:普通话|粤语|广东话|闽南话|四川话|上海话|客家话|中文|汉语|英语|英文|日语|日文|韩语|法语|德语|"
-    r"西班牙语|意大利语|俄语|葡萄牙语|阿拉伯语|泰语|越南语)|\b(?:Mandarin|Cantonese|Chinese|English|"
-    r"Japanese|Korean|French|German|Spanish|Italian|Russian|Portuguese|Arabic|Hindi|Thai|"
-    r"Vietnamese|Dutch|Swedish|Polish|Turkish|Hebrew|Greek)\b",
+    r"西班牙语|意大利语|俄语|葡萄牙语|阿拉伯语|泰语|越南语|荷兰语|瑞典语|挪威语|丹麦语|芬兰语|波兰语|"
+    r"土耳其语|希伯来语|希腊语|波斯语|印地语|乌尔都语|孟加拉语|马来语|印尼语|菲律宾语|他加禄语|"
+    r"斯瓦希里语|乌克兰语|捷克语|匈牙利语|罗马尼亚语|蒙古语|藏语|维吾尔语|手语|世界语|拉丁语)|"
+    r"\b(?:Mandarin|Cantonese|Chinese|English|Japanese|Korean|French|German|Spanish|Italian|Russian|"
+    r"Portuguese|Arabic|Hindi|Thai|Vietnamese|Dutch|Swedish|Polish|Turkish|Hebrew|Greek|Farsi|Persian|"
+    r"Urdu|Bengali|Punjabi|Tamil|Telugu|Malay|Indonesian|Tagalog|Filipino|Swahili|Norwegian|Danish|"
+    r"Finnish|Czech|Ukrainian|Hungarian|Romanian|Catalan|Basque|Irish|Welsh|Icelandic|Serbian|"
+    r"Croatian|Bulgarian|Amharic|Yoruba|Zulu|Hokkien|Shanghainese|Esperanto|Latin)\b",
 )
 _CAPS = re.compile(
     r"(?<![\w@.])(?:[A-Z][\w&'.-]*|\d+[A-Za-z][\w-]*)(?:\s+(?:of\s+|de\s+|&\s+)?[A-Z][\w&'.-]*){0,3}"
@@ -165,6 +170,27 @@ def _tech(text: str) -> list[str]:
     found = [(m.start(), m.group(0).strip()) for m in TECH.finditer(text)]
     found += [(text.find(n), n) for n in en_names(text) if n not in {f for _, f in found}]
     return [name for _, name in sorted(found)]
+
+
+# Product-like names the tech lexicon may not know: a Latin-script run inside Chinese
+# ("都用Podman", "换成bun"), an English identifier with an inner capital ("jOOQ", "gRPC") or
+# joined by hyphens or dots ("vanilla-extract", "socket.io").
+_ZH_LATIN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9_.+#-]*(?:\s?\d[A-Za-z0-9_.]*)?")
+_EN_CODE = re.compile(r"(?<![\w@.-])(?:[a-z]+[A-Z][\w.-]*|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+)(?![\w@-])")
+
+
+def tech_shaped(text: str, zh: bool) -> list[str]:
+    """Known technologies, then names shaped like products or code, in order of appearance:
+    when the lexicon knows only the value a clause retires ("之前MySQL", "no Tailwind"), the
+    one it keeps is often a name it does not know ("TiDB", "vanilla-extract")."""
+    known = _tech(text)
+    shaped = _ZH_LATIN if zh else _EN_CODE
+    found = [(text.find(k), k) for k in known]
+    for m in shaped.finditer(text):
+        name = m.group(0).rstrip(".-")
+        if not any(name.casefold() in k.casefold() or k.casefold() in name.casefold() for k in known):
+            found.append((m.start(), name))
+    return [n for _, n in sorted(found) if n]
 
 
 def _places(text: str, zh: bool) -> list[str]:

@@ -1,0 +1,135 @@
+"""Closed kinds of value: a pet is an animal, a usual drink is a drink.
+
+The attribute model reads what a clause is *about*, and the span ranker then picks the
+likeliest span of it; for a clause that only mentions an animal or a drink in passing
+("Took the dog up Mount Tam", "周末带狗去爬了香山") that gives a junk fact ("pet = dog",
+"pet = 香山"), and for a pet's introduction the ranker often takes its name ("我养的狗叫面条"
+→ 面条) where the attribute holds the kind of animal. For the attributes listed in
+``data/value_kinds.json`` a model reading must name one of the attribute's kind words —
+said as the subject's own where the kind says ``owned`` ("my dog", "我家那只橘猫", "I have
+two axolotls") — and when its span names none but the clause does, that word is the value.
+A reading whose clause names none is no fact. Word lists are data: a new animal or drink is
+a new line, not a new rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from memquill.catalogue import Attribute
+from memquill.errors import ConfigError
+from memquill.write.extract import values
+from memquill.write.extract.span_features import negated
+
+KINDS_FILE = "data/value_kinds.json"
+# Words that say the animal is someone's own, right before it in its segment ("my old cat",
+# "we adopted two kittens", "我家那只", "养了一条"); a possessive of someone else ("my
+# neighbour's dog") is not.
+_EN_OWNED = re.compile(
+    r"(?:\b(?:my|our|his|her|their)|\b(?:have|has|had|got|keep|keeps|kept|adopted|adopt|rescued|own|owns|"
+    r"owned|raise|raises|raised|bought|getting|fostering))\s+(?:(?![\w-]+'s\b)[\w-]+\s+){0,4}$",
+    re.IGNORECASE,
+)
+_ZH_OWNED = re.compile(r"(?:我家|我们家|咱家|家里|养|我的|我有|有(?:一|两|三|几)?[只条个头]|收养|领养|捡)")
+_SEGMENT_END = re.compile(r"[，,。；;！!？?]")
+
+
+@dataclass(frozen=True)
+class Kind:
+    owned: bool
+    en: re.Pattern[str]
+    zh: tuple[str, ...]
+
+
+@cache
+def kinds() -> dict[str, Kind]:
+    """The kinds by attribute key, from the package data."""
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    table = raw.get("kinds") if isinstance(raw, dict) else None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{KINDS_FILE}: expected kinds by attribute key")
+    out = {}
+    for key, spec in table.items():
+        en = sorted(spec.get("en", []), key=len, reverse=True)
+        rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in en) + r")(?:e?s)?\b", re.IGNORECASE)
+        zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
+        out[key] = Kind(bool(spec.get("owned")), rx, zh)
+    return out
+
+
+def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
+    """Where the kind's words stand in ``text``, earliest first, the longest at a place."""
+    if not zh:
+        return [(m.start(), m.end()) for m in kind.en.finditer(text)]
+    found: list[tuple[int, int]] = []
+    for w in kind.zh:
+        found += [(m.start(), m.start() + len(w)) for m in re.finditer(re.escape(w), text)]
+    found.sort(key=lambda x: (x[0], -(x[1] - x[0])))
+    out: list[tuple[int, int]] = []
+    for a, b in found:
+        if not any(a < y and x < b for x, y in out):
+            out.append((a, b))
+    return out
+
+
+# A wish or a supposition owns nothing ("everyone should own a dog", "要是能养只猫就好了").
+_EN_SUPPOSED = re.compile(
+    r"\b(?:if|should|would|could|might|wish|hope|want|wants|wanna|someday|imagine)\b", re.IGNORECASE
+)
+_ZH_SUPPOSED = re.compile(r"要是|如果|假如|想|希望|打算|能不能|可不可以|应该")
+
+
+def _owned(text: str, at: int, zh: bool) -> bool:
+    seg = _SEGMENT_END.split(text[:at])[-1]
+    if (_ZH_SUPPOSED if zh else _EN_SUPPOSED).search(seg):
+        return False
+    return bool(_ZH_OWNED.search(seg) if zh else _EN_OWNED.search(seg))
+
+
+def _fits(kind: Kind, text: str, a: int, b: int, zh: bool) -> bool:
+    return (not kind.owned or _owned(text, a, zh)) and (kind.owned or not negated(text, a))
+
+
+def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
+    """The value a model reading of ``key`` may hold: ``value`` itself when the attribute
+    has no closed kind or the value names one of its words (owned where required); else the
+    clause's first such word; None when the clause names none (no fact)."""
+    kind = kinds().get(key)
+    if kind is None:
+        return value
+    at = said.find(value)
+    inside = [(a, b) for a, b in _mentions(kind, said, zh) if at >= 0 and at <= a and b <= at + len(value)]
+    if at < 0:
+        inside = [(0, 0)] if _mentions(kind, value, zh) else []
+    if inside and (at < 0 or _fits(kind, said, *inside[0], zh)):
+        return value
+    for a, b in _mentions(kind, said, zh):
+        if _fits(kind, said, a, b, zh):
+            return said[a:b]
+    return None
+
+
+# Value types whose every value a lexicon knows: a clause naming several of them for a
+# multi-valued attribute states each ("我会说粤语，葡萄牙语也能日常交流", "I speak Farsi and
+# Swedish, and my German is passable"), across commas too, unless it negates one.
+CLOSED_TYPES = frozenset({"language"})
+
+
+def closed_list(
+    attr: Attribute, said: str, zh: bool, chosen: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """For a multi-valued attribute of a closed type, every value of the type the clause
+    names and does not negate, with the chosen value's probability (the lexicon's match,
+    not the ranker's wording: "my Farsi" is "Farsi"); else ``chosen`` as it is."""
+    if attr.single or attr.value_type not in CLOSED_TYPES or not chosen:
+        return chosen
+    q = chosen[0][1]
+    out: dict[str, tuple[str, float]] = {}
+    for v in values.spans(attr.value_type, said, zh):
+        if v.casefold() not in out and not negated(said, said.find(v)):
+            out[v.casefold()] = (v, q)
+    return list(out.values()) or chosen

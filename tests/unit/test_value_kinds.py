@@ -1,0 +1,92 @@
+"""Closed kinds of value and values that name nothing, zh + en (``value_kinds``,
+``model_gates.predicate`` / ``empty``, ``values.tech_shaped``, ``span_path.clause_cut``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.catalogue import load
+from memquill.write.extract import values
+from memquill.write.extract.model_gates import empty, predicate
+from memquill.write.extract.span_path import clause_cut
+from memquill.write.extract.value_kinds import closed_list, kind_value
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said", "zh", "expected"),
+    [
+        ("pet", "dog", "Took the dog to the beach", False, None),
+        ("pet", "dog", "I walked my neighbour's dog", False, None),
+        ("pet", "cat", "everyone should own a cat", False, None),
+        ("pet", "Pickle", "I have a gecko named Pickle", False, "gecko"),
+        ("pet", "cats", "my sister has two cats", False, "cats"),
+        ("pet", "香山", "周末带狗去爬了香山", True, None),
+        ("pet", "猫", "要是能养只猫就好了", True, None),
+        ("pet", "团子", "我家那只布偶叫团子", True, "布偶"),
+        ("pet", "豆豆", "我养的柯基叫豆豆", True, "柯基"),
+        ("beverage", "addictive", "Kakoune's selections are addictive", False, None),
+        ("beverage", "oat lattes", "I usually drink oat lattes", False, "oat lattes"),
+        ("beverage", "早上", "我早上一般来杯美式", True, "美式"),
+        ("city", "Lisbon", "I live in Lisbon", False, "Lisbon"),
+    ],
+)
+def test_kind_value(key: str, value: str, said: str, zh: bool, expected: str | None) -> None:
+    assert kind_value(key, value, said, zh) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "expected"),
+    [
+        ("addictive", "Kakoune's multiple selections are addictive", True),
+        ("tea", "my favourite drink is tea", False),
+        ("漂亮", "那条裙子太漂亮了", True),
+        ("爬山", "我很喜欢爬山", False),
+    ],
+)
+def test_predicate(value: str, said: str, expected: bool) -> None:
+    assert predicate(value, said) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("literally everyone", True),
+        ("ugh", True),
+        ("Italy", False),
+        ("大家", True),
+        ("一直", True),
+        ("咖啡", False),
+    ],
+)
+def test_empty(value: str, expected: bool) -> None:
+    assert empty(value) is expected
+
+
+def test_tech_shaped_names_the_lexicon_does_not_know() -> None:
+    assert values.tech_shaped("数据库用的是TiDB，之前MySQL分库分表太折腾了", True) == ["TiDB", "MySQL"]
+    assert "vanilla-extract" in values.tech_shaped("we style it with vanilla-extract, no Tailwind", False)
+
+
+@pytest.mark.parametrize(
+    ("value", "key", "zh", "expected"),
+    [
+        ("yerba mate a few months ago", "beverage", False, "yerba mate"),
+        ("a retired pilot who restores boats", "occupation", False, "a retired pilot"),
+        ("before 10am", "meeting_time", False, "before 10am"),
+        ("连锁药店，单子都不大", "customers", True, "连锁药店"),
+        ("先打tag，再点发布", "deploy_process", True, "先打tag，再点发布"),
+    ],
+)
+def test_clause_cut(value: str, key: str, zh: bool, expected: str) -> None:
+    attr = load().get(key)
+    assert attr is not None
+    assert clause_cut(value, attr, zh) == expected
+
+
+def test_closed_list_takes_every_language_not_negated() -> None:
+    attr = load().get("languages_spoken")
+    assert attr is not None
+    got = closed_list(attr, "我会说粤语，葡萄牙语也能聊几句", True, [("粤语", 0.5)])
+    assert [v for v, _ in got] == ["粤语", "葡萄牙语"]
+    got = closed_list(attr, "I speak English but not French", False, [("English", 0.5)])
+    assert [v for v, _ in got] == ["English"]
