@@ -76,9 +76,8 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
     private = np.array([lab not in NOT_PRIVATE for lab in labels])
     pp = p[:, private].sum(axis=1)
     truth = np.array([labels[v] not in NOT_PRIVATE for v in y])
-    print(
-        f"out-of-fold accuracy {float((p.argmax(1) == np.asarray(y)).mean()):.3f}, private ECE {ece(pp, truth):.3f}"
-    )
+    acc = float((p.argmax(1) == np.asarray(y)).mean())
+    print(f"out-of-fold accuracy {acc:.3f}, private ECE {ece(pp, truth):.3f}")
     print("threshold  lang  private caught  ordinary hidden  safety hidden")
     for th in (0.3, 0.4, 0.5, 0.6, 0.7):
         for lang in ("zh", "en"):

@@ -24,19 +24,17 @@ from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
+from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
     SentenceReader,
-    bearing_turns,
     cut_private,
     excerpt,
-    excerpts,
     fuller,
     restored,
     split,
-    turn_of,
     without_private,
 )
 from memquill.retrieve.spend import sentences
