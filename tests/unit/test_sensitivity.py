@@ -87,7 +87,7 @@ def test_labels_carry_topic_and_probability() -> None:
 
 
 def test_readings_stored_before_the_head_still_load() -> None:
-    new = Reading(("allergy",), "allergy", 0.8, Sensitivity("health", 0.2))
+    new = Reading(("allergy",), "allergy", 0.8, Sensitivity("health", 0.2, 0.7))
     assert Reading.of_stored(new.stored()) == new
     old = Reading.of_stored([[], "hobby", 0.6])
     assert old.sensitive is None and old.attribute == "hobby"

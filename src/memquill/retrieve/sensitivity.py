@@ -35,6 +35,7 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
+SAFETY_VETO = 0.2  # a text this likely safety-critical is never hidden by the head
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,27 @@ class Sensitivity:
 
     topic: str
     private: float
+    safety: float = 0.0  # the probability of the safety-critical class
 
     def stored(self) -> list[object]:
-        return [self.topic, round(self.private, 3)]
+        return [self.topic, round(self.private, 3), round(self.safety, 3)]
+
+    @classmethod
+    def of_stored(cls, value: object) -> Sensitivity | None:
+        """A stored reading (``[topic, private, safety]``), None for anything else."""
+        if not isinstance(value, list) or len(value) not in (2, 3) or not isinstance(value[0], str):
+            return None
+        if not all(isinstance(v, int | float) for v in value[1:]):
+            return None
+        return cls(value[0], float(value[1]), float(value[2]) if len(value) == 3 else 0.0)
+
+    def label(self, threshold: float) -> str | None:
+        """The private label of this reading at ``threshold``: None below it, and None for a
+        text the head also finds likely safety-critical (an injury that puts the user in a
+        wheelchair is for every request it bears on, not hidden as a health matter)."""
+        if self.private < threshold or self.safety >= SAFETY_VETO:
+            return None
+        return label(self.topic, self.private)
 
 
 def label(topic: str, private: float) -> str:
@@ -69,13 +88,8 @@ def parse(lab: str) -> tuple[str, float] | None:
 def stored_label(value: object) -> str | None:
     """The private label of a stored reading (``[topic, probability]`` kept with a record or
     a user turn at write time) when the shipped head calls it private; None otherwise."""
-    model = bundled()
-    if model is None or not isinstance(value, list) or len(value) != 2:
-        return None
-    topic, p = value
-    if not isinstance(topic, str) or not isinstance(p, int | float) or p < model.threshold:
-        return None
-    return label(topic, float(p))
+    model, found = bundled(), Sensitivity.of_stored(value)
+    return found.label(model.threshold) if model is not None and found is not None else None
 
 
 def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[Sensitivity]]) -> None:
@@ -114,10 +128,13 @@ class SensitivityModel:
             return []
         p = self.head.probabilities(_normalised(x))
         masked = np.where(self._private, p, -1.0)
+        safety = self.head.labels.index("safety")
         out = []
         for i in range(len(p)):
             top = int(np.argmax(masked[i]))
-            out.append(Sensitivity(self.head.labels[top], float(p[i, self._private].sum())))
+            out.append(
+                Sensitivity(self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]))
+            )
         return out
 
     def topics(self, x: Array) -> frozenset[str]:

@@ -60,10 +60,7 @@ class Reading:
     def of_stored(cls, value: Sequence[Any]) -> Reading:
         """A stored reading; one written before the sensitivity head has none."""
         crit, attribute, score = value[0], value[1], value[2]
-        sens = value[3] if len(value) > 3 else None
-        found = (
-            Sensitivity(str(sens[0]), float(sens[1])) if isinstance(sens, list) and len(sens) == 2 else None
-        )
+        found = Sensitivity.of_stored(value[3]) if len(value) > 3 else None
         return cls(tuple(crit), str(attribute), float(score), found)
 
 
@@ -179,9 +176,9 @@ class SentenceReader:
     def model_label(self, found: Sensitivity | None) -> str | None:
         """The private label the sensitivity head gives a reading (``sensitive:<topic>@p``),
         or None below its threshold. Not for a safety-critical sentence (its own class)."""
-        if self.sensitive is None or found is None or found.private < self.sensitive.threshold:
+        if self.sensitive is None or found is None:
             return None
-        return sensitivity.label(found.topic, found.private)
+        return found.label(self.sensitive.threshold)
 
     def topics(self, query: str) -> frozenset[str]:
         """The private topics a request is about (its vector: the search embedded it)."""
