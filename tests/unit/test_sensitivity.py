@@ -147,3 +147,29 @@ def test_a_record_of_a_private_turn_is_private_with_it_and_safety_critical_ones_
     assert shown_because(neutral, request, catalogue()) is None
     allergy = _rec("用户对花生过敏", "allergy", {"sensitive": ["health", 0.9]}, ["e2"])
     assert not any(sensitivity.parse(x) for x in request.labels(allergy, catalogue().attributes["allergy"]))
+
+
+def test_a_turn_that_also_reads_as_safety_critical_gives_its_records_no_private_label() -> None:
+    turn = {
+        "event": "e9",
+        "text": "Since my valve surgery I'm on warfarin for life",
+        "sensitive": ["health", 0.97],
+        "reading": [0.9, [["medication", 0.6], ["medical_condition", 0.2]]],
+    }
+    episode = MemoryRecord(
+        id="ep9",
+        type=MemoryType.EPISODE,
+        scope=Scope(user="u"),
+        subject="session",
+        key="ep9",
+        content="…",
+        confidence=0.7,
+        source=Source.EXPLICIT,
+        evidence=["e9"],
+        created_at=NOW,
+        updated_at=NOW,
+        attributes={"statements": [turn]},
+    )
+    request = Request.of("Plan a camping weekend with the kids", frozenset(), ["camping"], [episode])
+    diet = _rec("The user avoids leafy greens in large amounts", "diet", {}, ["e9"])
+    assert shown_because(diet, request, catalogue()) == ""

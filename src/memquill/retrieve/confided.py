@@ -98,7 +98,19 @@ def _sensitive_turn(st: object) -> frozenset[str]:
     """The sensitivity head's label of a user turn (read at write time), if it is private.
     For the records distilled from the turn only: an episode's sentences carry their own."""
     found = sensitivity.stored_label(st.get("sensitive")) if isinstance(st, dict) else None
-    return frozenset([found]) if found else frozenset()
+    if not found or not isinstance(st, dict):
+        return frozenset()
+    reading = st.get("reading")  # a turn that also reads as safety-critical is its own class
+    if isinstance(reading, list) and len(reading) == 2 and isinstance(reading[1], list):
+        cat = bundled()
+        critical = sum(
+            float(p)
+            for k, p in reading[1]
+            if (a := cat.attributes.get(str(k))) is not None and a.safety_critical
+        )
+        if critical >= ATTRIBUTE_FLOOR:
+            return frozenset()
+    return frozenset([found])
 
 
 def _sensitive(attr: Attribute | None) -> bool:

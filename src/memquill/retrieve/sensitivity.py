@@ -35,7 +35,7 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-SAFETY_VETO = 0.2  # a text this likely safety-critical is never hidden by the head
+SAFETY_VETO = 0.1  # a text this likely safety-critical is never hidden by the head
 
 
 @dataclass(frozen=True)

@@ -200,8 +200,8 @@ class SentenceReader:
             attr = self.catalogue.attributes.get(r.attribute)
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
-            if not own and (lab := self.model_label(r.sensitive)):
-                own.add(lab)
+            if not own and not self._critical(r.attribute) and (lab := self.model_label(r.sensitive)):
+                own.add(lab)  # a sentence read as a safety-critical attribute is its own class
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
