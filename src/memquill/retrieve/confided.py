@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any
 
 from memquill.model import MemoryRecord, MemoryType
-from memquill.retrieve import places, spend
+from memquill.retrieve import places, sensitivity, spend
 from memquill.retrieve.attributes import Attribute, bundled
 from memquill.text import word_cache
 
@@ -94,6 +94,25 @@ def _turn(st: object) -> frozenset[str]:
     return frozenset(out)
 
 
+def _sensitive_turn(st: object) -> frozenset[str]:
+    """The sensitivity head's label of a user turn (read at write time), if it is private.
+    For the records distilled from the turn only: an episode's sentences carry their own."""
+    found = sensitivity.stored_label(st.get("sensitive")) if isinstance(st, dict) else None
+    if not found or not isinstance(st, dict):
+        return frozenset()
+    reading = st.get("reading")  # a turn that also reads as safety-critical is its own class
+    if isinstance(reading, list) and len(reading) == 2 and isinstance(reading[1], list):
+        cat = bundled()
+        critical = sum(
+            float(p)
+            for k, p in reading[1]
+            if (a := cat.attributes.get(str(k))) is not None and a.safety_critical
+        )
+        if critical >= ATTRIBUTE_FLOOR:
+            return frozenset()
+    return frozenset([found])
+
+
 def _sensitive(attr: Attribute | None) -> bool:
     return attr is not None and attr.sensitive
 
@@ -119,18 +138,25 @@ class Request:
     asked: frozenset[str]
     confided: Mapping[str, frozenset[str]] = field(default_factory=dict)
     people: frozenset[str] = frozenset()  # relations the request names ("my dad" → father)
+    topics: frozenset[str] = frozenset()  # private topics the request is about (sensitivity head)
 
     @classmethod
     def of(
-        cls, query: str, bears_on: Collection[str], asked: Iterable[str], episodes: Iterable[MemoryRecord]
+        cls,
+        query: str,
+        bears_on: Collection[str],
+        asked: Iterable[str],
+        episodes: Iterable[MemoryRecord],
+        topics: Collection[str] = (),
     ) -> Request:
-        confided = {
-            str(st.get("event")): labels
-            for ep in episodes
-            if ep.type is MemoryType.EPISODE
-            for st, labels in _private_turns(ep)
-        }
-        return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query))
+        confided: dict[str, frozenset[str]] = {}
+        for ep in episodes:
+            if ep.type is MemoryType.EPISODE:
+                for st in ep.attributes.get("statements") or []:
+                    labels = _turn(st) | _sensitive_turn(st)
+                    if labels:
+                        confided[str(st.get("event"))] = labels
+        return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query), frozenset(topics))
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
         """A record's private labels (empty: not private). An episode has none of its own:
@@ -144,6 +170,10 @@ class Request:
             out |= self.confided.get(ev, frozenset())
         if discreet(rec.content):
             out.add(CONFIDED)
+        if attr.safety_critical:  # its own class: the head never hides it
+            return frozenset(x for x in out if sensitivity.parse(x) is None)
+        if own := sensitivity.stored_label(rec.attributes.get("sensitive")):
+            out.add(own)
         return frozenset(out)
 
     def named(self, text: str) -> bool:
@@ -159,12 +189,15 @@ class Request:
         disease; not a dinner menu). A birthday dinner bears on marital status, but "we
         broke up, don't ask" is not for it."""
         keys = set(labels) & self.bears_on
+        model = [m for x in labels if (m := sensitivity.parse(x))]
+        keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         if CONFIDED in labels:
             cat = bundled()
             keys = {k for k in keys if (a := cat.attributes.get(k)) is not None and a.safety_critical}
             whom = places.people(text)
             if whom and not whom & self.people:
                 keys = set()
-        if keys:
-            return f"bears on {sorted(keys)[0]}"
-        return "named" if self.named(text) else None
+        why = f"bears on {sorted(keys)[0]}" if keys else ("named" if self.named(text) else None)
+        if why is not None and model:
+            return f"{why}; sensitive (model {max(p for _, p in model):.2f})"
+        return why

@@ -24,19 +24,17 @@ from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
+from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
     SentenceReader,
-    bearing_turns,
     cut_private,
     excerpt,
-    excerpts,
     fuller,
     restored,
     split,
-    turn_of,
     without_private,
 )
 from memquill.retrieve.spend import sentences
@@ -122,6 +120,7 @@ class Assembly:
     texts: dict[str, str]  # wording of the turns episodes share with shown or withheld records
     fuller: dict[str, MemoryRecord] = field(default_factory=dict)  # episode hits, all turns back
     request: Request | None = None  # what this request opens (the session's turns obey it too)
+    reader: SentenceReader | None = None  # reads a session turn's sensitivity
 
     def hides(self, turn_id: str, text: str) -> bool:
         """A turn of the session not yet read: kept out like the memories made of it — a turn
@@ -129,7 +128,12 @@ class Assembly:
         name (no reading of it exists yet)."""
         if turn_id in self.withheld:
             return True
-        return self.request is not None and discreet(text) and not self.request.named(text)
+        if self.request is None:
+            return False
+        labels = self.reader.private_labels(text) if self.reader else frozenset()
+        if discreet(text):
+            return not self.request.named(text)
+        return bool(labels) and self.request.why(labels, text) is None
 
 
 def assemble(
@@ -154,7 +158,8 @@ def assemble(
     episodes = [
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)
     ]
-    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)])
+    topics = sentence_reader.topics(query) if sentence_reader else frozenset()
+    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)], topics)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
@@ -188,6 +193,7 @@ def assemble(
         texts,
         fuller(kept, sentence_reader),
         request,
+        sentence_reader,
     )
 
 

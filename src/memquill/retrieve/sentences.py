@@ -18,12 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import confided, intents, spend
+from memquill.retrieve import confided, intents, sensitivity, spend
 from memquill.retrieve.attributes import Catalogue, bundled
+from memquill.retrieve.sensitivity import Sensitivity, SensitivityModel
 from memquill.retrieve.spend import sentences
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
 from memquill.write.extract import classifier
@@ -47,14 +49,34 @@ class Reading:
     critical: tuple[str, ...]  # safety-critical attributes, likeliest first; empty if none
     attribute: str  # the likeliest attribute
     score: float  # joint confidence: a durable statement of that attribute
+    sensitive: Sensitivity | None = None  # the sensitivity head's reading (its likeliest clause)
+
+    def stored(self) -> list[object]:
+        """The reading as kept with its episode (``sentence_readings``)."""
+        out: list[object] = [list(self.critical), self.attribute, self.score]
+        return [*out, self.sensitive.stored()] if self.sensitive is not None else out
+
+    @classmethod
+    def of_stored(cls, value: Sequence[Any]) -> Reading:
+        """A stored reading; one written before the sensitivity head has none."""
+        crit, attribute, score = value[0], value[1], value[2]
+        found = Sensitivity.of_stored(value[3]) if len(value) > 3 else None
+        return cls(tuple(crit), str(attribute), float(score), found)
 
 
 class SentenceReader:
     """Catalogue attributes of sentences, cached by wording (one embedding each)."""
 
-    def __init__(self, model: AttributeClassifier, embedder: Embedder, catalogue: Catalogue | None = None):
+    def __init__(
+        self,
+        model: AttributeClassifier,
+        embedder: Embedder,
+        catalogue: Catalogue | None = None,
+        sensitive: SensitivityModel | None = None,
+    ):
         self.model = model
         self.embedder = embedder
+        self.sensitive = sensitive
         self.catalogue = catalogue or bundled()
         self._cache: dict[str, Reading] = {}
         self._check: intents.Check | None = None
@@ -78,14 +100,18 @@ class SentenceReader:
                 self._cache.clear()
             parts = {s: clauses(s) for s in todo}
             pieces = list(dict.fromkeys([*todo, *(c for p in parts.values() for c in p)]))
-            predicted = self.model.predict(self.embedder.embed_passages(pieces), top=8)
-            found = dict(zip(pieces, predicted, strict=True))
+            vectors = self.embedder.embed_passages(pieces)
+            found = dict(zip(pieces, self.model.predict(vectors, top=8), strict=True))
+            sens = dict(zip(pieces, self.sensitive.predict(vectors), strict=True)) if self.sensitive else {}
             for s in todo:
                 whole = found[s]
                 crit = self._private(whole)
                 for c in parts[s]:
                     crit = crit or self._private(found[c])
-                self._cache[s] = Reading(crit, whole.attribute, whole.score)
+                most = max(
+                    (sens[x] for x in [s, *parts[s]] if x in sens), key=lambda r: r.private, default=None
+                )
+                self._cache[s] = Reading(crit, whole.attribute, whole.score, most)
         return [self._cache[s] for s in texts]
 
     def _private(self, p: Prediction) -> tuple[str, ...]:
@@ -110,9 +136,19 @@ class SentenceReader:
         texts = list(dict.fromkeys(t for p in per for t in p))
         found = dict(zip(texts, self.read(texts), strict=True))
         for r, parts in zip(eps, per, strict=True):
-            r.attributes["sentence_readings"] = {
-                t: [list(found[t].critical), found[t].attribute, found[t].score] for t in parts
-            }
+            r.attributes["sentence_readings"] = {t: found[t].stored() for t in parts}
+        if self.sensitive is not None:
+            sensitivity.mark(records, self._sensitivities)
+
+    def _sensitivities(self, texts: Sequence[str]) -> list[Sensitivity]:
+        return [r.sensitive or Sensitivity("none", 0.0) for r in self.read(texts)]
+
+    def private_labels(self, text: str) -> frozenset[str]:
+        """The sensitivity head's labels of a text's sentences (a session turn not yet read:
+        embedded once, then memoised like every reading)."""
+        if self.sensitive is None:
+            return frozenset()
+        return frozenset(lab for r in self.read(sentences(text)) if (lab := self.model_label(r.sensitive)))
 
     def known(self, text: str) -> bool:
         """A reading of ``text`` is at hand (stored with its episode or read before)."""
@@ -128,13 +164,25 @@ class SentenceReader:
             stored = rec.attributes.get("sentence_readings")
             if not isinstance(stored, dict):
                 continue
-            for text, (crit, attribute, score) in stored.items():
-                self._cache.setdefault(text, Reading(tuple(crit), str(attribute), float(score)))
+            for text, value in stored.items():
+                if text not in self._cache and isinstance(value, list) and len(value) >= 3:
+                    self._cache[text] = Reading.of_stored(value)
 
     def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         """For each sentence, the safety-critical attributes it states, likeliest first
         (empty when it states none)."""
         return [r.critical for r in self.read(texts)]
+
+    def model_label(self, found: Sensitivity | None) -> str | None:
+        """The private label the sensitivity head gives a reading (``sensitive:<topic>@p``),
+        or None below its threshold. Not for a safety-critical sentence (its own class)."""
+        if self.sensitive is None or found is None:
+            return None
+        return found.label(self.sensitive.threshold)
+
+    def topics(self, query: str) -> frozenset[str]:
+        """The private topics a request is about (its vector: the search embedded it)."""
+        return self.sensitive.topics(self.embedder.embed_query(query)) if self.sensitive else frozenset()
 
     def _critical(self, key: str) -> bool:
         attr = self.catalogue.attributes.get(key)
@@ -152,6 +200,8 @@ class SentenceReader:
             attr = self.catalogue.attributes.get(r.attribute)
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
+            if not own and not self._critical(r.attribute) and (lab := self.model_label(r.sensitive)):
+                own.add(lab)  # a sentence read as a safety-critical attribute is its own class
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
@@ -209,7 +259,10 @@ def reader_for(embedder: Embedder | None) -> SentenceReader | None:
     model = classifier.bundled()
     if model is None or embedder is None or embedder.name != model.embedder:
         return None
-    return SentenceReader(model, embedder)
+    head = sensitivity.bundled()
+    return SentenceReader(
+        model, embedder, sensitive=head if head and head.embedder == embedder.name else None
+    )
 
 
 def without_private(
@@ -220,93 +273,14 @@ def without_private(
     content, private = private_split(rec, reader)
     if not private:
         return rec
-    if request is not None and any(_opens(request, k, x) for x, k in private):
-        keep = {x for x, k in private if _opens(request, k, x)}
+    if request is not None and any(opens(request, k, x) for x, k in private):
+        keep = {x for x, k in private if opens(request, k, x)}
         content = " ".join(x for x in sentences(rec.content) if x in keep or x not in dict(private)) or None
     return None if content is None else rec.model_copy(update={"content": content})
 
 
-def _opens(request: confided.Request, labels: frozenset[str], text: str) -> bool:
+def opens(request: confided.Request, labels: frozenset[str], text: str) -> bool:
     return request.why(labels, text) is not None
-
-
-def excerpts(
-    episodes: Sequence[MemoryRecord],
-    reader: SentenceReader | None,
-    request: confided.Request,
-) -> list[tuple[MemoryRecord, str, str]]:
-    """Private sentences the request bears on or names, each as a copy of its episode
-    holding only that sentence's turn (marked ``excerpt``), with the label that opened it
-    and why (``bears on …`` / ``named``)."""
-    out: list[tuple[MemoryRecord, str, str]] = []
-    for ep in episodes:
-        for text, keys in private_split(ep, reader)[1]:
-            why = request.why(keys, text)
-            if why is None:
-                continue
-            key = next((k for k in sorted(keys) if k in request.bears_on), None) or _label(keys)
-            line = turn_of(ep, text, reader)
-            if all(line != r.content or r.id != ep.id for r, _, _ in out):
-                out.append((excerpt(ep, line), key, why))
-    return out
-
-
-def _label(keys: Collection[str]) -> str:
-    """The label a private line is shown under: a catalogue attribute before ``confided``."""
-    return sorted(keys, key=lambda k: (k == confided.CONFIDED, k))[0]
-
-
-def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader | None) -> str:
-    """The user's turn that holds ``sentence`` (as the episode keeps it), without its other
-    private sentences: what a profile line shows. A standing fact comes with its reason or
-    its qualifier ("Fish yes, meat no. Been that way since my twenties.", "Austin hit 104
-    today. My plants and I are both wilting." — home, not a trip). Only sentences whose
-    readings are stored are kept, so no stored text is embedded here; the sentence alone when
-    the turn is not found."""
-    for st in rec.attributes.get("statements") or []:
-        text = st.get("text") if isinstance(st, dict) else None
-        if not isinstance(text, str) or sentence not in text:
-            continue
-        parts = sentences(text)
-        if reader is None or not all(reader.known(x) for x in parts):
-            return sentence
-        labels = reader.labels(rec, [sentence, *parts])
-        own, kinds = labels[0], labels[1:]
-        kept = [x for x, k in zip(parts, kinds, strict=True) if x == sentence or not k or own]
-        return " ".join(kept)
-    return sentence
-
-
-def bearing_turns(
-    rec: MemoryRecord, bears_on: Collection[str], reader: SentenceReader, request: confided.Request
-) -> list[tuple[str, str]]:
-    """The user's turns of an episode that state an attribute the request's situation bears
-    on, read as a whole (``statements[*].reading``, taken at write time), as (turn without
-    its private sentences, attribute).
-
-    A turn can state a standing fact that no sentence of it states alone, and that
-    compression leaves out: "Mushrooms are a hard no. It's a texture thing." is a food
-    dislike with probability 0.95, though the classifier's durable-memory score for it is
-    0.43 and neither sentence reaches the episode scorer's bar. Where the request is about
-    that very attribute (a menu, a breakfast) such a turn is worth a line: its likeliest
-    attribute at ``TURN_ATTRIBUTE`` or more, and a durable-memory score of at least
-    ``TURN_MEMORY`` (a one-off "had pasta last night" scores lower)."""
-    out = []
-    for st in rec.attributes.get("statements") or []:
-        text, reading = (st.get("text"), st.get("reading")) if isinstance(st, dict) else (None, None)
-        if not isinstance(text, str) or not isinstance(reading, list) or len(reading) != 2 or not reading[1]:
-            continue
-        memory, (key, p) = float(reading[0]), reading[1][0]
-        parts = sentences(text)
-        if memory < TURN_MEMORY or float(p) < TURN_ATTRIBUTE or key not in bears_on:
-            continue
-        if not parts or not all(reader.known(x) for x in parts):
-            continue  # no stored reading: nothing is embedded at request time
-        kinds = reader.labels(rec, parts)
-        kept = [x for x, k in zip(parts, kinds, strict=True) if not k or key in k or _opens(request, k, x)]
-        if kept:
-            out.append((" ".join(kept), str(key)))
-    return out
 
 
 def excerpt(rec: MemoryRecord, text: str) -> MemoryRecord:

