@@ -29,7 +29,7 @@ import numpy.typing as npt
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.spend import sentences
-from memquill.write.extract.classifier import Head
+from memquill.write.extract.classifier import Head, unit_rows
 
 Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
@@ -126,7 +126,7 @@ class SensitivityModel:
         """One reading per embedding row."""
         if len(x) == 0:
             return []
-        p = self.head.probabilities(_normalised(x))
+        p = self.head.probabilities(unit_rows(x))
         masked = np.where(self._private, p, -1.0)
         safety = self.head.labels.index("safety")
         out = []
@@ -140,7 +140,7 @@ class SensitivityModel:
     def topics(self, x: Array) -> frozenset[str]:
         """The private topics a request (its embedding, one row) is about: those it gives
         at least ``request`` probability."""
-        p = self.head.probabilities(_normalised(np.atleast_2d(x)))[0]
+        p = self.head.probabilities(unit_rows(np.atleast_2d(x)))[0]
         return frozenset(
             lab
             for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
@@ -172,12 +172,6 @@ class SensitivityModel:
             )
         except (KeyError, ValueError, OSError) as exc:
             raise ConfigError(f"unreadable sensitivity model: {exc}") from exc
-
-
-def _normalised(x: Array) -> Array:
-    x = np.asarray(x, dtype=np.float32)
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return (x / np.where(norms == 0, 1.0, norms)).astype(np.float32)
 
 
 @cache

@@ -94,8 +94,8 @@ class AttributeClassifier:
         given and the weights carry one (queries routed by vector alone use the plain one)."""
         both = self.heads.get(name + WORDS)
         if texts is not None and both is not None:
-            return both, _normalised(text_features.joint(x, texts))
-        return self.heads[name], _normalised(x)
+            return both, unit_rows(text_features.joint(x, texts))
+        return self.heads[name], unit_rows(x)
 
     def predict(self, x: Array, top: int = 3, texts: Sequence[str] | None = None) -> list[Prediction]:
         """Predictions for a batch of embeddings (one row per clause); ``texts`` (the
@@ -155,7 +155,8 @@ class AttributeClassifier:
             raise ConfigError(f"unreadable attribute model: {exc}") from exc
 
 
-def _normalised(x: Array) -> Array:
+def unit_rows(x: Array) -> Array:
+    """Rows scaled to unit length (a zero row stays zero): heads are trained on unit vectors."""
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return (x / np.where(norms == 0, 1.0, norms)).astype(np.float32)
@@ -184,7 +185,7 @@ def fit_head(
 ) -> Head:
     """Multinomial logistic regression by full-batch gradient descent (small data, convex),
     on centred, rescaled embeddings; the centring is folded back into the bias."""
-    x = _normalised(x)
+    x = unit_rows(x)
     mu = x.mean(axis=0)
     scale = float(np.linalg.norm(x - mu, axis=1).mean()) or 1.0
     x = ((x - mu) / scale).astype(np.float32)
@@ -217,7 +218,7 @@ def fit_centroids(x: Array, y: Sequence[int], labels: Sequence[str], weights: Ar
     phrasings per attribute it generalises better than a fitted boundary. e5 vectors share
     a large common component (unrelated texts score ≈ 0.8), so the corpus mean is removed
     first; the mean and a scale are folded into the bias and weights."""
-    x = _normalised(x)
+    x = unit_rows(x)
     mu = x.mean(axis=0)
     z = x - mu
     scale = float(np.linalg.norm(z, axis=1).mean()) or 1.0
@@ -231,12 +232,12 @@ def fit_centroids(x: Array, y: Sequence[int], labels: Sequence[str], weights: Ar
 
 
 def accuracy(head: Head, x: Array, y: Sequence[int]) -> float:
-    return float((head.probabilities(_normalised(x)).argmax(axis=1) == np.asarray(y)).mean())
+    return float((head.probabilities(unit_rows(x)).argmax(axis=1) == np.asarray(y)).mean())
 
 
 def calibrate(head: Head, x: Array, y: Sequence[int]) -> Head:
     """Temperature scaling: the T that minimises held-out negative log-likelihood."""
-    x = _normalised(x)
+    x = unit_rows(x)
     idx = np.asarray(y)
     best_t, best_nll = 1.0, float("inf")
     for t in np.exp(np.linspace(np.log(0.005), np.log(8.0), 97)):
