@@ -6,14 +6,24 @@ both backends)."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import pytest
 
 from memquill import FixedClock, Memory
 from tests.support.sessions import say
 
+
+class Case(NamedTuple):
+    turns: list[str]
+    word: str  # in the private fact
+    unrelated: str  # a request it has nothing to do with
+    bears: str  # a request about it
+    ordinary: str  # in a fact of the same episode that is not private
+
+
 UNCUED = [
-    (
+    Case(
         [
             "我在一家设计院做桥梁结构工程师。",
             "我从去年秋天开始每两周去看一次心理医生，主要是焦虑。",
@@ -24,7 +34,7 @@ UNCUED = [
         "下次见心理医生之前，帮我整理一下想聊的事",
         "钓鱼",
     ),
-    (
+    Case(
         [
             "I work as a bridge engineer at a design firm.",
             "I've got about nine thousand pounds of credit card debt I'm slowly chipping away at.",
@@ -38,57 +48,39 @@ UNCUED = [
 ]
 
 
-@pytest.mark.parametrize(("turns", "word", "unrelated", "bears", "ordinary"), UNCUED)
+@pytest.mark.parametrize("case", UNCUED, ids=["zh", "en"])
 def test_a_private_fact_without_a_cue_is_hidden_from_an_unrelated_request(
-    mem_read: Memory,
-    clock: FixedClock,
-    turns: list[str],
-    word: str,
-    unrelated: str,
-    bears: str,
-    ordinary: str,
+    mem_read: Memory, clock: FixedClock, case: Case
 ) -> None:
-    say(mem_read, clock, turns, "s1")
-    ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
-    assert word not in ctx.text, ctx.text
+    say(mem_read, clock, case.turns, "s1")
+    ctx = mem_read.context(case.unrelated, user="u", budget_tokens=800)
+    assert case.word not in ctx.text, ctx.text
     # the rest of what the user said is still there to be shown
-    assert ordinary in ctx.text or "bridge" in ctx.text or "桥梁" in ctx.text, ctx.text
+    assert case.ordinary in ctx.text or "bridge" in ctx.text or "桥梁" in ctx.text, ctx.text
 
 
-@pytest.mark.parametrize(("turns", "word", "unrelated", "bears", "ordinary"), UNCUED)
+@pytest.mark.parametrize("case", UNCUED, ids=["zh", "en"])
 def test_a_private_fact_without_a_cue_is_shown_where_the_request_bears_on_it(
-    mem_read: Memory,
-    clock: FixedClock,
-    turns: list[str],
-    word: str,
-    unrelated: str,
-    bears: str,
-    ordinary: str,
+    mem_read: Memory, clock: FixedClock, case: Case
 ) -> None:
-    say(mem_read, clock, turns, "s1")
-    ctx = mem_read.context(bears, user="u", budget_tokens=800)
-    assert word in ctx.text, ctx.text
-    why = [i.why.get("private", "") for i in ctx.items if word in i.text]
+    say(mem_read, clock, case.turns, "s1")
+    ctx = mem_read.context(case.bears, user="u", budget_tokens=800)
+    assert case.word in ctx.text, ctx.text
+    why = [i.why.get("private", "") for i in ctx.items if case.word in i.text]
     assert any(re.search(r"sensitive \(model [01]\.\d\d\)", w) for w in why), [
         (i.text, i.why) for i in ctx.items
     ]
 
 
-@pytest.mark.parametrize(("turns", "word", "unrelated", "bears", "ordinary"), UNCUED)
+@pytest.mark.parametrize("case", UNCUED, ids=["zh", "en"])
 def test_an_unread_session_turn_without_a_cue_obeys_the_head(
-    mem_read: Memory,
-    clock: FixedClock,
-    turns: list[str],
-    word: str,
-    unrelated: str,
-    bears: str,
-    ordinary: str,
+    mem_read: Memory, clock: FixedClock, case: Case
 ) -> None:
-    for t in turns:  # said in the open session: the worker has not read them yet
+    for t in case.turns:  # said in the open session: the worker has not read them yet
         clock.advance(minutes=1)
         mem_read.add(t, user="u", session="live")
-    ctx = mem_read.context(unrelated, user="u", session="live", budget_tokens=800)
-    assert word not in ctx.text, ctx.text
-    assert ordinary in ctx.text, ctx.text
-    opened = mem_read.context(bears, user="u", session="live", budget_tokens=800)
-    assert word in opened.text, opened.text
+    ctx = mem_read.context(case.unrelated, user="u", session="live", budget_tokens=800)
+    assert case.word not in ctx.text, ctx.text
+    assert case.ordinary in ctx.text, ctx.text
+    opened = mem_read.context(case.bears, user="u", session="live", budget_tokens=800)
+    assert case.word in opened.text, opened.text
