@@ -97,8 +97,7 @@ def _turn(st: object) -> frozenset[str]:
 def _sensitive_turn(st: object) -> frozenset[str]:
     """The sensitivity head's label of a user turn (read at write time), if it is private.
     For the records distilled from the turn only: an episode's sentences carry their own."""
-    found = sensitivity.stored_label(st.get("sensitive")) if isinstance(st, dict) else None
-    if not found or not isinstance(st, dict):
+    if not isinstance(st, dict) or not (found := sensitivity.stored_label(st.get("sensitive"))):
         return frozenset()
     reading = st.get("reading")  # a turn that also reads as safety-critical is its own class
     if isinstance(reading, list) and len(reading) == 2 and isinstance(reading[1], list):
