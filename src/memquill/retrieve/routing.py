@@ -159,14 +159,12 @@ def _model_keys(read: tuple[tuple[str, float], ...]) -> list[str]:
 # (``timeline.single_slot``). Addressed to the assistant ("you", "你") counts as the reader.
 FALLBACK_MIN = 0.05
 FALLBACK_READINGS = 3
-_READER = re.compile(
-    r"我|咱|你|\b(?:i|i'm|i've|me|my|mine|myself|we|we're|we've|us|our|ours|you|your)\b", re.I
-)
+_ADDRESSED = re.compile(r"你|\b(?:you|your)\b", re.I)  # the first person is ``asked``'s
 
 
 def fallback(query: str, project: str | None, read: Sequence[tuple[str, float]]) -> list[tuple[str, str]]:
     """Slots to try for an unrouted question about the reader: its likeliest readings."""
-    if not (_READER.search(query) or asked.about_reader(query)):
+    if not (_ADDRESSED.search(query) or asked.about_reader(query)):
         return []
     subject = subject_of(query, project)
     cat = load()
