@@ -111,6 +111,8 @@ class QAResult:
     ranked: list[list[str]]  # evidence ids of each hit, best first
     tokens5: int
     latency_ms: float
+    question: str = ""
+    sample_id: str = ""
 
 
 def aggregate(results: Sequence[QAResult]) -> dict[str, dict[str, float]]:
@@ -460,7 +462,9 @@ def run_system(system: System, convs: Sequence[Conversation], count: Callable[[s
             ms = (time.perf_counter() - t0) * 1000
             ranked = [h.evidence for h in hits[: max(KS)]]
             tokens5 = sum(count(h.content) for h in hits[:5])
-            run.results.append(QAResult(qa.category, qa.gold, ranked, tokens5, ms))
+            run.results.append(
+                QAResult(qa.category, qa.gold, ranked, tokens5, ms, qa.question, conv.sample_id)
+            )
         print(f"  {system.name}: {conv.sample_id} done ({len(conv.qa)} questions)", file=sys.stderr)
     note = getattr(system, "note", None)
     if note is not None:
@@ -650,6 +654,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             "errors": errors,
             "systems": {r.name: aggregate(r.results) for r in runs},
             "summary": summary,
+            # per question, so two versions can be diffed question by question
+            "questions": {
+                r.name: [
+                    {
+                        "sample_id": q.sample_id,
+                        "question": q.question,
+                        "category": q.category,
+                        "gold": q.gold,
+                        "any@10": recall_any(q.gold, q.ranked, 10),
+                        "tokens@5": q.tokens5,
+                    }
+                    for q in r.results
+                ]
+                for r in runs
+            },
         }
         args.json.write_text(json.dumps(_json_safe(payload), indent=2), encoding="utf-8")
     return 0
