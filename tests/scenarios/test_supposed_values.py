@@ -70,3 +70,28 @@ def test_a_value_said_outside_the_condition_is_still_stated(
     mem.end_session(user="v", session="s1")
     mem.flush()
     assert _slots(mem, "v").get(key) == {value}
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "value"),
+    [
+        ("如果我换成 PyCharm，插件还能用吗？", "我搬到深圳了，是不是有点突然？", "深圳"),
+        (
+            "If I switch my editor to Helix, will my config break?",
+            "I moved to Denver, is that weird?",
+            "Denver",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_question_after_its_condition_is_no_instruction(
+    mem: Memory, question: str, statement: str, value: str
+) -> None:
+    """The English question after an "if …," clause was stored as a standing instruction
+    ("will my config break"); a statement followed by a question still states its value."""
+    mem.add(question, user="q", session="s1")
+    mem.add(statement, user="q", session="s1")
+    mem.end_session(user="q", session="s1")
+    mem.flush()
+    kept = [r for r in mem.records(user="q") if r.type != "episode"]
+    assert [r.value for r in kept] == [value], [(r.key, r.value) for r in kept]
