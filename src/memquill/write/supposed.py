@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from memquill.model import Candidate, MemoryType
 
 _ZH = re.compile(
-    r"(?:如果|假如|要是|万一|假设|倘若|假使|设想)(?!不是|没有)(.+?)(?=的话|[，,。；;！!？?\n]|那就|那么|就|$)"
+    r"(?:如果|假如|要是|若是|万一|假设|倘若|倘使|假使|设想)(?!不是|没有)(.+?)(?=的话|[，,。；;！!？?\n]|那就|那么|就|$)"
 )
 _EN = re.compile(
     r"\b(?:if|suppose|supposing|imagine|in case|unless)\b"
