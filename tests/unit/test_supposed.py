@@ -21,3 +21,10 @@ def test_only_supposed_needs_every_occurrence_inside_a_condition() -> None:
     assert not only_supposed("杭州", "要不是搬到了杭州，我也不会认识她")
     assert not only_supposed("Porto", "If it weren't for moving to Porto I'd never have met Sam")
     assert not only_supposed("Kyoto", "if I'm honest, I like it here")  # the value is not in the text
+
+
+def test_words_containing_a_supposing_word_are_no_supposition() -> None:
+    """ "主要是" holds "要是": "我们的客户主要是连锁药店" lost its value."""
+    assert not antecedents("我们的客户主要是连锁药店")
+    assert not antecedents("只要是周末我都喝咖啡")
+    assert not only_supposed("连锁药店", "我们的客户主要是连锁药店")

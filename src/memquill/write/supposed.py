@@ -6,8 +6,8 @@ superseded the value the user really has. The noise gate drops whole turns that 
 ("如果我中了彩票"); this stage drops the candidates whose value the turn says only inside the
 antecedent of a conditional. A value also said outside one ("我在杭州，要是搬去深圳…") is kept, and
 so are standing rules whose condition is not their value ("如果下雨就取消", "if the build fails,
-roll back"). A negated counterfactual asserts its clause ("要不是搬到了杭州…", "if it weren't for
-the move to Porto…") and is no supposition.
+roll back"). "主要是", "只要是" hold no "要是". A negated counterfactual asserts its clause
+("要不是搬到了杭州…", "if it weren't for the move to Porto…") and is no supposition.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from memquill.model import Candidate, MemoryType
 
 _ZH = re.compile(
-    r"(?:如果|假如|要是|若是|万一|假设|倘若|倘使|假使|设想)(?!不是|没有)(.+?)(?=的话|[，,。；;！!？?\n]|那就|那么|就|$)"
+    r"(?:如果|假如|(?<![主只需重还想正])要是|若是|万一|假设|倘若|倘使|假使)(?!不是|没有)(.+?)(?=的话|[，,。；;！!？?\n]|那就|那么|就|$)"
 )
 _EN = re.compile(
     r"\b(?:if|suppose|supposing|imagine|in case|unless)\b"
