@@ -64,6 +64,15 @@ HISTORY = re.compile(
     re.IGNORECASE,
 )
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
+# A turn recalling an earlier value ("back when I lived in Graz…", "以前在字节的时候…") is
+# history however new the turn: it never leads, and the value it names is an older one —
+# unless it also says how things are now (a change or present cue: "…, now I take the tram").
+PAST = re.compile(
+    r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
+    r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
+    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|used to|formerly|previously)\b",
+    re.IGNORECASE,
+)
 
 
 # --- write time ------------------------------------------------------------------------
@@ -123,6 +132,7 @@ class Statement:
     at: datetime
     score: float  # P(attribute)
     event: str | None = None  # the turn's event (records made from it name it as evidence)
+    past: bool = False  # recalls an earlier value ("back when I lived in …"): never the newest
 
 
 @dataclass
@@ -171,15 +181,16 @@ def timeline(
     if slot is None:
         return Timeline()
     said, others = statements(records, slot, slot_ids)
-    if not said:
+    now_said = [s for s in said if not s.past]
+    if not now_said:
         return Timeline()
-    newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    newest = max(now_said, key=lambda s: (s.at, s.record.id in slot_ids))
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
-    older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
+    older = [s for s in said if s.past or (newest.at - s.at).total_seconds() > SAME_TIME]
     tl.now, tl.old = _values_said(slot[1], newest, older)
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
@@ -314,7 +325,8 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event")
-    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
+    past = PAST.search(text) is not None and change_cues.kind(text) is None
+    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None, past)
 
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
