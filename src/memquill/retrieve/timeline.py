@@ -28,12 +28,11 @@ from datetime import datetime
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
-from memquill.retrieve import asked
+from memquill.retrieve import asked, slot_values
 from memquill.retrieve.superseded import states_value
-from memquill.text import is_cjk
 from memquill.write.covered import clauses
 from memquill.write.episodes import SENTENCE, content_terms
-from memquill.write.extract import change_cues, subjects, values
+from memquill.write.extract import change_cues, subjects
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 TOP = 8  # attributes kept per turn
@@ -70,7 +69,7 @@ SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 PAST = re.compile(
     r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
     r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
-    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|used to|formerly|previously)\b",
+    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
     re.IGNORECASE,
 )
 
@@ -191,8 +190,9 @@ def timeline(
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
     older = [s for s in said if s.past or (newest.at - s.at).total_seconds() > SAME_TIME]
-    tl.now, tl.old = _values_said(slot[1], newest, older)
+    tl.now, tl.old = slot_values.values_said(slot[1], newest, older)
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
+    gone += [s for s in _loose(records, slot, said) if _outdone(s, newest, tl.now, slot[1])]
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
     for r in records:  # what other records made of such a turn say is no answer either
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
@@ -212,32 +212,6 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
-
-
-# Value types whose typed extractor finds names, not phrases; free text only as a short
-# Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
-NAMED = frozenset("place organisation person tech email phone url language money number".split())
-SHORT_ZH = 6
-
-
-def _values_said(key: str, newest: Statement, older: Sequence[Statement]) -> tuple[set[str], set[str]]:
-    """(values the newest statement names, values only older statements name)."""
-    attr = load().get(key)
-    if attr is None:
-        return set(), set()
-
-    def named(st: Statement) -> set[str]:
-        zh = is_cjk(st.text)
-        found = set(values.spans(attr.value_type, st.text, zh))
-        if st.record.type is not MemoryType.EPISODE and st.record.value:
-            found = {st.record.value}
-        if attr.value_type not in NAMED:
-            found = {v for v in found if is_cjk(v) and 2 <= len(v) <= SHORT_ZH}
-        return {v.strip() for v in found if len(v.strip()) >= 2}
-
-    now = named(newest)
-    old = {v for s in older for v in named(s)}
-    return now, {v for v in old if not any(states_value(v, n) or states_value(n, v) for n in now)}
 
 
 def statements(
@@ -260,6 +234,35 @@ def statements(
                     who = _resolved(_subject(st.text), st.at, named)
                     (said if _same_subject(slot[0], who) else others).append(st)
     return said, others
+
+
+def _loose(
+    records: Sequence[MemoryRecord], slot: tuple[str, str], said: Sequence[Statement]
+) -> list[Statement]:
+    """The pool's turns about the slot's subject that read the attribute only faintly (among
+    their ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause: "我叫林栖，在厦门做后端
+    开发，公司是拓维链" is read as ``name`` with ``employer`` fifth) and so are no statement."""
+    seen = {(s.record.id, s.text) for s in said}
+    named = _named(records)
+    out = []
+    for r in records:
+        if r.type is not MemoryType.EPISODE:
+            continue
+        for t in _turns(r):
+            st = _statement(r, t, slot[1], loose=True)
+            if st is None or (r.id, st.text) in seen:
+                continue
+            if _same_subject(slot[0], _resolved(_subject(st.text), st.at, named)):
+                out.append(st)
+    return out
+
+
+def _outdone(st: Statement, newest: Statement, now: Collection[str], key: str) -> bool:
+    """A faint older mention of the attribute that names a value of its type and none of the
+    newest statement's values is history: it leaves with the older statements."""
+    if (newest.at - st.at).total_seconds() <= SAME_TIME or not slot_values.named(key, st):
+        return False
+    return not any(states_value(st.text, v) for v in now)
 
 
 # A slot record made only from supposing turns ("If we ever went back to Bengaluru I'd live
@@ -304,9 +307,10 @@ def single_slot(
     return None if stated else next((c for c in ordered if c in single), single[0])
 
 
-def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
+def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool = False) -> Statement | None:
     """The turn as a statement of attribute ``key``, if its reading names the attribute
-    among its likeliest and it is said, not asked or supposed."""
+    among its likeliest and it is said, not asked or supposed (``loose``: anywhere among
+    its ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause)."""
     reading = turn.get("reading")
     text, at = str(turn.get("text", "")), turn.get("at")
     if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
@@ -322,11 +326,14 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
         if q >= CLAUSE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
             strong, p, memory = True, max(p, q), max(memory, float(part[0]))
     cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
+    if loose and isinstance(part, list) and len(part) == 2:
+        cued = cued or dict((str(k), float(v)) for k, v in part[1]).get(key, 0.0) >= CUED_FLOOR
+    cued = cued or (loose and p >= CUED_FLOOR)
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
-    event = turn.get("event")
+    event = turn.get("event") if isinstance(turn.get("event"), str) else None
     past = PAST.search(text) is not None and change_cues.kind(text) is None
-    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None, past)
+    return Statement(rec, text, datetime.fromisoformat(at), p, str(event) if event else None, past)
 
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
