@@ -27,6 +27,10 @@ from memquill.write.extract import change_cues, values
 # Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
 NAMED = frozenset("place organisation person tech email phone url language money number".split())
 SHORT_ZH = 6
+# Value types a record names in passing that are still that attribute's kind of value: a
+# structured record of the same subject naming another one, said before the newest
+# statement, holds an older value ("…here in Nairobi" in the user's introduction).
+PASSING = frozenset("place organisation tech email phone url".split())
 
 
 class Said(Protocol):

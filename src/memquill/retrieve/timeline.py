@@ -173,10 +173,12 @@ def timeline(
     slot: tuple[str, str] | None,
     slot_ids: set[str],
     replaced: Collection[str] = (),
+    readings: Mapping[str, Sequence[tuple[str, float]]] | None = None,
 ) -> Timeline:
     """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
     (the pool), with ``slot_ids`` the slot lookup's own records and ``replaced`` the turns
-    of its replaced versions (their episodes may be closed already)."""
+    of its replaced versions (their episodes may be closed already); ``readings`` are the
+    classifier's readings of the pool's other records (from their stored embeddings)."""
     if slot is None:
         return Timeline()
     said, others = statements(records, slot, slot_ids)
@@ -192,7 +194,8 @@ def timeline(
     older = [s for s in said if s.past or (newest.at - s.at).total_seconds() > SAME_TIME]
     tl.now, tl.old = slot_values.values_said(slot[1], newest, older)
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
-    gone += [s for s in _loose(records, slot, said) if _outdone(s, newest, tl.now, slot[1])]
+    faint = [*_loose(records, slot, said), *_loose_records(records, slot, slot_ids, readings or {})]
+    gone += [s for s in faint if _outdone(s, newest, tl.now, slot[1])]
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
     for r in records:  # what other records made of such a turn say is no answer either
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
@@ -254,6 +257,32 @@ def _loose(
                 continue
             if _same_subject(slot[0], _resolved(_subject(st.text), st.at, named)):
                 out.append(st)
+    return out
+
+
+def _loose_records(
+    records: Sequence[MemoryRecord],
+    slot: tuple[str, str],
+    slot_ids: Collection[str],
+    readings: Mapping[str, Sequence[tuple[str, float]]],
+) -> list[Statement]:
+    """Records of the slot's subject under other keys whose words read the attribute faintly,
+    or — for an attribute whose values are names (a place, an organisation, a tool) — name
+    one in passing ("The user is Wanjiru, … at a fintech called Pesaflow here in Nairobi"
+    for ``city``, read as ``relation``): what they name is an older value unless it is the
+    newest statement's (``_outdone``)."""
+    attr = load().get(slot[1])
+    passing = attr is not None and attr.value_type in slot_values.PASSING
+    out = []
+    for r in records:
+        read = dict(readings.get(r.id, ()))
+        if r.id in slot_ids or r.subject != slot[0] or r.type is MemoryType.EPISODE:
+            continue
+        if read.get(slot[1], 0.0) < CUED_FLOOR and not passing:
+            continue
+        if not NOT_SAID.search(r.content):
+            at = r.valid_from or r.observed_at or r.created_at
+            out.append(Statement(r, r.content, at, read.get(slot[1], 0.0)))
     return out
 
 
