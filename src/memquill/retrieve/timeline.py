@@ -196,6 +196,7 @@ def timeline(
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
     faint = [*_loose(records, slot, said), *_loose_records(records, slot, slot_ids, readings or {})]
     gone += [s for s in faint if _outdone(s, newest, tl.now, slot[1])]
+    gone += _sources(records, gone, newest)
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
     for r in records:  # what other records made of such a turn say is no answer either
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
@@ -283,6 +284,23 @@ def _loose_records(
         if not NOT_SAID.search(r.content):
             at = r.valid_from or r.observed_at or r.created_at
             out.append(Statement(r, r.content, at, read.get(slot[1], 0.0)))
+    return out
+
+
+def _sources(
+    records: Sequence[MemoryRecord], gone: Sequence[Statement], newest: Statement
+) -> list[Statement]:
+    """The episode turns a left-out record was made from say what it said: they go too."""
+    made = {e for s in gone if s.record.type is not MemoryType.EPISODE for e in s.record.evidence}
+    made -= {
+        newest.event or "",
+        *(newest.record.evidence if newest.record.type is not MemoryType.EPISODE else ()),
+    }
+    out = []
+    for r in records:
+        for t in _turns(r) if r.type is MemoryType.EPISODE else []:
+            if t.get("event") in made and isinstance(t.get("at"), str):
+                out.append(Statement(r, str(t.get("text", "")), datetime.fromisoformat(str(t["at"])), 0.0))
     return out
 
 
