@@ -280,7 +280,7 @@ def test_free_text_values_count_only_as_short_chinese_spans() -> None:
 
 
 def test_a_long_turn_is_read_clause_by_clause_too() -> None:
-    from memquill.retrieve.timeline import clauses
+    from memquill.write.covered import clauses
 
     assert clauses("Vivaldi's sync broke twice, so I'm on Floorp now") == [
         "Vivaldi's sync broke twice",

@@ -25,7 +25,8 @@ from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.retrieve.superseded import Replaced
-from memquill.retrieve.timeline import TOP, Timeline, asks_history, single_slot, timeline
+from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
+from memquill.retrieve.turn_readings import TOP
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 

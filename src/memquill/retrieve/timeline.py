@@ -8,13 +8,17 @@ slot's timeline: the newest statement is the answer, the older ones are what it 
 
 Write time (session end, off the hot path): each user turn of an episode is read once by
 the attribute classifier (``statements``: wording, time, P(memory), likeliest attributes),
-one batched embedding per episode batch, so a query never embeds a stored turn.
+one batched embedding per episode batch, so a query never embeds a stored turn
+(``turn_readings.py``; whom a turn is about: ``whose.py``).
 
 Read time, when a question goes to a single-valued slot (and it is no history or as-of
 query): the pool's turns that state the routed attribute of the routed subject form the
 timeline, together with the slot's own record. The newest statement leads the answer (the
 turn itself, as an excerpt of its episode, when it is newer than the slot's record); every
-older statement of the attribute is left out (its turns cut from an episode that says more).
+older statement of the attribute is left out (its turns cut from an episode that says more),
+and so is a turn recalling an earlier value ("back when I lived in Graz…"), a turn or record
+of the subject reading the attribute only faintly or naming another value of its kind in
+passing, and any hit naming a value only older statements name (``slot_values.py``).
 Hits stating something else are untouched.
 """
 
@@ -27,15 +31,14 @@ from datetime import datetime
 
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
-from memquill.providers.base import Embedder
-from memquill.retrieve import asked, slot_values
+from memquill.retrieve import slot_values, whose
 from memquill.retrieve.superseded import states_value
-from memquill.write.covered import clauses
+from memquill.retrieve.turn_readings import StatementReader as StatementReader  # re-exported
+from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
+from memquill.retrieve.turn_readings import turns as _turns
 from memquill.write.episodes import SENTENCE, content_terms
-from memquill.write.extract import change_cues, subjects
-from memquill.write.extract.classifier import AttributeClassifier, Prediction
+from memquill.write.extract import change_cues
 
-TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
 STRONG = 3
@@ -72,55 +75,6 @@ PAST = re.compile(
     r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
     re.IGNORECASE,
 )
-
-
-# --- write time ------------------------------------------------------------------------
-class StatementReader:
-    """Reads the user turns of episodes about to be written (one batch per call)."""
-
-    def __init__(self, model: AttributeClassifier, embedder: Embedder) -> None:
-        self.model = model
-        self.embedder = embedder
-
-    def annotate(self, records: Sequence[MemoryRecord]) -> None:
-        todo = [t for r in records if r.type is MemoryType.EPISODE for t in _turns(r) if "reading" not in t]
-        texts = list(dict.fromkeys(str(t["text"]) for t in todo))
-        if not texts:
-            return
-        parts = {x: clauses(x) for x in texts}
-        batch = list(dict.fromkeys([*texts, *(c for cs in parts.values() for c in cs)]))
-        read = self.model.predict(self.embedder.embed_passages(batch), top=TOP)
-        found = dict(zip(batch, read, strict=True))
-        for t in todo:
-            text = str(t["text"])
-            t["reading"] = _stored(found[text].memory, found[text].attributes)
-            if parts[text]:
-                t["clauses"] = _merged([found[c] for c in parts[text]])
-
-
-def _stored(memory: float, attributes: Iterable[tuple[str, float]]) -> list[object]:
-    return [round(memory, 3), [[k, round(v, 3)] for k, v in attributes]]
-
-
-def _merged(read: Sequence[Prediction]) -> list[object]:
-    """One reading for a turn's clauses: each attribute at its best clause."""
-    best: dict[str, float] = {}
-    for p in read:
-        for k, v in p.attributes:
-            best[k] = max(best.get(k, 0.0), v)
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:TOP]
-    return _stored(max(p.memory for p in read), ranked)
-
-
-def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
-    if model is None or embedder is None or embedder.name != model.embedder:
-        return None
-    return StatementReader(model, embedder)
-
-
-def _turns(rec: MemoryRecord) -> list[dict[str, object]]:
-    turns = rec.attributes.get("statements")
-    return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
 
 
 # --- read time -------------------------------------------------------------------------
@@ -227,7 +181,7 @@ def statements(
     others: list[Statement] = []  # the same attribute of someone else: no answer either
     heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
     words = {str(t["event"]): str(t.get("text", "")) for r in records for t in _turns(r) if t.get("event")}
-    named = _named(records)
+    named = whose.named(records)
     for r in records:
         if r.id in slot_ids:
             own = Statement(r, r.content, _when(r, heard), 1.0)
@@ -235,8 +189,8 @@ def statements(
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
-                    who = _resolved(_subject(st.text), st.at, named)
-                    (said if _same_subject(slot[0], who) else others).append(st)
+                    who = whose.resolved(whose.subject(st.text), st.at, named)
+                    (said if whose.same_subject(slot[0], who) else others).append(st)
     return said, others
 
 
@@ -247,7 +201,7 @@ def _loose(
     their ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause: "我叫林栖，在厦门做后端
     开发，公司是拓维链" is read as ``name`` with ``employer`` fifth) and so are no statement."""
     seen = {(s.record.id, s.text) for s in said}
-    named = _named(records)
+    named = whose.named(records)
     out = []
     for r in records:
         if r.type is not MemoryType.EPISODE:
@@ -256,7 +210,7 @@ def _loose(
             st = _statement(r, t, slot[1], loose=True)
             if st is None or (r.id, st.text) in seen:
                 continue
-            if _same_subject(slot[0], _resolved(_subject(st.text), st.at, named)):
+            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named)):
                 out.append(st)
     return out
 
@@ -381,56 +335,6 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     event = turn.get("event") if isinstance(turn.get("event"), str) else None
     past = PAST.search(text) is not None and change_cues.kind(text) is None
     return Statement(rec, text, datetime.fromisoformat(at), p, str(event) if event else None, past)
-
-
-# "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
-_OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
-
-
-_REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
-
-
-def _subject(text: str) -> str | None:
-    """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
-    names the manager), someone named before ("她…", "he…"), else the user."""
-    # "老公又换了…": family is named without "my"; "我妈说，我姐…" reports on the sister
-    if rel := subjects.relation(text) or asked.opening(text):
-        return f"person:{asked.reported(text, *rel) or rel[0]}"
-    if _REPORTS.search(text):
-        return "person:manager"
-    if _OTHER.search(text) or asked.by_pronoun(text):  # "…; he's a pastry student now"
-        return f"other:{asked.gender(text)}"
-    return None
-
-
-def _named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
-    """(time, person) of every pool turn naming a person by relation, oldest first."""
-    out = []
-    for r in records:
-        for t in _turns(r):
-            who = _subject(str(t.get("text", "")))
-            at = t.get("at")
-            if who and who.startswith("person:") and isinstance(at, str):
-                out.append((datetime.fromisoformat(at), who))
-    return sorted(out)
-
-
-def _resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str]]) -> str | None:
-    """ "她不再当护士长了", "He took a ground job": a turn about someone by pronoun is about the
-    person of that gender the user last named by relation before it (in the pool), if any."""
-    if said is None or not said.startswith("other:"):
-        return said
-    told = said.split(":", 1)[1]  # a pronoun's gender: "he" is no sister
-    before = [who for when, who in named if when <= at and asked.fits(who.split(":", 1)[1], told)]
-    return before[-1] if before else said
-
-
-def _same_subject(slot_subject: str, said: str | None) -> bool:
-    """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
-    about the user (or the user's project)."""
-    if slot_subject.startswith("person:"):
-        return said == slot_subject
-    return said is None
 
 
 def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:
