@@ -351,7 +351,11 @@ CITY = [0.9, [["city", 0.8]]]
 
 def test_a_turn_recalling_an_earlier_value_never_leads_and_its_value_is_old() -> None:
     for was, now, recall in [
-        ("I live in Graz", "Moved to Vienna for the new job", "Back when I lived in Graz I cycled everywhere"),
+        (
+            "I live in Graz",
+            "Moved to Vienna for the new job",
+            "Back when I lived in Graz I cycled everywhere",
+        ),
         ("我住在成都", "搬到杭州了，租了个小两居", "以前在成都的时候天天吃火锅"),
     ]:
         first = episode("e1", 1, turn(was, 1, CITY, "evt-1"))
