@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memquill.retrieve import asked, routing, timeline
+from memquill.retrieve import asked, routing, whose
 
 
 @pytest.mark.parametrize("query", ["city?", "IDE now", "usual cuppa", "早上喝啥", "上班咋走", "出事打给谁"])
@@ -80,13 +80,13 @@ def test_a_family_word_inside_a_first_person_question_is_left_to_my() -> None:
     ],
 )
 def test_whom_a_turn_is_about(turn: str, about: str | None) -> None:
-    assert timeline._subject(turn) == about
+    assert whose.subject(turn) == about
 
 
 def test_a_pronoun_goes_to_the_last_relative_of_its_gender() -> None:
     jan, feb, mar = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 2, 3))
     named = [(jan, "person:wife"), (feb, "person:father")]
-    assert timeline._resolved("other:female", mar, named) == "person:wife"
-    assert timeline._resolved("other:male", mar, named) == "person:father"
-    assert timeline._resolved("other:any", mar, named) == "person:father"
-    assert timeline._resolved("other:female", jan, [(feb, "person:wife")]) == "other:female"
+    assert whose.resolved("other:female", mar, named) == "person:wife"
+    assert whose.resolved("other:male", mar, named) == "person:father"
+    assert whose.resolved("other:any", mar, named) == "person:father"
+    assert whose.resolved("other:female", jan, [(feb, "person:wife")]) == "other:female"

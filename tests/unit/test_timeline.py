@@ -280,7 +280,7 @@ def test_free_text_values_count_only_as_short_chinese_spans() -> None:
 
 
 def test_a_long_turn_is_read_clause_by_clause_too() -> None:
-    from memquill.retrieve.timeline import clauses
+    from memquill.write.covered import clauses
 
     assert clauses("Vivaldi's sync broke twice, so I'm on Floorp now") == [
         "Vivaldi's sync broke twice",
@@ -344,3 +344,38 @@ def test_a_slot_record_made_only_from_a_supposing_turn_is_no_answer() -> None:
         tl = timeline([old, hypo, slot, new], ("user", "city"), {"r1"})
         assert tl.lead is not None and tl.lead.id == "e3"
         assert "r1" in tl.drop and "e1" in tl.drop
+
+
+CITY = [0.9, [["city", 0.8]]]
+
+
+def test_a_turn_recalling_an_earlier_value_never_leads_and_its_value_is_old() -> None:
+    for was, now, recall in [
+        (
+            "I live in Graz",
+            "Moved to Vienna for the new job",
+            "Back when I lived in Graz I cycled everywhere",
+        ),
+        ("我住在成都", "搬到杭州了，租了个小两居", "以前在成都的时候天天吃火锅"),
+    ]:
+        first = episode("e1", 1, turn(was, 1, CITY, "evt-1"))
+        moved = episode("e2", 5, turn(now, 5, CITY, "evt-5"))
+        later = episode("e3", 9, turn(recall, 9, CITY, "evt-9"))
+        tl = timeline([first, moved, later], ("user", "city"), set())
+        assert tl.lead is not None and tl.lead.id == "e2"
+        assert {r.id for r in tl.apply([first, moved, later])} == {"e2"}
+
+
+def test_a_recalled_value_said_with_how_things_are_now_is_a_statement() -> None:
+    first = episode("e1", 1, turn("我住在成都", 1, CITY, "evt-1"))
+    both = episode("e2", 9, turn("以前住成都，现在搬到杭州了", 9, CITY, "evt-9"))
+    tl = timeline([first, both], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+
+
+def test_a_hit_naming_an_older_value_in_the_other_language_leaves() -> None:
+    old = episode("e1", 1, turn("I live in Beijing, near the third ring road", 1, CITY, "evt-1"))
+    new = episode("e2", 5, turn("Moved to Tianjin last month, the flat is bigger", 5, CITY, "evt-5"))
+    aside = episode("e3", 6, turn("practising writing 北京 for the school forms", 6, [0.9, [["hobby", 0.9]]]))
+    tl = timeline([old, new, aside], ("user", "city"), set())
+    assert {r.id for r in tl.apply([old, new, aside])} == {"e2"}

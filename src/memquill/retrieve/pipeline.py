@@ -26,6 +26,7 @@ from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
+from memquill.retrieve.turn_readings import TOP
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -99,9 +100,12 @@ class Retriever:
             prefer = [k for k, _ in read]  # newest leads; a guessed slot only when something states it
             asked = single_slot(routed or guessed, prefer, records, slot_ids, also, stated=not routed)
             key = asked[1] if asked else None
+            if asked is not None and asked not in routed:  # read, not routed: its history too
+                self._replaced(asked, f, replaced)
             own = {i for i, item in pool.items() if _slot_key(item) == key}
-            told = timeline(records, asked, own, replaced.evidence)
-            records = told.apply(records)
+            told = timeline(records, asked, own, replaced.evidence, self._read_records(records, own, asked))
+            replaced.current |= told.now  # the newest statement's values are no outdated answer
+            records = told.apply(rec for rec in records if rec.id in own or not _outdated(rec, replaced))
         relevance = {
             rec.id: (
                 1.0
@@ -146,6 +150,26 @@ class Retriever:
             )
         return hits
 
+    def _read_records(
+        self, records: list[MemoryRecord], own: set[str], asked: tuple[str, str] | None
+    ) -> dict[str, list[tuple[str, float]]]:
+        """The classifier's readings of the pool's records under other keys of the asked
+        slot's subject, from their stored embeddings (a record may name the slot's older
+        value in passing: the user's introduction names the city they lived in then)."""
+        if asked is None or self.router is None:
+            return {}
+        ids = [
+            r.id
+            for r in records
+            if r.type is not MemoryType.EPISODE and r.id not in own and r.subject == asked[0]
+        ]
+        vecs = self.store.embeddings(ids) if ids else {}
+        ids = [i for i in ids if i in vecs]
+        if not ids:
+            return {}
+        read = self.router.predict(np.stack([vecs[i] for i in ids]).astype(np.float32), top=TOP)
+        return {i: list(p.attributes) for i, p in zip(ids, read, strict=True)}
+
     def _reading(self, qvec: np.ndarray | None) -> list[tuple[str, float]]:
         """The query's likeliest attributes by the classifier (none without it)."""
         if self.router is None or qvec is None:
@@ -170,9 +194,21 @@ class Retriever:
                 item = pool.setdefault(rec.id, Recall(rec.id))
                 item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
             if found and not q.include_history:
-                old = RecordFilter(f.reader, REPLACED, None, None, subject=s.subject, key=s.key)
-                replaced.add(found, self.store.find(old, limit=20))
+                self._history((s.subject, s.key), f, found, replaced)
         return replaced, [(s.subject, s.key) for s in slots]
+
+    def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
+        """The replaced versions of a slot the question's reading settled on (no route named
+        it): their values and turns are outdated answers as for a routed slot's."""
+        now = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=slot[0], key=slot[1])
+        if found := self.store.find(now, limit=3):
+            self._history(slot, f, found, replaced)
+
+    def _history(
+        self, slot: tuple[str, str], f: RecordFilter, found: list[MemoryRecord], replaced: Replaced
+    ) -> None:
+        old = RecordFilter(f.reader, REPLACED, None, None, subject=slot[0], key=slot[1])
+        replaced.add(found, self.store.find(old, limit=20))
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})

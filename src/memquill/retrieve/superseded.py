@@ -8,7 +8,8 @@ retrieval leaves it out (``include_history=True`` and as-of queries skip this fi
 A hit naming both ("switched from X to Y") states the change and stays.
 
 Values match as whole words in Latin script ("Go" is not in "good") and as substrings in
-Chinese (no spaces between words).
+Chinese (no spaces between words), in every wording the value lexicon knows for them
+("Beijing" replaced: a hit practising "北京" names it too).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 
 from memquill.model import MemoryRecord
 from memquill.text import is_cjk, norm_value
+from memquill.write.extract.normalise import forms
 
 MIN_LATIN = 2  # a one-letter value ("R", "C") matches too much text to judge by
 
@@ -60,7 +62,14 @@ def _said(r: MemoryRecord) -> str:
 
 
 def states_value(text: str, value: str) -> bool:
-    """Does ``text`` name ``value`` (a whole word in Latin script, a substring in Chinese)?"""
+    """Does ``text`` name ``value`` in any of its wordings (its other-language or synonym
+    forms from the value lexicon: "北京" names "Beijing", "latte" names "拿铁")?"""
+    # another wording of one character ("水" for "water") names too much text to judge by
+    return any(_names(text, v) for v in forms(value) if v == value or len(norm_value(v)) > 1)
+
+
+def _names(text: str, value: str) -> bool:
+    """One wording: a whole word in Latin script, a substring in Chinese."""
     if is_cjk(value):
         v = norm_value(value)
         return bool(v) and v in norm_value(text)

@@ -8,13 +8,17 @@ slot's timeline: the newest statement is the answer, the older ones are what it 
 
 Write time (session end, off the hot path): each user turn of an episode is read once by
 the attribute classifier (``statements``: wording, time, P(memory), likeliest attributes),
-one batched embedding per episode batch, so a query never embeds a stored turn.
+one batched embedding per episode batch, so a query never embeds a stored turn
+(``turn_readings.py``; whom a turn is about: ``whose.py``).
 
 Read time, when a question goes to a single-valued slot (and it is no history or as-of
 query): the pool's turns that state the routed attribute of the routed subject form the
 timeline, together with the slot's own record. The newest statement leads the answer (the
 turn itself, as an excerpt of its episode, when it is newer than the slot's record); every
-older statement of the attribute is left out (its turns cut from an episode that says more).
+older statement of the attribute is left out (its turns cut from an episode that says more),
+and so is a turn recalling an earlier value ("back when I lived in Graz…"), a turn or record
+of the subject reading the attribute only faintly or naming another value of its kind in
+passing, and any hit naming a value only older statements name (``slot_values.py``).
 Hits stating something else are untouched.
 """
 
@@ -27,16 +31,14 @@ from datetime import datetime
 
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType
-from memquill.providers.base import Embedder
-from memquill.retrieve import asked
+from memquill.retrieve import slot_values, whose
 from memquill.retrieve.superseded import states_value
-from memquill.text import is_cjk
-from memquill.write.covered import clauses
+from memquill.retrieve.turn_readings import StatementReader as StatementReader  # re-exported
+from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
+from memquill.retrieve.turn_readings import turns as _turns
 from memquill.write.episodes import SENTENCE, content_terms
-from memquill.write.extract import change_cues, subjects, values
-from memquill.write.extract.classifier import AttributeClassifier, Prediction
+from memquill.write.extract import change_cues
 
-TOP = 8  # attributes kept per turn
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
 STRONG = 3
@@ -64,55 +66,15 @@ HISTORY = re.compile(
     re.IGNORECASE,
 )
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
-
-
-# --- write time ------------------------------------------------------------------------
-class StatementReader:
-    """Reads the user turns of episodes about to be written (one batch per call)."""
-
-    def __init__(self, model: AttributeClassifier, embedder: Embedder) -> None:
-        self.model = model
-        self.embedder = embedder
-
-    def annotate(self, records: Sequence[MemoryRecord]) -> None:
-        todo = [t for r in records if r.type is MemoryType.EPISODE for t in _turns(r) if "reading" not in t]
-        texts = list(dict.fromkeys(str(t["text"]) for t in todo))
-        if not texts:
-            return
-        parts = {x: clauses(x) for x in texts}
-        batch = list(dict.fromkeys([*texts, *(c for cs in parts.values() for c in cs)]))
-        read = self.model.predict(self.embedder.embed_passages(batch), top=TOP)
-        found = dict(zip(batch, read, strict=True))
-        for t in todo:
-            text = str(t["text"])
-            t["reading"] = _stored(found[text].memory, found[text].attributes)
-            if parts[text]:
-                t["clauses"] = _merged([found[c] for c in parts[text]])
-
-
-def _stored(memory: float, attributes: Iterable[tuple[str, float]]) -> list[object]:
-    return [round(memory, 3), [[k, round(v, 3)] for k, v in attributes]]
-
-
-def _merged(read: Sequence[Prediction]) -> list[object]:
-    """One reading for a turn's clauses: each attribute at its best clause."""
-    best: dict[str, float] = {}
-    for p in read:
-        for k, v in p.attributes:
-            best[k] = max(best.get(k, 0.0), v)
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:TOP]
-    return _stored(max(p.memory for p in read), ranked)
-
-
-def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> StatementReader | None:
-    if model is None or embedder is None or embedder.name != model.embedder:
-        return None
-    return StatementReader(model, embedder)
-
-
-def _turns(rec: MemoryRecord) -> list[dict[str, object]]:
-    turns = rec.attributes.get("statements")
-    return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+# A turn recalling an earlier value ("back when I lived in Graz…", "以前在字节的时候…") is
+# history however new the turn: it never leads, and the value it names is an older one —
+# unless it also says how things are now (a change or present cue: "…, now I take the tram").
+PAST = re.compile(
+    r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
+    r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
+    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
+    re.IGNORECASE,
+)
 
 
 # --- read time -------------------------------------------------------------------------
@@ -123,6 +85,7 @@ class Statement:
     at: datetime
     score: float  # P(attribute)
     event: str | None = None  # the turn's event (records made from it name it as evidence)
+    past: bool = False  # recalls an earlier value ("back when I lived in …"): never the newest
 
 
 @dataclass
@@ -164,24 +127,30 @@ def timeline(
     slot: tuple[str, str] | None,
     slot_ids: set[str],
     replaced: Collection[str] = (),
+    readings: Mapping[str, Sequence[tuple[str, float]]] | None = None,
 ) -> Timeline:
     """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
     (the pool), with ``slot_ids`` the slot lookup's own records and ``replaced`` the turns
-    of its replaced versions (their episodes may be closed already)."""
+    of its replaced versions (their episodes may be closed already); ``readings`` are the
+    classifier's readings of the pool's other records (from their stored embeddings)."""
     if slot is None:
         return Timeline()
     said, others = statements(records, slot, slot_ids)
-    if not said:
+    now_said = [s for s in said if not s.past]
+    if not now_said:
         return Timeline()
-    newest = max(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    newest = max(now_said, key=lambda s: (s.at, s.record.id in slot_ids))
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
             update={"content": newest.text, "attributes": {**newest.record.attributes, "excerpt": True}}
         )
-    older = [s for s in said if (newest.at - s.at).total_seconds() > SAME_TIME]
-    tl.now, tl.old = _values_said(slot[1], newest, older)
+    older = [s for s in said if s.past or (newest.at - s.at).total_seconds() > SAME_TIME]
+    tl.now, tl.old = slot_values.values_said(slot[1], newest, older)
     gone = [*older, *(s for s in others if s.record.id != newest.record.id)]
+    faint = [*_loose(records, slot, said), *_loose_records(records, slot, slot_ids, readings or {})]
+    gone += [s for s in faint if _outdone(s, newest, tl.now, slot[1])]
+    gone += _sources(records, gone, newest)
     told = ({s.event for s in gone if s.event} | set(replaced)) - {newest.event}
     for r in records:  # what other records made of such a turn say is no answer either
         made = r.type is not MemoryType.EPISODE and r.id not in slot_ids
@@ -203,32 +172,6 @@ def timeline(
     return tl
 
 
-# Value types whose typed extractor finds names, not phrases; free text only as a short
-# Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
-NAMED = frozenset("place organisation person tech email phone url language money number".split())
-SHORT_ZH = 6
-
-
-def _values_said(key: str, newest: Statement, older: Sequence[Statement]) -> tuple[set[str], set[str]]:
-    """(values the newest statement names, values only older statements name)."""
-    attr = load().get(key)
-    if attr is None:
-        return set(), set()
-
-    def named(st: Statement) -> set[str]:
-        zh = is_cjk(st.text)
-        found = set(values.spans(attr.value_type, st.text, zh))
-        if st.record.type is not MemoryType.EPISODE and st.record.value:
-            found = {st.record.value}
-        if attr.value_type not in NAMED:
-            found = {v for v in found if is_cjk(v) and 2 <= len(v) <= SHORT_ZH}
-        return {v.strip() for v in found if len(v.strip()) >= 2}
-
-    now = named(newest)
-    old = {v for s in older for v in named(s)}
-    return now, {v for v in old if not any(states_value(v, n) or states_value(n, v) for n in now)}
-
-
 def statements(
     records: Sequence[MemoryRecord], slot: tuple[str, str], slot_ids: Collection[str]
 ) -> tuple[list[Statement], list[Statement]]:
@@ -238,7 +181,7 @@ def statements(
     others: list[Statement] = []  # the same attribute of someone else: no answer either
     heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
     words = {str(t["event"]): str(t.get("text", "")) for r in records for t in _turns(r) if t.get("event")}
-    named = _named(records)
+    named = whose.named(records)
     for r in records:
         if r.id in slot_ids:
             own = Statement(r, r.content, _when(r, heard), 1.0)
@@ -246,9 +189,81 @@ def statements(
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
-                    who = _resolved(_subject(st.text), st.at, named)
-                    (said if _same_subject(slot[0], who) else others).append(st)
+                    who = whose.resolved(whose.subject(st.text), st.at, named)
+                    (said if whose.same_subject(slot[0], who) else others).append(st)
     return said, others
+
+
+def _loose(
+    records: Sequence[MemoryRecord], slot: tuple[str, str], said: Sequence[Statement]
+) -> list[Statement]:
+    """The pool's turns about the slot's subject that read the attribute only faintly (among
+    their ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause: "我叫林栖，在厦门做后端
+    开发，公司是拓维链" is read as ``name`` with ``employer`` fifth) and so are no statement."""
+    seen = {(s.record.id, s.text) for s in said}
+    named = whose.named(records)
+    out = []
+    for r in records:
+        if r.type is not MemoryType.EPISODE:
+            continue
+        for t in _turns(r):
+            st = _statement(r, t, slot[1], loose=True)
+            if st is None or (r.id, st.text) in seen:
+                continue
+            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named)):
+                out.append(st)
+    return out
+
+
+def _loose_records(
+    records: Sequence[MemoryRecord],
+    slot: tuple[str, str],
+    slot_ids: Collection[str],
+    readings: Mapping[str, Sequence[tuple[str, float]]],
+) -> list[Statement]:
+    """Records of the slot's subject under other keys whose words read the attribute faintly,
+    or — for an attribute whose values are names (a place, an organisation, a tool) — name
+    one in passing ("The user is Wanjiru, … at a fintech called Pesaflow here in Nairobi"
+    for ``city``, read as ``relation``): what they name is an older value unless it is the
+    newest statement's (``_outdone``)."""
+    attr = load().get(slot[1])
+    passing = attr is not None and attr.value_type in slot_values.PASSING
+    out = []
+    for r in records:
+        read = dict(readings.get(r.id, ()))
+        if r.id in slot_ids or r.subject != slot[0] or r.type is MemoryType.EPISODE:
+            continue
+        if read.get(slot[1], 0.0) < CUED_FLOOR and not passing:
+            continue
+        if not NOT_SAID.search(r.content):
+            at = r.valid_from or r.observed_at or r.created_at
+            out.append(Statement(r, r.content, at, read.get(slot[1], 0.0)))
+    return out
+
+
+def _sources(
+    records: Sequence[MemoryRecord], gone: Sequence[Statement], newest: Statement
+) -> list[Statement]:
+    """The episode turns a left-out record was made from say what it said: they go too."""
+    made = {e for s in gone if s.record.type is not MemoryType.EPISODE for e in s.record.evidence}
+    made -= {
+        newest.event or "",
+        *(newest.record.evidence if newest.record.type is not MemoryType.EPISODE else ()),
+    }
+    out = []
+    for r in records:
+        for t in _turns(r) if r.type is MemoryType.EPISODE else []:
+            if t.get("event") in made and isinstance(t.get("at"), str):
+                out.append(Statement(r, str(t.get("text", "")), datetime.fromisoformat(str(t["at"])), 0.0))
+    return out
+
+
+def _outdone(st: Statement, newest: Statement, now: Collection[str], key: str) -> bool:
+    """A faint older mention of the attribute that names a value of its type and none of the
+    newest statement's values is history: it leaves with the older statements."""
+    if (newest.at - st.at).total_seconds() <= SAME_TIME or not slot_values.named(key, st):
+        return False
+    return not any(states_value(st.text, v) for v in now)
 
 
 # A slot record made only from supposing turns ("If we ever went back to Bengaluru I'd live
@@ -293,9 +308,10 @@ def single_slot(
     return None if stated else next((c for c in ordered if c in single), single[0])
 
 
-def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statement | None:
+def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool = False) -> Statement | None:
     """The turn as a statement of attribute ``key``, if its reading names the attribute
-    among its likeliest and it is said, not asked or supposed."""
+    among its likeliest and it is said, not asked or supposed (``loose``: anywhere among
+    its ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause)."""
     reading = turn.get("reading")
     text, at = str(turn.get("text", "")), turn.get("at")
     if not isinstance(reading, list) or len(reading) != 2 or not isinstance(at, str):
@@ -311,60 +327,14 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str) -> Statemen
         if q >= CLAUSE_FLOOR and key in {k for k, _ in by_clause[:STRONG]}:
             strong, p, memory = True, max(p, q), max(memory, float(part[0]))
     cued = p >= CUED_FLOOR and change_cues.kind(text) in change_cues.CHANGE
+    if loose and isinstance(part, list) and len(part) == 2:
+        cued = cued or dict((str(k), float(v)) for k, v in part[1]).get(key, 0.0) >= CUED_FLOOR
+    cued = cued or (loose and p >= CUED_FLOOR)
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
-    event = turn.get("event")
-    return Statement(rec, text, datetime.fromisoformat(at), p, event if isinstance(event, str) else None)
-
-
-# "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
-_OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
-
-
-_REPORTS = re.compile(r"\breport(?:ing)? to\b|汇报给|向.{1,6}汇报", re.IGNORECASE)
-
-
-def _subject(text: str) -> str | None:
-    """Whom a turn is about: a relation it names ("我老婆…", "老公…", "I now report to …"
-    names the manager), someone named before ("她…", "he…"), else the user."""
-    # "老公又换了…": family is named without "my"; "我妈说，我姐…" reports on the sister
-    if rel := subjects.relation(text) or asked.opening(text):
-        return f"person:{asked.reported(text, *rel) or rel[0]}"
-    if _REPORTS.search(text):
-        return "person:manager"
-    if _OTHER.search(text) or asked.by_pronoun(text):  # "…; he's a pastry student now"
-        return f"other:{asked.gender(text)}"
-    return None
-
-
-def _named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
-    """(time, person) of every pool turn naming a person by relation, oldest first."""
-    out = []
-    for r in records:
-        for t in _turns(r):
-            who = _subject(str(t.get("text", "")))
-            at = t.get("at")
-            if who and who.startswith("person:") and isinstance(at, str):
-                out.append((datetime.fromisoformat(at), who))
-    return sorted(out)
-
-
-def _resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str]]) -> str | None:
-    """ "她不再当护士长了", "He took a ground job": a turn about someone by pronoun is about the
-    person of that gender the user last named by relation before it (in the pool), if any."""
-    if said is None or not said.startswith("other:"):
-        return said
-    told = said.split(":", 1)[1]  # a pronoun's gender: "he" is no sister
-    before = [who for when, who in named if when <= at and asked.fits(who.split(":", 1)[1], told)]
-    return before[-1] if before else said
-
-
-def _same_subject(slot_subject: str, said: str | None) -> bool:
-    """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
-    about the user (or the user's project)."""
-    if slot_subject.startswith("person:"):
-        return said == slot_subject
-    return said is None
+    event = turn.get("event") if isinstance(turn.get("event"), str) else None
+    past = PAST.search(text) is not None and change_cues.kind(text) is None
+    return Statement(rec, text, datetime.fromisoformat(at), p, str(event) if event else None, past)
 
 
 def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:

@@ -86,6 +86,23 @@ def canonical(value: str, value_type: str = "text") -> str:
     return stripped or v
 
 
+@cache
+def _groups() -> dict[str, tuple[str, ...]]:
+    """Every wording of the lexicon, by its group's head (the first word)."""
+    out: dict[str, list[str]] = {}
+    for word, head in _synonyms().items():
+        out.setdefault(head, []).append(word)
+    return {head: tuple(words) for head, words in out.items()}
+
+
+def forms(value: str) -> tuple[str, ...]:
+    """The wordings that name the same value as ``value``: itself, and the other members of
+    its synonym group ("Beijing" → "beijing", "北京"; "拿铁" → "latte"). Used where a text is
+    checked for naming a value, whatever language it was said in."""
+    head = canonical(value)
+    return tuple(dict.fromkeys([value, *_groups().get(head, ())]))
+
+
 def same_value(
     a: str,
     b: str,

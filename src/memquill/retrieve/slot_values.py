@@ -1,0 +1,73 @@
+"""Which values a slot's statements name: the newest one's are current, the rest outdated.
+
+A slot's timeline (``timeline.py``) knows which turns state the asked attribute and which of
+them is the newest. The values those turns name (typed extractor spans: places,
+organisations, names, tech, contact details) say what any other hit must not answer with:
+a value only older statements name is outdated ("Tussock ate a thong" after the pup was
+renamed), a value the newest statement names never is.
+
+Spans are taken clause by clause (the typed extractors read one clause: a whole turn
+"…被猎头挖去了鹭岛医疗，好在他们在合肥有研发中心…" hides "合肥" from them), and a value the
+newest statement's words name is current however its spans were cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from memquill.catalogue import load
+from memquill.model import MemoryRecord, MemoryType
+from memquill.retrieve.superseded import states_value
+from memquill.text import is_cjk
+from memquill.write.covered import clauses
+from memquill.write.extract import change_cues, values
+
+# Value types whose typed extractor finds names, not phrases; free text only as a short
+# Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
+NAMED = frozenset("place organisation person tech email phone url language money number".split())
+SHORT_ZH = 6
+# Value types a record names in passing that are still that attribute's kind of value: a
+# structured record of the same subject naming another one, said before the newest
+# statement, holds an older value ("…here in Nairobi" in the user's introduction).
+PASSING = frozenset("place organisation tech email phone url".split())
+
+
+class Said(Protocol):
+    """A statement of the slot: its record and its words."""
+
+    @property
+    def record(self) -> MemoryRecord: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def named(key: str, st: Said, record_words: bool = True) -> set[str]:
+    """The values of attribute ``key``'s type that a statement names: a record's value, and
+    (``record_words``) what its words name besides ("搬到了合肥，厦门的房子租出去了")."""
+    attr = load().get(key)
+    if attr is None:
+        return set()
+    zh = is_cjk(st.text)
+    found = {v for part in clauses(st.text) or [st.text] for v in values.spans(attr.value_type, part, zh)}
+    if st.record.type is not MemoryType.EPISODE and st.record.value:
+        found = {st.record.value} | (found if record_words else set())
+    if attr.value_type not in NAMED:
+        found = {v for v in found if is_cjk(v) and 2 <= len(v) <= SHORT_ZH}
+    return {v.strip() for v in found if len(v.strip()) >= 2}
+
+
+def values_said(key: str, newest: Said, older: Sequence[Said]) -> tuple[set[str], set[str]]:
+    """(values the newest statement names, values only older statements name)."""
+    now = named(key, newest, record_words=False)
+    old = {v for s in older for v in named(key, s)}
+    old = {v for v in old if not any(states_value(v, n) or states_value(n, v) for n in now)}
+    return now, {v for v in old if not states_value(newest.text, v) or retired(newest.text, v)}
+
+
+def retired(text: str, value: str) -> bool:
+    """Does ``text`` name ``value`` only as what no longer holds ("不再喝美式", "left Dell")?"""
+    cues = [c for c in change_cues.find(text) if c.kind == "old"]
+    spots = [i for i in range(len(text)) if text.startswith(value, i)]
+    return bool(spots) and all(any(c.start <= i <= c.value_end for c in cues) for i in spots)

@@ -1,0 +1,16 @@
+"""Whether a hit names a value: every wording the value lexicon knows for it counts."""
+
+from __future__ import annotations
+
+from memquill.retrieve.superseded import states_value
+
+
+def test_a_value_is_named_in_its_other_language_or_synonym_forms() -> None:
+    assert states_value("I've been practising writing 北京 properly", "Beijing")
+    assert states_value("每天一杯燕麦拿铁", "oat milk latte")
+    assert states_value("back on the oat milk latte", "燕麦拿铁")
+
+
+def test_a_whole_word_in_latin_script_and_no_one_character_wording() -> None:
+    assert not states_value("that was good", "Go")
+    assert not states_value("喝了一瓶苏打水", "water")  # "水" alone names too much text
