@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
+from memquill.write.extract import value_shapes
 from memquill.write.extract.span_features import Context, Span, context, features, label_words
 
 MODEL_FILE = "data/span_model.npz"
@@ -38,9 +39,13 @@ def hashed(feats: Sequence[str]) -> npt.NDArray[np.int64]:
 
 
 def eligible(ctx: Context, spans: list[Span]) -> list[Span]:
-    """Strict types keep only spans overlapping a typed match; the subject's own words
-    ("表妹", "Dana") are never its value."""
+    """Shaped values (``value_shapes.exact``) keep only their exact spans, other strict
+    types only spans overlapping a typed match; the subject's own words ("表妹", "Dana")
+    are never its value."""
     out = [s for s in spans if s.text.strip() and s.text.casefold() not in {w.casefold() for w in ctx.own}]
+    fixed = {v.casefold() for v in value_shapes.exact(ctx.key, ctx.value_type, ctx.text, ctx.zh) or ()}
+    if fixed and (shaped := [s for s in out if s.text.strip().casefold() in fixed]):
+        return shaped  # a measurement with its units, a whole contact, a title
     if ctx.value_type in STRICT:
         hits = [(ctx.text.find(t), ctx.text.find(t) + len(t)) for t in ctx.typed if t in ctx.text]
         out = [s for s in out if any(s.start < e and s.end > b for b, e in hits)]
@@ -143,7 +148,10 @@ class SpanScorer:
         if not ranked:
             return []
         p = {(s.start, s.end): q for s, q in ranked}
-        chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
+        if not attr.single and value_shapes.titles(attr.key, text):  # every work the clause names
+            chosen = sorted({(s.start, s.end): s for s, _ in ranked}.values(), key=lambda s: s.start)
+        else:
+            chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
         top = ranked[0][1]
         return [(s.text.strip(), p.get((s.start, s.end), top)) for s in chosen]
 

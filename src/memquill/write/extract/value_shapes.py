@@ -1,0 +1,144 @@
+"""Values with a shape of their own: a measurement with its units, a contact as matched,
+a title between its marks.
+
+The span ranker chooses among a clause's n-grams by how labelled values looked; for some
+attributes the value has a shape any reader recognises, and the ranker's token-level
+choice can only cut it wrong:
+
+* **measurements** (``data/value_kinds.json`` ``measures``: height, weight): the number
+  *with* its units, compound ones included ("5 foot 4", "5'10\\"", "1米75", "6斤2两",
+  "68 kg"); a count or an age keeps its bare number ("3 cats" → 3, "6岁" → 6), so this is
+  per attribute, not per value type;
+* **contacts** (email, phone, URL): the whole regex match ("07911 204558", never its last
+  digit group);
+* **Chinese organisations** (``org_heads``): a name ends with the word that says what it is
+  ("杭州外国语学校", "协和医院"), which the typed extractors then propose whole;
+* **titles** (``titled``: books, films and shows, games, music): a name between title or
+  quotation marks (《请回答1988》, “Dune”) is the work the clause is about, whatever other
+  words the clause has ("前前后后看了三遍" is no film).
+
+Word lists are data: a new unit or a new kind of work is a new entry, not a new rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from memquill.errors import ConfigError
+from memquill.write.extract import values
+
+KINDS_FILE = "data/value_kinds.json"
+# value types whose value is exactly what their regex matched
+WHOLE = frozenset({"email", "phone", "url"})
+
+_NUM = r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百几]+)"
+_EN_NUM = r"\d+(?:\.\d+)?"
+# a name between a pair of title or quotation marks, not empty, no clause punctuation inside
+_TITLE = re.compile(r"《([^《》]{1,40})》|“([^“”，。！？]{1,40})”|「([^「」]{1,40})」|\"([^\"，。!?]{1,40})\"")
+
+
+@dataclass(frozen=True)
+class Shapes:
+    measures: dict[str, re.Pattern[str]]
+    titled: frozenset[str]
+    org_heads: tuple[str, ...]
+
+
+def _unit_rx(units: list[str]) -> str:
+    return "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+
+
+def _measure_rx(spec: dict[str, list[str]]) -> re.Pattern[str]:
+    """A number and its unit; a compound unit may take a second number of its sub-unit
+    ("5 foot 4", "1米75", "6斤2两", "一米八三"); feet also as marks ("5'10\\"")."""
+    en, zh = _unit_rx(spec.get("en", [])), _unit_rx(spec.get("zh", []))
+    en2, zh2 = _unit_rx(spec.get("en_compound", [])), _unit_rx(spec.get("zh_compound", []))
+    en_sub, zh_sub = _unit_rx(spec.get("en_sub", [])), _unit_rx(spec.get("zh_sub", []))
+    word_end = r"(?![A-Za-z])"
+    parts = []
+    if en2:
+        sub = rf"(?:\s?(?:{en_sub}){word_end})?" if en_sub else ""
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?(?:{en2}){word_end}(?:\s?{_EN_NUM}{sub}(?![\d.]))?")
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?['′]\s?{_EN_NUM}(?:\s?(?:\"|''|″|”))?")
+    if en:
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?(?:{en}){word_end}")
+    if zh2:
+        sub = rf"(?:{zh_sub})?" if zh_sub else ""
+        parts.append(rf"{_NUM}\s?多?\s?(?:{zh2})(?:{_NUM}{sub})?")
+    if zh:
+        parts.append(rf"{_NUM}\s?多?\s?(?:{zh})")
+    if not parts:
+        raise ConfigError(f"{KINDS_FILE}: a measure needs unit words")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@cache
+def shapes() -> Shapes:
+    """The measured and titled attributes, from the package data."""
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    measures = raw.get("measures", {}) if isinstance(raw, dict) else None
+    titled = raw.get("titled", []) if isinstance(raw, dict) else None
+    heads = raw.get("org_heads", []) if isinstance(raw, dict) else None
+    if not isinstance(measures, dict) or not isinstance(titled, list) or not isinstance(heads, list):
+        raise ConfigError(f"{KINDS_FILE}: expected measures by attribute key and lists of titled keys, org heads")
+    return Shapes({k: _measure_rx(v) for k, v in measures.items()}, frozenset(titled), tuple(heads))
+
+
+# jieba tags a Chinese organisation's name is made of: nouns, names, abbreviations, Latin
+# words, distinguishing words ("实验" vn, "附属" b); a verb, preposition or pronoun ends it
+_NAME_POS = ("n", "j", "eng", "vn", "b")
+MAX_NAME_WORDS = 5
+
+
+def zh_orgs(text: str) -> list[str]:
+    """Chinese organisation names by the word they end with (``org_heads``): "在杭州外国语
+    学校" → 杭州外国语学校, "实验小学读三年级" → 实验小学, whatever jieba tags the name
+    (it knows few schools and hospitals as ``nt``)."""
+    heads = shapes().org_heads
+    toks = values.pos_cut(text)
+    out: list[str] = []
+    for i, (word, _) in enumerate(toks):
+        if not word.endswith(heads):
+            continue
+        j = i
+        while j > 0 and i - j + 1 < MAX_NAME_WORDS and toks[j - 1][1].startswith(_NAME_POS):
+            j -= 1
+        name = "".join(w for w, _ in toks[j : i + 1])
+        if len(name) > max(len(h) for h in heads if word.endswith(h)) and name not in out:
+            out.append(name)
+    return out
+
+
+def measured(key: str, text: str) -> list[str]:
+    """The measurements of attribute ``key`` in ``text`` with their units, in order; empty
+    when ``key`` is no measure or the clause gives a bare number ("我身高175")."""
+    rx = shapes().measures.get(key)
+    return [m.group(0).strip() for m in rx.finditer(text)] if rx else []
+
+
+def titles(key: str, text: str) -> list[str]:
+    """The names between title or quotation marks in ``text`` for a titled attribute."""
+    if key not in shapes().titled:
+        return []
+    return [next(g for g in m.groups() if g is not None).strip() for m in _TITLE.finditer(text)]
+
+
+def typed(key: str, value_type: str, text: str, zh: bool, found: list[str]) -> list[str]:
+    """The typed extractor's spans of ``value_type`` (``found``) with the shaped values of
+    ``key`` first: its measurements or its titles."""
+    shaped = measured(key, text) or titles(key, text)
+    if zh and value_type == "organisation":
+        shaped += zh_orgs(text)
+    return [*shaped, *(s for s in found if s not in shaped)]
+
+
+def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
+    """The only spans a value of ``key`` may be, when its shape fixes them (measurements,
+    contacts, titles); None when the ranker's choice among n-grams is free."""
+    if value_type in WHOLE:
+        return values.spans(value_type, text, zh) or None
+    return measured(key, text) or titles(key, text) or None

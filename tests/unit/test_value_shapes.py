@@ -1,0 +1,131 @@
+"""Values with a shape of their own and values that are no value of a slot, zh + en
+(``value_shapes``, ``model_gates.only_time`` / ``foil`` / ``runs_on`` / ``acceptable``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.catalogue import load
+from memquill.write.extract import value_shapes
+from memquill.write.extract.model_gates import acceptable, foil, only_time, runs_on
+from memquill.write.extract.span_scorer import bundled
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "expected"),
+    [
+        ("height", "I'm 5 foot 4, so most rental bikes are too big", ["5 foot 4"]),
+        ("height", "I'm 5'10\" in socks", ["5'10\""]),
+        ("height", "I'm 168 cm tall", ["168 cm"]),
+        ("height", "我身高一米八三，体重八十公斤", ["一米八三"]),
+        ("height", "我儿子已经1米4了", ["1米4"]),
+        ("height", "我身高175", []),  # a bare number is the number
+        ("weight", "我身高一米八三，体重八十公斤", ["八十公斤"]),
+        ("weight", "宝宝出生啦，6斤2两", ["6斤2两"]),
+        ("weight", "I'm around 11 stone", ["11 stone"]),
+        ("weight", "down to 160 lbs!!", ["160 lbs"]),
+        ("age", "我儿子今年6岁", []),  # an age keeps its bare number: no measure
+    ],
+)
+def test_a_measurement_keeps_its_units(key: str, text: str, expected: list[str]) -> None:
+    assert value_shapes.measured(key, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "expected"),
+    [
+        ("film_tv", "我最喜欢的剧是《请回答1988》，前前后后看了三遍", ["请回答1988"]),
+        ("reading", "最近在看《白夜行》和《解忧杂货店》", ["白夜行", "解忧杂货店"]),
+        ("game", 'we play "Spirit Island" every Friday', ["Spirit Island"]),
+        ("city", "我住在《繁花》里写的那条街", []),  # no work: no title
+    ],
+)
+def test_titles_of_works(key: str, text: str, expected: list[str]) -> None:
+    assert value_shapes.titles(key, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我女儿在杭州外国语学校，住校", ["杭州外国语学校"]),
+        ("我儿子在实验小学读三年级", ["实验小学"]),
+        ("我在上海交通大学医学院附属瑞金医院实习", ["上海交通大学", "上海交通大学医学院", "上海交通大学医学院附属瑞金医院"]),
+        ("我喜欢去学校跑步", []),  # a bare head word names no organisation
+    ],
+)
+def test_chinese_organisations_by_their_head_word(text: str, expected: list[str]) -> None:
+    assert value_shapes.zh_orgs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value"),
+    [
+        ("height", "I'm 5 foot 4, so most rental bikes are too big", "5 foot 4"),
+        ("weight", "宝宝出生啦！是个女儿，叫小满，6斤2两", "6斤2两"),
+        ("phone", "my emergency contact is my partner, Noor Haddad, 07911 204558", "07911 204558"),
+        ("film_tv", "我最喜欢的剧是《请回答1988》，前前后后看了三遍", "请回答1988"),
+        ("game", "我跟室友每周都玩《璀璨宝石》，桌游里我最喜欢这个", "璀璨宝石"),
+    ],
+)
+def test_the_ranker_keeps_a_shaped_value_whole(key: str, text: str, value: str) -> None:
+    """Before: "5", "2", "204558", "前前后后看了三遍", "室友"."""
+    ranker = bundled()
+    assert ranker is not None
+    attr = load().get(key)
+    assert attr is not None
+    zh = not text.isascii()
+    assert ranker.pick_all(text, zh, attr)[0][0] == value
+
+
+@pytest.mark.parametrize(
+    ("value", "value_type", "key", "expected"),
+    [
+        ("March", "organisation", "previous_employer", True),
+        ("three times a week", "text", "sport", True),
+        ("spring", "tech", "stack:framework", True),
+        ("两次", "text", "favorite_food", True),
+        ("每天", "text", "hobby", True),
+        ("朵朵", "person", "name", False),  # jieba's measure word, no time
+        ("post office", "organisation", "previous_employer", False),
+        ("afternoon", "text", "meeting_time", False),  # a time is this slot's value
+        ("Friday night poker", "text", "hobby", False),
+    ],
+)
+def test_a_time_alone_is_no_value_of_a_timeless_slot(
+    value: str, value_type: str, key: str, expected: bool
+) -> None:
+    assert only_time(value, value_type, key) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "expected"),
+    [
+        ("地铁", "我每天骑电驴上班，比挤地铁强多了", True),
+        ("coffee", "I prefer tea over coffee", True),
+        ("Vim", "I'd rather use Emacs than Vim", True),
+        ("电驴", "我每天骑电驴上班，比挤地铁强多了", False),
+        ("tea", "I prefer tea over coffee", False),
+        ("乌龙茶", "我比较爱喝乌龙茶", False),
+    ],
+)
+def test_a_comparison_foil(value: str, said: str, expected: bool) -> None:
+    assert foil(value, said) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "value_type", "expected"),
+    [
+        ("Dublin office is only", "place", True),
+        ("MacBook是我2021年", "tech", True),
+        ("Dublin", "place", False),
+        ("max line length is 100", "text", False),  # free text may say something
+    ],
+)
+def test_a_name_runs_on_into_a_clause(value: str, value_type: str, expected: bool) -> None:
+    assert runs_on(value, value_type) is expected
+
+
+def test_no_place_or_company_is_one_character() -> None:
+    said = "我之前在美团干了三年"
+    assert not acceptable("美", "organisation", "previous_employer", said, None)
+    assert acceptable("美团", "organisation", "previous_employer", said, None)
