@@ -146,7 +146,9 @@ def only_time(value: str, value_type: str, key: str) -> bool:
 
 # What a comparison holds up against the value ("比挤地铁强多了", "tea over coffee"): a foil.
 # "比" may take the compared verb ("比挤地铁"), not "比较" (rather: "比较爱喝茶" names the value).
-_FOIL = re.compile(r"(?:比起|相比|不如|比(?!较)[\u4e00-\u9fff]?|\b(?:than|rather than|instead of|over))\s*$", re.I)
+_FOIL = re.compile(
+    r"(?:比起|相比|不如|比(?!较)[\u4e00-\u9fff]?|\b(?:than|rather than|instead of|over))\s*$", re.I
+)
 # A name of a place, person, organisation or technology holds no copula: "Dublin office
 # *is* only", "MacBook*是*我2021年" ran on into the clause that says something about it.
 _NAMED = frozenset({"place", "person", "organisation", "tech"})

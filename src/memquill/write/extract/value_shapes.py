@@ -38,7 +38,9 @@ WHOLE = frozenset({"email", "phone", "url"})
 _NUM = r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百几]+)"
 _EN_NUM = r"\d+(?:\.\d+)?"
 # a name between a pair of title or quotation marks, not empty, no clause punctuation inside
-_TITLE = re.compile(r"《([^《》]{1,40})》|“([^“”，。！？]{1,40})”|「([^「」]{1,40})」|\"([^\"，。!?]{1,40})\"")
+_TITLE = re.compile(
+    r"《([^《》]{1,40})》|“([^“”，。！？]{1,40})”|「([^「」]{1,40})」|\"([^\"，。!?]{1,40})\""
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,9 @@ def shapes() -> Shapes:
     titled = raw.get("titled", []) if isinstance(raw, dict) else None
     heads = raw.get("org_heads", []) if isinstance(raw, dict) else None
     if not isinstance(measures, dict) or not isinstance(titled, list) or not isinstance(heads, list):
-        raise ConfigError(f"{KINDS_FILE}: expected measures by attribute key and lists of titled keys, org heads")
+        raise ConfigError(
+            f"{KINDS_FILE}: expected measures by attribute key and lists of titled keys, org heads"
+        )
     return Shapes({k: _measure_rx(v) for k, v in measures.items()}, frozenset(titled), tuple(heads))
 
 
