@@ -137,8 +137,7 @@ def only_time(value: str, value_type: str, key: str) -> bool:
         return False
     if value.isascii():
         words = re.findall(r"[a-z0-9]+", value.casefold())
-        timed = [w for w in words if w in EN_TIME]
-        return bool(timed) and all(w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words)
+        return any(w in EN_TIME for w in words) and all(w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words)
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     timed = any(p == "t" or _ZH_TIME_UNIT.search(w) for w, p in pos)  # "朵朵" is a measure word, no time
     return timed and all(p in ("t", "m", "q", "mq") or w.startswith("每") for w, p in pos)
