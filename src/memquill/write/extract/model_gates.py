@@ -137,7 +137,9 @@ def only_time(value: str, value_type: str, key: str) -> bool:
         return False
     if value.isascii():
         words = re.findall(r"[a-z0-9]+", value.casefold())
-        return any(w in EN_TIME for w in words) and all(w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words)
+        return any(w in EN_TIME for w in words) and all(
+            w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words
+        )
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     timed = any(p == "t" or _ZH_TIME_UNIT.search(w) for w, p in pos)  # "朵朵" is a measure word, no time
     return timed and all(p in ("t", "m", "q", "mq") or w.startswith("每") for w, p in pos)
@@ -173,6 +175,8 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         return False
     if foil(value, said) or runs_on(value, value_type):
         return False
+    if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
+        return False  # "31" of "after 31 years at the post office" names no employer
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
         return False  # "美" of a name jieba split wrongly ("美/团干"): no place or company is one character
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
