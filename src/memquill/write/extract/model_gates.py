@@ -67,8 +67,8 @@ def addressed(name: str, text: str) -> bool:
 
 def names_value(value: str) -> bool:
     """Does the span name something (not a pronoun, a judgement or a fragment)?"""
-    if not value or value.rstrip().endswith("]") or value.count('"') % 2:
-        return False
+    if not value or value.rstrip().endswith("]") or re.sub(r'(?<=\d)["″]', "", value).count('"') % 2:
+        return False  # a fragment of a quotation (an inch mark is no quote: 5'10")
     latin = re.findall(r"[a-z0-9][a-z0-9'+#.-]*", value.casefold())  # unstemmed: "awesome"
     words = [w.strip("'.") for w in latin] + [t for t in tokens(_CJK.sub(" ", value)) if t.strip()]
     if not words:
