@@ -93,7 +93,10 @@ def trimmed(
     if attr.value_type in STRICT or not chosen:
         return chosen
     toks = tokens(text, zh)
-    return [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
+    out = [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
+    if value_shapes.in_parts(attr.key, attr.memory_type, attr.single):
+        return [(value_shapes.through_parts(text, v, zh), q) for v, q in out]
+    return out
 
 
 # What ends a value in English: a relative or subordinate clause ("a retired engineer *who*

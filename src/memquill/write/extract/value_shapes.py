@@ -146,3 +146,43 @@ def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
     if value_type in WHOLE:
         return values.spans(value_type, text, zh) or None
     return measured(key, text) or titles(key, text) or None
+
+
+# A schedule, a procedure or an address is said in parts ("晚上十一点睡，早上六点半起",
+# "先打tag，再在Jenkins上点发布", "42 Elm Street, Apt 3B, Somerville"): its value runs on
+# across commas to the end of the sentence, but not into a remark about it ("…, so no late
+# calls", "…，离家倒是不远"), which begins with a connective, a pronoun or a particle.
+_SENTENCE_END = re.compile(r"[。.!?！？；;—…\n]")
+_PART = re.compile(r"\s*[，,]\s*")
+_EN_REMARK = re.compile(
+    r"(?:but|so|because|since|which|who|though|although|if|unless|otherwise|and\s+(?:i|we|it|that)|"
+    r"i|i'm|i've|it|it's|that|that's|this|there|my|lol|haha|ugh|btw|anyway|just)\b",
+    re.IGNORECASE,
+)
+_ZH_REMARK = re.compile(
+    r"(?:所以|因为|不过|但是|但|可是|否则|要不然|反正|其实|感觉|我|你|他|她|它|这|那|哈|吧|啊|呢|太|挺|真)"
+)
+
+
+def in_parts(attr_key: str, memory_type: str, single: bool) -> bool:
+    """Is the attribute's value one said in parts (a schedule, a procedure, an address)?"""
+    return single and (memory_type == "procedure" or "schedule" in attr_key or attr_key == "address")
+
+
+def through_parts(text: str, value: str, zh: bool) -> str:
+    """``value`` run on across the comma-separated parts that follow it in its sentence,
+    up to a part that is a remark about it."""
+    at = text.find(value)
+    if at < 0:
+        return value
+    end = at + len(value)
+    stop = _SENTENCE_END.search(text, end)
+    limit = stop.start() if stop else len(text)
+    remark = _ZH_REMARK if zh else _EN_REMARK
+    while (m := _PART.match(text, end)) is not None and m.end() < limit:
+        nxt = re.search(r"[，,]", text[m.end() : limit])
+        part_end = m.end() + nxt.start() if nxt else limit
+        if remark.match(text, m.end()) or not text[m.end() : part_end].strip():
+            break
+        end = part_end
+    return text[at:end].rstrip()
