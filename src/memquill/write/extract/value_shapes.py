@@ -186,3 +186,23 @@ def through_parts(text: str, value: str, zh: bool) -> str:
             break
         end = part_end
     return text[at:end].rstrip()
+
+
+# A name is not cut at an initial's full stop ("Ursula K" of "Ursula K. Le Guin") nor
+# without its title ("Patel" of "Dr. Patel"): the ranker's tokens end at every full stop.
+_INITIAL_ON = re.compile(r"\.(?:\s+[A-Z]\.)*(?:\s+[A-Z][\w'-]*)+")
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)\.\s+$")
+
+
+def whole_name(text: str, value: str) -> str:
+    """``value`` extended over an initial's full stop and the names after it, and over a
+    title's abbreviation before it."""
+    at = text.find(value)
+    if at < 0 or not value.isascii():
+        return value
+    start, end = at, at + len(value)
+    if re.search(r"[A-Z][a-z]+\s[A-Z]$", value) and (m := _INITIAL_ON.match(text, end)):
+        end = m.end()
+    if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:at])):
+        start = t.start()
+    return text[start:end]
