@@ -8,6 +8,7 @@ import pytest
 from memquill.catalogue import load
 from memquill.write.extract import value_shapes
 from memquill.write.extract.model_gates import acceptable, foil, only_time, runs_on
+from memquill.write.extract.rules import _CLAUSES
 from memquill.write.extract.span_scorer import bundled
 
 
@@ -132,3 +133,66 @@ def test_no_place_or_company_is_one_character() -> None:
     said = "我之前在美团干了三年"
     assert not acceptable("美", "organisation", "previous_employer", said, None)
     assert acceptable("美团", "organisation", "previous_employer", said, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "zh", "expected"),
+    [
+        ("我一般晚上十一点睡，早上六点半起", "晚上十一点睡", True, "晚上十一点睡，早上六点半起"),
+        ("上线流程是先打tag，再在Jenkins上点发布", "先打tag", True, "先打tag，再在Jenkins上点发布"),
+        ("我平时在张江那边坐班，离家倒是不远", "张江", True, "张江"),  # a remark is no part
+        (
+            "My address is 42 Elm Street, Apt 3B, Somerville",
+            "42 Elm Street",
+            False,
+            "42 Elm Street, Apt 3B, Somerville",
+        ),
+        (
+            "up at 6 with the baby, so no late calls please",
+            "up at 6 with the baby",
+            False,
+            "up at 6 with the baby",
+        ),
+        (
+            "lights out at 10:30, alarm at 6 — every day",
+            "lights out at 10:30",
+            False,
+            "lights out at 10:30, alarm at 6",
+        ),
+    ],
+)
+def test_a_value_said_in_parts_runs_to_the_end_of_its_sentence(
+    text: str, value: str, zh: bool, expected: str
+) -> None:
+    assert value_shapes.through_parts(text, value, zh) == expected
+
+
+def test_which_values_are_said_in_parts() -> None:
+    cat = load()
+    parts = {a.key for a in cat.attributes if value_shapes.in_parts(a.key, a.memory_type, a.single)}
+    assert {"sleep_schedule", "work_schedule", "deploy_process", "address"} <= parts
+    assert not {"convention:naming", "city", "employer"} & parts  # lists and names stop at a comma
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("I love Ursula K. Le Guin, I reread her books", "Ursula K", "Ursula K. Le Guin"),
+        ("Dr. Patel is running the workshop", "Patel", "Dr. Patel"),
+        ("I work with Sam", "Sam", "Sam"),
+    ],
+)
+def test_a_name_keeps_its_initials_and_title(text: str, value: str, expected: str) -> None:
+    assert value_shapes.whole_name(text, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("my favourite author is Ursula K. Le Guin", 1),
+        ("the workshop is organised by Dr. Patel. She is great", 2),
+        ("I moved. Then I left", 2),
+    ],
+)
+def test_a_sentence_does_not_end_at_an_initial_or_a_title(text: str, parts: int) -> None:
+    assert len(_CLAUSES.split(text)) == parts
