@@ -196,3 +196,14 @@ def test_a_name_keeps_its_initials_and_title(text: str, value: str, expected: st
 )
 def test_a_sentence_does_not_end_at_an_initial_or_a_title(text: str, parts: int) -> None:
     assert len(_CLAUSES.split(text)) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "zh"),
+    [
+        ("we squash-merge, never rebase shared branches", "squash-merge", False),
+        ("分支策略是主干开发，不要开长期分支", "主干开发", True),
+    ],
+)
+def test_the_alternative_a_value_is_not_is_no_part_of_it(text: str, value: str, zh: bool) -> None:
+    assert value_shapes.through_parts(text, value, zh) == value

@@ -151,16 +151,19 @@ def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
 # A schedule, a procedure or an address is said in parts ("晚上十一点睡，早上六点半起",
 # "先打tag，再在Jenkins上点发布", "42 Elm Street, Apt 3B, Somerville"): its value runs on
 # across commas to the end of the sentence, but not into a remark about it ("…, so no late
-# calls", "…，离家倒是不远"), which begins with a connective, a pronoun or a particle.
+# calls", "…，离家倒是不远") or the alternative it is not ("rebase, no merge commits"), which
+# begins with a connective, a pronoun, a particle or a negation.
 _SENTENCE_END = re.compile(r"[。.!?！？；;—…\n]")
 _PART = re.compile(r"\s*[，,]\s*")
 _EN_REMARK = re.compile(
     r"(?:but|so|because|since|which|who|though|although|if|unless|otherwise|and\s+(?:i|we|it|that)|"
-    r"i|i'm|i've|it|it's|that|that's|this|there|my|lol|haha|ugh|btw|anyway|just)\b",
+    r"i|i'm|i've|it|it's|that|that's|this|there|my|lol|haha|ugh|btw|anyway|just|no|not|never|don't|"
+    r"without|instead)\b",
     re.IGNORECASE,
 )
 _ZH_REMARK = re.compile(
-    r"(?:所以|因为|不过|但是|但|可是|否则|要不然|反正|其实|感觉|我|你|他|她|它|这|那|哈|吧|啊|呢|太|挺|真)"
+    r"(?:所以|因为|不过|但是|但|可是|否则|要不然|反正|其实|感觉|我|你|他|她|它|这|那|哈|吧|啊|呢|太|挺|真|"
+    r"不|别|没|禁止|严禁|避免)"
 )
 
 
