@@ -136,35 +136,44 @@ def test_no_place_or_company_is_one_character() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "value", "zh", "expected"),
+    ("text", "value", "key", "expected"),
     [
-        ("我一般晚上十一点睡，早上六点半起", "晚上十一点睡", True, "晚上十一点睡，早上六点半起"),
-        ("上线流程是先打tag，再在Jenkins上点发布", "先打tag", True, "先打tag，再在Jenkins上点发布"),
-        ("我平时在张江那边坐班，离家倒是不远", "张江", True, "张江"),  # a remark is no part
         (
-            "My address is 42 Elm Street, Apt 3B, Somerville",
-            "42 Elm Street",
-            False,
-            "42 Elm Street, Apt 3B, Somerville",
+            "我一般晚上十一点半睡，早上七点起",
+            "晚上十一点半睡",
+            "sleep_schedule",
+            "晚上十一点半睡，早上七点起",
         ),
         (
-            "up at 6 with the baby, so no late calls please",
-            "up at 6 with the baby",
-            False,
-            "up at 6 with the baby",
+            "发布流程是先跑冒烟测试，再切一半流量",
+            "先跑冒烟测试",
+            "deploy_process",
+            "先跑冒烟测试，再切一半流量",
         ),
         (
-            "lights out at 10:30, alarm at 6 — every day",
-            "lights out at 10:30",
-            False,
-            "lights out at 10:30, alarm at 6",
+            "my new address is 18 Quarry Lane, Flat 2, Leeds",
+            "18 Quarry Lane",
+            "address",
+            "18 Quarry Lane, Flat 2, Leeds",
         ),
+        ("I work 8 to 4, Monday to Thursday", "8 to 4", "work_schedule", "8 to 4, Monday to Thursday"),
+        # a remark about the value, or the alternative it is not, is no part of it
+        ("幸福路8号2单元，以后快递都寄这里", "幸福路8号2单元", "address", "幸福路8号2单元"),
+        ("我们周四发版，周三下班前封板，别拖", "周四发版", "release_schedule", "周四发版，周三下班前封板"),
+        (
+            "we release every Friday, QA signs off the day before",
+            "every Friday",
+            "release_schedule",
+            "every Friday",
+        ),
+        ("we squash-merge, never rebase shared branches", "squash-merge", "convention:merge", "squash-merge"),
+        ("分支策略是主干开发，不要开长期分支", "主干开发", "convention:branching", "主干开发"),
     ],
 )
-def test_a_value_said_in_parts_runs_to_the_end_of_its_sentence(
-    text: str, value: str, zh: bool, expected: str
+def test_a_value_said_in_parts_runs_on_through_parts_of_its_kind(
+    text: str, value: str, key: str, expected: str
 ) -> None:
-    assert value_shapes.through_parts(text, value, zh) == expected
+    assert value_shapes.through_parts(text, value, key) == expected
 
 
 def test_which_values_are_said_in_parts() -> None:
@@ -196,14 +205,3 @@ def test_a_name_keeps_its_initials_and_title(text: str, value: str, expected: st
 )
 def test_a_sentence_does_not_end_at_an_initial_or_a_title(text: str, parts: int) -> None:
     assert len(_CLAUSES.split(text)) == parts
-
-
-@pytest.mark.parametrize(
-    ("text", "value", "zh"),
-    [
-        ("we squash-merge, never rebase shared branches", "squash-merge", False),
-        ("分支策略是主干开发，不要开长期分支", "主干开发", True),
-    ],
-)
-def test_the_alternative_a_value_is_not_is_no_part_of_it(text: str, value: str, zh: bool) -> None:
-    assert value_shapes.through_parts(text, value, zh) == value

@@ -150,20 +150,23 @@ def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
 
 # A schedule, a procedure or an address is said in parts ("晚上十一点睡，早上六点半起",
 # "先打tag，再在Jenkins上点发布", "42 Elm Street, Apt 3B, Somerville"): its value runs on
-# across commas to the end of the sentence, but not into a remark about it ("…, so no late
-# calls", "…，离家倒是不远") or the alternative it is not ("rebase, no merge commits"), which
-# begins with a connective, a pronoun, a particle or a negation.
+# across a comma into a part of the same kind — a step that a sequence word begins, a time
+# of the schedule, a unit or town of the address — up to the end of the sentence; not into
+# a remark about it ("…, CI rejects anything else", "…，以后快递都寄这个") nor the
+# alternative it is not ("rebase and merge, no merge commits").
 _SENTENCE_END = re.compile(r"[。.!?！？；;—…\n]")
 _PART = re.compile(r"\s*[，,]\s*")
-_EN_REMARK = re.compile(
-    r"(?:but|so|because|since|which|who|though|although|if|unless|otherwise|and\s+(?:i|we|it|that)|"
-    r"i|i'm|i've|it|it's|that|that's|this|there|my|lol|haha|ugh|btw|anyway|just|no|not|never|don't|"
-    r"without|instead)\b",
-    re.IGNORECASE,
+_STEP = re.compile(
+    r"(?:再|然后|接着|之后|随后|最后|完了|and then|then|after that|afterwards|finally|next)\b|再|然后", re.I
 )
-_ZH_REMARK = re.compile(
-    r"(?:所以|因为|不过|但是|但|可是|否则|要不然|反正|其实|感觉|我|你|他|她|它|这|那|哈|吧|啊|呢|太|挺|真|"
-    r"不|别|没|禁止|严禁|避免)"
+_TIME_PART = re.compile(
+    r"(?:早上|上午|中午|下午|晚上|夜里|凌晨|周[一二三四五六日天末]|星期|礼拜|工作日|每[天周月]|\d|"
+    r"[一二两三四五六七八九十]+点)|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|weekdays?\b|weekends?\b)|"
+    r"(?i:[a-z ]{0,20}\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\b)"
+)
+_ADDRESS_PART = re.compile(
+    r"(?i:(?:apt|apartment|suite|unit|flat|floor|fl|room|building|bldg|block|#|no\.?)\b|\d)|"
+    r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s*$|[^，,]{0,12}[号室楼栋单元座层区路街巷弄]$"
 )
 
 
@@ -172,20 +175,28 @@ def in_parts(attr_key: str, memory_type: str, single: bool) -> bool:
     return single and (memory_type == "procedure" or "schedule" in attr_key or attr_key == "address")
 
 
-def through_parts(text: str, value: str, zh: bool) -> str:
-    """``value`` run on across the comma-separated parts that follow it in its sentence,
-    up to a part that is a remark about it."""
+def _part_of(attr_key: str, part: str) -> bool:
+    """Is ``part`` (after a comma) more of a value of ``attr_key``, not a remark about it?"""
+    if attr_key == "address":
+        return bool(_ADDRESS_PART.match(part))
+    if "schedule" in attr_key and _TIME_PART.match(part):
+        return True
+    return bool(_STEP.match(part))
+
+
+def through_parts(text: str, value: str, attr_key: str) -> str:
+    """``value`` run on across the comma-separated parts that follow it in its sentence
+    while each is more of the same value (``_part_of``)."""
     at = text.find(value)
     if at < 0:
         return value
     end = at + len(value)
     stop = _SENTENCE_END.search(text, end)
     limit = stop.start() if stop else len(text)
-    remark = _ZH_REMARK if zh else _EN_REMARK
     while (m := _PART.match(text, end)) is not None and m.end() < limit:
         nxt = re.search(r"[，,]", text[m.end() : limit])
         part_end = m.end() + nxt.start() if nxt else limit
-        if remark.match(text, m.end()) or not text[m.end() : part_end].strip():
+        if not _part_of(attr_key, text[m.end() : part_end].strip()):
             break
         end = part_end
     return text[at:end].rstrip()
