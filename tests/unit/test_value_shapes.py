@@ -205,3 +205,18 @@ def test_a_name_keeps_its_initials_and_title(text: str, value: str, expected: st
 )
 def test_a_sentence_does_not_end_at_an_initial_or_a_title(text: str, parts: int) -> None:
     assert len(_CLAUSES.split(text)) == parts
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "values"),
+    [
+        ("device", "I'm on a Galaxy S23 and an old Kindle Paperwhite", ["Galaxy S23", "Kindle Paperwhite"]),
+        ("stack:monitoring", "监控用 Prometheus 和一个自建的 Grafana 面板", ["Prometheus", "Grafana"]),
+    ],
+)
+def test_a_listed_name_is_the_name_not_its_neighbourhood(key: str, text: str, values: list[str]) -> None:
+    """Before: "an old Kindle Paperwhite", "一个自建的 Grafana 面板"."""
+    ranker = bundled()
+    attr = load().get(key)
+    assert ranker is not None and attr is not None
+    assert [v for v, _ in ranker.pick_all(text, not text.isascii(), attr)] == values

@@ -92,6 +92,22 @@ def coordinated(text: str, ranked: list[tuple[Span, float]]) -> list[Span]:
     return sorted(chosen, key=lambda s: s.start) if len(chosen) > 1 else chosen
 
 
+# Value types whose values are names the typed extractors find ("Kindle Paperwhite", "Jaeger").
+NAMED = frozenset({"tech", "person", "organisation", "place"})
+
+
+def _named_inside(s: Span, typed: Sequence[str]) -> Span:
+    """A conjunct reduced to the longest typed name inside it ("an old Kindle Paperwhite" →
+    "Kindle Paperwhite", "traces to Jaeger" → "Jaeger"): the ranker scored the conjunct only
+    as a neighbour of the best span, the typed extractor found the name in it."""
+    inside = [t for t in typed if t and t != s.text and t in s.text]
+    if not inside:
+        return s
+    name = max(inside, key=len)
+    at = s.start + s.text.find(name)
+    return Span(at, at + len(name), name, -1, -1)
+
+
 @dataclass(frozen=True)
 class SpanScorer:
     weights: Array
@@ -153,7 +169,12 @@ class SpanScorer:
         else:
             chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
         top = ranked[0][1]
-        return [(s.text.strip(), p.get((s.start, s.end), top)) for s in chosen]
+        named = (
+            [chosen[0], *(_named_inside(s, ctx.typed) for s in chosen[1:])]
+            if ctx.value_type in NAMED
+            else chosen
+        )
+        return [(s.text.strip(), p.get((s.start, s.end), top)) for s in named]
 
     def to_bytes(self) -> bytes:
         keys = sorted(self.known)
