@@ -7,7 +7,7 @@ import pytest
 
 from memquill.catalogue import load
 from memquill.write.extract import value_shapes
-from memquill.write.extract.model_gates import acceptable, foil, only_time, runs_on
+from memquill.write.extract.model_gates import acceptable, foil, now_and_then, only_time, runs_on
 from memquill.write.extract.rules import _CLAUSES
 from memquill.write.extract.span_scorer import bundled
 
@@ -220,3 +220,16 @@ def test_a_listed_name_is_the_name_not_its_neighbourhood(key: str, text: str, va
     attr = load().get(key)
     assert ranker is not None and attr is not None
     assert [v for v, _ in ranker.pick_all(text, not text.isascii(), attr)] == values
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "expected"),
+    [
+        ("Python", "我平时主要写Go，偶尔写点Python脚本", True),
+        ("Go", "我平时主要写Go，偶尔写点Python脚本", False),
+        ("coffee", "I mostly drink tea, sometimes coffee", True),
+        ("tea", "I mostly drink tea, sometimes coffee", False),
+    ],
+)
+def test_what_holds_now_and_then(value: str, said: str, expected: bool) -> None:
+    assert now_and_then(value, said) is expected

@@ -162,6 +162,21 @@ def foil(value: str, said: str) -> bool:
     return at > 0 and bool(_FOIL.search(said[:at]))
 
 
+# What holds now and then beside the usual value ("主要写Elixir，*偶尔*写点Python", "mostly
+# tea, *sometimes* coffee"): never the one value of a single-valued slot.
+_NOW_AND_THEN = re.compile(
+    r"(?:偶尔|有时候?|间或|偶然|\b(?:sometimes|occasionally|now and then|once in a while|rarely|"
+    r"every so often))[^，,。；;!?！？]*$",
+    re.IGNORECASE,
+)
+
+
+def now_and_then(value: str, said: str) -> bool:
+    """Is ``value`` said as what happens only now and then (in its own part of the clause)?"""
+    at = said.find(value)
+    return at > 0 and bool(_NOW_AND_THEN.search(said[:at]))
+
+
 def runs_on(value: str, value_type: str) -> bool:
     """Does a name-typed ``value`` run on into a clause about it (a copula inside)?"""
     if value_type not in _NAMED:
