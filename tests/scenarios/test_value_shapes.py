@@ -83,3 +83,59 @@ def test_a_time_alone_is_no_value_of_a_timeless_slot(mem_e5: Memory, text: str, 
 def test_what_a_comparison_holds_up_is_no_value(mem_e5: Memory, text: str, foil: str, value: str) -> None:
     got = values_of(mem_e5, text, "commute")
     assert foil not in got and value in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        (
+            "我一般晚上十一点半睡，早上七点起",
+            "sleep_schedule",
+            "十一点半睡，早上七点起",
+        ),  # before: "十一点半睡"
+        (
+            "上线流程是先跑冒烟测试，再切一半流量，最后全量",
+            "deploy_process",
+            "先跑冒烟测试，再切一半流量，最后全量",
+        ),
+        ("my new address is 18 Quarry Lane, Flat 2, Leeds", "address", "18 Quarry Lane, Flat 2, Leeds"),
+        ("I usually work 8 to 4, Monday to Thursday", "work_schedule", "work 8 to 4, Monday to Thursday"),
+    ],
+)
+def test_a_value_said_in_parts_keeps_its_parts(mem_e5: Memory, text: str, key: str, value: str) -> None:
+    assert values_of(mem_e5, text, key) == [value]
+
+
+def test_a_name_keeps_its_initial(mem_e5: Memory) -> None:
+    """The sentence splitter cut "Ursula K." from "Le Guin" (before: "Ursula K"); Chinese
+    names carry no initials."""
+    assert "Ursula K. Le Guin" in values_of(mem_e5, "my favourite author is Ursula K. Le Guin", "reading")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "names"),
+    [
+        (
+            "I'm on a Galaxy S23 and an old Kindle Paperwhite that I only use for reading",
+            "device",
+            {"Galaxy S23", "Kindle Paperwhite"},
+        ),  # before: "old Kindle Paperwhite"
+        ("监控用 Prometheus 和一个自建的 Grafana 面板", "stack:monitoring", {"Prometheus", "Grafana"}),
+    ],
+)
+def test_each_listed_name_is_one_value(mem_e5: Memory, text: str, key: str, names: set[str]) -> None:
+    assert set(values_of(mem_e5, text, key)) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "usual", "now_and_then"),
+    [
+        ("我一般骑车上班，偶尔坐地铁", "骑车", "坐地铁"),  # before: "坐地铁"
+        ("I usually take the train, sometimes I drive when it rains", "train", "drive"),  # before: "drive"
+    ],
+)
+def test_a_single_slot_holds_the_usual_value(
+    mem_e5: Memory, text: str, usual: str, now_and_then: str
+) -> None:
+    got = values_of(mem_e5, text, "commute")
+    assert got == [usual] and now_and_then not in got, got

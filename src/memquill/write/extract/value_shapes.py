@@ -157,7 +157,7 @@ def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
 _SENTENCE_END = re.compile(r"[。.!?！？；;—…\n]")
 _PART = re.compile(r"\s*[，,]\s*")
 _STEP = re.compile(
-    r"(?:再|然后|接着|之后|随后|最后|完了|and then|then|after that|afterwards|finally|next)\b|再|然后", re.I
+    r"(?:再|然后|接着|之后|随后|最后|完了)|(?i:(?:and then|then|after that|afterwards|finally|next)\b)"
 )
 _TIME_PART = re.compile(
     r"(?:早上|上午|中午|下午|晚上|夜里|凌晨|周[一二三四五六日天末]|星期|礼拜|工作日|每[天周月]|\d|"
