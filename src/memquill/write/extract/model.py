@@ -31,6 +31,7 @@ from memquill.write.extract.model_gates import (
     acceptable,
     cue_may_lift,
     fits_role,
+    now_and_then,
     without_captions,
 )
 from memquill.write.extract.patterns import PATTERNS
@@ -305,12 +306,19 @@ class ModelExtractor:
         def ok(v: str) -> bool:
             return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker)
 
-        if self.spans is not None:
+        if (spans := self.spans) is not None:
+
+            def trims_ok(v: str) -> bool:  # "March after 31 years at the post office" ends as "March"
+                return ok(v) and ok(span_path.trimmed(spans, o.said, zh, attr, [(v, 0.0)])[0][0])
+
             if not attr.single:
-                chosen = [(v, q) for v, q in self.spans.pick_all(o.said, zh, attr, own) if ok(v)]
+                chosen = [(v, q) for v, q in spans.pick_all(o.said, zh, attr, own) if trims_ok(v)]
+                chosen = chosen or [(v, q) for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)][:1]
                 chosen = closed_list(attr, o.said, zh, chosen)
-                return list(span_path.trimmed(self.spans, o.said, zh, attr, chosen))
-            ranked = {v: q for v, q in self.spans.top(o.said, zh, attr, own) if ok(v)}
+                return list(span_path.trimmed(spans, o.said, zh, attr, chosen))
+            ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
+            if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
+                ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
@@ -320,7 +328,7 @@ class ModelExtractor:
             now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
             if now is not None and ok(now):
                 best, q = now, ranked.get(now, q)
-            return list(span_path.trimmed(self.spans, o.said, zh, attr, [(best, q)]))
+            return list(span_path.trimmed(spans, o.said, zh, attr, [(best, q)]))
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:

@@ -28,6 +28,7 @@ from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.lexicon import tech_roles
+from memquill.write.extract.span_features import EN_TIME
 from memquill.write.extract.values import pos_cut as values_pos
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
@@ -66,8 +67,8 @@ def addressed(name: str, text: str) -> bool:
 
 def names_value(value: str) -> bool:
     """Does the span name something (not a pronoun, a judgement or a fragment)?"""
-    if not value or value.rstrip().endswith("]") or value.count('"') % 2:
-        return False
+    if not value or value.rstrip().endswith("]") or re.sub(r'(?<=\d)["″]', "", value).count('"') % 2:
+        return False  # a fragment of a quotation (an inch mark is no quote: 5'10")
     latin = re.findall(r"[a-z0-9][a-z0-9'+#.-]*", value.casefold())  # unstemmed: "awesome"
     words = [w.strip("'.") for w in latin] + [t for t in tokens(_CJK.sub(" ", value)) if t.strip()]
     if not words:
@@ -118,10 +119,81 @@ def empty(value: str) -> bool:
     return bool(pos) and all(p.startswith(_ZH_EMPTY) or w in _ZH_EMPTY_WORDS for w, p in pos)
 
 
+# Attributes whose value may be a time said alone ("afternoons", "every other week", "每周三").
+_TIME_TYPES = frozenset({"date", "datetime", "duration", "number", "money"})
+_TIME_KEYS = re.compile(r"time|schedule|availability|recurrence|deadline|date|since|duration|anniversary")
+_ZH_TIME_UNIT = re.compile(r"[年月日天周次点时分秒号]|星期|礼拜")
+_EN_TIME_GLUE = frozenset(
+    """a an the in on at of every each per time times one two three four five six seven eight nine ten
+    few couple several other""".split()
+)
+
+
+def only_time(value: str, value_type: str, key: str) -> bool:
+    """Is ``value`` nothing but a time or a frequency ("March", "three times a week", "两次",
+    "每天") while ``key`` holds no time? "I retired in March after 31 years at the post
+    office" names no employer "March"; "I swim three times a week" no sport "three times"."""
+    if value_type in _TIME_TYPES or _TIME_KEYS.search(key):
+        return False
+    if value.isascii():
+        words = re.findall(r"[a-z0-9]+", value.casefold())
+        return any(w in EN_TIME for w in words) and all(
+            w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words
+        )
+    pos = [(w, p) for w, p in values_pos(value) if w.strip()]
+    timed = any(p == "t" or _ZH_TIME_UNIT.search(w) for w, p in pos)  # "朵朵" is a measure word, no time
+    return timed and all(p in ("t", "m", "q", "mq") or w.startswith("每") for w, p in pos)
+
+
+# What a comparison holds up against the value ("比挤地铁强多了", "tea over coffee"): a foil.
+# "比" may take the compared verb ("比挤地铁"), not "比较" (rather: "比较爱喝茶" names the value).
+_FOIL = re.compile(
+    r"(?:比起|相比|不如|比(?!较)[\u4e00-\u9fff]?|\b(?:than|rather than|instead of|over))\s*$", re.I
+)
+# A name of a place, person, organisation or technology holds no copula: "Dublin office
+# *is* only", "MacBook*是*我2021年" ran on into the clause that says something about it.
+_NAMED = frozenset({"place", "person", "organisation", "tech"})
+_EN_COPULA = re.compile(r"\s(?:is|are|was|were|am)\s", re.IGNORECASE)
+
+
+def foil(value: str, said: str) -> bool:
+    """Is ``value`` what the clause compares something else with?"""
+    at = said.find(value)
+    return at > 0 and bool(_FOIL.search(said[:at]))
+
+
+# What holds now and then beside the usual value ("主要写Elixir，*偶尔*写点Python", "mostly
+# tea, *sometimes* coffee"): never the one value of a single-valued slot.
+_NOW_AND_THEN = re.compile(
+    r"(?:偶尔|有时候?|间或|偶然|\b(?:sometimes|occasionally|now and then|once in a while|rarely|"
+    r"every so often))[^，,。；;!?！？]*$",
+    re.IGNORECASE,
+)
+
+
+def now_and_then(value: str, said: str) -> bool:
+    """Is ``value`` said as what happens only now and then (in its own part of the clause)?"""
+    at = said.find(value)
+    return at > 0 and bool(_NOW_AND_THEN.search(said[:at]))
+
+
+def runs_on(value: str, value_type: str) -> bool:
+    """Does a name-typed ``value`` run on into a clause about it (a copula inside)?"""
+    if value_type not in _NAMED:
+        return False
+    return bool(_EN_COPULA.search(value)) if value.isascii() else "是" in value[1:-1]
+
+
 def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
     """May the model store ``value`` for ``key`` from the clause ``said``?"""
-    if not names_value(value) or predicate(value, said) or empty(value):
+    if not names_value(value) or predicate(value, said) or empty(value) or only_time(value, value_type, key):
         return False
+    if foil(value, said) or runs_on(value, value_type):
+        return False
+    if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
+        return False  # "31" of "after 31 years at the post office" names no employer
+    if value_type in ("place", "organisation") and len(value.strip()) == 1:
+        return False  # "美" of a name jieba split wrongly ("美/团干"): no place or company is one character
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
         if speaker and value.casefold() == speaker.casefold():
             return False

@@ -42,7 +42,12 @@ INJECTION = re.compile(
     r"(?:指令|指示|说明)|无视(?:之前|以上)|你现在是|系统提示",
     re.IGNORECASE,
 )
-_CLAUSES = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+(?=[A-Z])")
+# A sentence ends at a full stop before a capital, but not at an initial's ("Ursula K. Le
+# Guin") or a title's ("Dr. Patel"): the name would be cut in two clauses.
+_CLAUSES = re.compile(
+    r"(?<=[。！？!?；;\n])|(?<=\.)(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)"
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMx\.)(?<!\bProf\.)(?<!\bSt\.)\s+(?=[A-Z])"
+)
 _COND = re.compile(
     r"(?:(?:如果|假如|要是|当)(.+?)(?:的话)?[，,]|除非(.+?)(?:[，,]|$)|只有(.+?)才)|"
     r"(?:\b(?:if|when|whenever|unless|only when|only if)\b\s+([^,.;]+))",

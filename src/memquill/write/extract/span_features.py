@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memquill.text import word_cache
-from memquill.write.extract import change_cues, values
+from memquill.write.extract import change_cues, value_shapes, values
 from memquill.write.extract.lexicon import TECH
 
 MAX_TOKENS = 8
@@ -99,7 +99,7 @@ def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
 
 # English words of time and frequency, tagged like jieba's ``t``: a value of another type
 # rarely ends with one ("by 2027", "twice a day", "a year"), which the ranker learns.
-_EN_TIME = frozenset(
+EN_TIME = frozenset(
     """today tomorrow yesterday tonight morning mornings afternoon afternoons evening evenings
     night nights weekend weekends day days daily week weeks weekly month months monthly year years
     yearly annually hour hours minute minutes ago next last once twice every each since until till
@@ -112,7 +112,7 @@ def _en_shape(w: str) -> str:
     if not w[0].isalnum() and len(w) == 1:
         return "x"
     low = w.lower()
-    if low in _EN_TIME:
+    if low in EN_TIME:
         return "t"
     if low in _EN_FUNCTION:
         return "f"
@@ -384,6 +384,7 @@ def context(
     """The clause context and its candidate spans for one attribute."""
     toks = tokens(text, zh)
     typed = values.spans(value_type, text, zh) if value_type not in ("date", "datetime") else []
+    typed = value_shapes.typed(key, value_type, text, zh, typed)
     cues = cues_of(text)
     ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels, cues)
     return ctx, candidates(text, toks, typed)

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
 from memquill.model import Candidate, Polarity
-from memquill.write.extract import span_change, subjects
+from memquill.write.extract import span_change, subjects, value_shapes
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
 
@@ -93,7 +93,11 @@ def trimmed(
     if attr.value_type in STRICT or not chosen:
         return chosen
     toks = tokens(text, zh)
-    return [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
+    out = [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
+    out = [(value_shapes.whole_name(text, v), q) for v, q in out] if not zh else out
+    if value_shapes.in_parts(attr.key, attr.memory_type, attr.single):
+        return [(value_shapes.through_parts(text, v, attr.key), q) for v, q in out]
+    return out
 
 
 # What ends a value in English: a relative or subordinate clause ("a retired engineer *who*
@@ -142,7 +146,7 @@ def settle(
     own span unless the ranker is surer of an overlapping one; for a multi-valued attribute
     a list the rule captured whole ("神策和GrowingIO") becomes its conjuncts."""
     if attr.value_type in STRICT:
-        return [(value, 1.0)]
+        return [(_shaped(text, zh, attr, value), 1.0)]
     ranked = ranked_near(scorer, text, zh, attr, value, own)
     if not ranked:
         return [(value, 1.0)]
@@ -158,6 +162,17 @@ def settle(
         return [(span.text.strip(), q)]
     parts = [s.text.strip() for s in coordinated(text, [(span, q), *ranked]) if _inside(text, value, s)]
     return [(v, q) for v in parts] if len(parts) > 1 else [(span.text.strip() if surer else value, q)]
+
+
+def _shaped(text: str, zh: bool, attr: Attribute, value: str) -> str:
+    """A strict value as its shape fixes it: the measurement or whole contact that holds
+    the rule's capture ("5" of "5 foot 4", "204558" of "07911 204558"), else the capture."""
+    where = _where(text, value)
+    for v in value_shapes.exact(attr.key, attr.value_type, text, zh) or ():
+        at = _where(text, v)
+        if where and at and at[0] <= where[0] and where[1] <= at[1]:
+            return v
+    return value
 
 
 # A Chinese numeral with its classifier ("一杯", "两个", "一名"): a count, not the value;

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
+from memquill.write.extract import value_shapes
 from memquill.write.extract.span_features import Context, Span, context, features, label_words
 
 MODEL_FILE = "data/span_model.npz"
@@ -38,9 +39,13 @@ def hashed(feats: Sequence[str]) -> npt.NDArray[np.int64]:
 
 
 def eligible(ctx: Context, spans: list[Span]) -> list[Span]:
-    """Strict types keep only spans overlapping a typed match; the subject's own words
-    ("表妹", "Dana") are never its value."""
+    """Shaped values (``value_shapes.exact``) keep only their exact spans, other strict
+    types only spans overlapping a typed match; the subject's own words ("表妹", "Dana")
+    are never its value."""
     out = [s for s in spans if s.text.strip() and s.text.casefold() not in {w.casefold() for w in ctx.own}]
+    fixed = {v.casefold() for v in value_shapes.exact(ctx.key, ctx.value_type, ctx.text, ctx.zh) or ()}
+    if fixed and (shaped := [s for s in out if s.text.strip().casefold() in fixed]):
+        return shaped  # a measurement with its units, a whole contact, a title
     if ctx.value_type in STRICT:
         hits = [(ctx.text.find(t), ctx.text.find(t) + len(t)) for t in ctx.typed if t in ctx.text]
         out = [s for s in out if any(s.start < e and s.end > b for b, e in hits)]
@@ -85,6 +90,22 @@ def coordinated(text: str, ranked: list[tuple[Span, float]]) -> list[Span]:
             break
         chosen.append(nxt)
     return sorted(chosen, key=lambda s: s.start) if len(chosen) > 1 else chosen
+
+
+# Value types whose values are names the typed extractors find ("Kindle Paperwhite", "Jaeger").
+NAMED = frozenset({"tech", "person", "organisation", "place"})
+
+
+def _named_inside(s: Span, typed: Sequence[str]) -> Span:
+    """A conjunct reduced to the longest typed name inside it ("an old Kindle Paperwhite" →
+    "Kindle Paperwhite", "traces to Jaeger" → "Jaeger"): the ranker scored the conjunct only
+    as a neighbour of the best span, the typed extractor found the name in it."""
+    inside = [t for t in typed if t and t != s.text and t in s.text]
+    if not inside:
+        return s
+    name = max(inside, key=len)
+    at = s.start + s.text.find(name)
+    return Span(at, at + len(name), name, -1, -1)
 
 
 @dataclass(frozen=True)
@@ -143,9 +164,17 @@ class SpanScorer:
         if not ranked:
             return []
         p = {(s.start, s.end): q for s, q in ranked}
-        chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
+        if not attr.single and value_shapes.titles(attr.key, text):  # every work the clause names
+            chosen = sorted({(s.start, s.end): s for s, _ in ranked}.values(), key=lambda s: s.start)
+        else:
+            chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
         top = ranked[0][1]
-        return [(s.text.strip(), p.get((s.start, s.end), top)) for s in chosen]
+        named = (
+            [chosen[0], *(_named_inside(s, ctx.typed) for s in chosen[1:])]
+            if ctx.value_type in NAMED
+            else chosen
+        )
+        return [(s.text.strip(), p.get((s.start, s.end), top)) for s in named]
 
     def to_bytes(self) -> bytes:
         keys = sorted(self.known)

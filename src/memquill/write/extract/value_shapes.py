@@ -1,0 +1,222 @@
+"""Values with a shape of their own: a measurement with its units, a contact as matched,
+a title between its marks.
+
+The span ranker chooses among a clause's n-grams by how labelled values looked; for some
+attributes the value has a shape any reader recognises, and the ranker's token-level
+choice can only cut it wrong:
+
+* **measurements** (``data/value_kinds.json`` ``measures``: height, weight): the number
+  *with* its units, compound ones included ("5 foot 4", "5'10\\"", "1米75", "6斤2两",
+  "68 kg"); a count or an age keeps its bare number ("3 cats" → 3, "6岁" → 6), so this is
+  per attribute, not per value type;
+* **contacts** (email, phone, URL): the whole regex match ("07911 204558", never its last
+  digit group);
+* **Chinese organisations** (``org_heads``): a name ends with the word that says what it is
+  ("杭州外国语学校", "协和医院"), which the typed extractors then propose whole;
+* **titles** (``titled``: books, films and shows, games, music): a name between title or
+  quotation marks (《请回答1988》, “Dune”) is the work the clause is about, whatever other
+  words the clause has ("前前后后看了三遍" is no film).
+
+Word lists are data: a new unit or a new kind of work is a new entry, not a new rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from memquill.errors import ConfigError
+from memquill.write.extract import values
+
+KINDS_FILE = "data/value_kinds.json"
+# value types whose value is exactly what their regex matched
+WHOLE = frozenset({"email", "phone", "url"})
+
+_NUM = r"(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百几]+)"
+_EN_NUM = r"\d+(?:\.\d+)?"
+# a name between a pair of title or quotation marks, not empty, no clause punctuation inside
+_TITLE = re.compile(
+    r"《([^《》]{1,40})》|“([^“”，。！？]{1,40})”|「([^「」]{1,40})」|\"([^\"，。!?]{1,40})\""
+)
+
+
+@dataclass(frozen=True)
+class Shapes:
+    measures: dict[str, re.Pattern[str]]
+    titled: frozenset[str]
+    org_heads: tuple[str, ...]
+
+
+def _unit_rx(units: list[str]) -> str:
+    return "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+
+
+def _measure_rx(spec: dict[str, list[str]]) -> re.Pattern[str]:
+    """A number and its unit; a compound unit may take a second number of its sub-unit
+    ("5 foot 4", "1米75", "6斤2两", "一米八三"); feet also as marks ("5'10\\"")."""
+    en, zh = _unit_rx(spec.get("en", [])), _unit_rx(spec.get("zh", []))
+    en2, zh2 = _unit_rx(spec.get("en_compound", [])), _unit_rx(spec.get("zh_compound", []))
+    en_sub, zh_sub = _unit_rx(spec.get("en_sub", [])), _unit_rx(spec.get("zh_sub", []))
+    word_end = r"(?![A-Za-z])"
+    parts = []
+    if en2:
+        sub = rf"(?:\s?(?:{en_sub}){word_end})?" if en_sub else ""
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?(?:{en2}){word_end}(?:\s?{_EN_NUM}{sub}(?![\d.]))?")
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?['′]\s?{_EN_NUM}(?:\s?(?:\"|''|″|”))?")
+    if en:
+        parts.append(rf"(?<![\w.]){_EN_NUM}\s?(?:{en}){word_end}")
+    if zh2:
+        sub = rf"(?:{zh_sub})?" if zh_sub else ""
+        parts.append(rf"{_NUM}\s?多?\s?(?:{zh2})(?:{_NUM}{sub})?")
+    if zh:
+        parts.append(rf"{_NUM}\s?多?\s?(?:{zh})")
+    if not parts:
+        raise ConfigError(f"{KINDS_FILE}: a measure needs unit words")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@cache
+def shapes() -> Shapes:
+    """The measured and titled attributes, from the package data."""
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    measures = raw.get("measures", {}) if isinstance(raw, dict) else None
+    titled = raw.get("titled", []) if isinstance(raw, dict) else None
+    heads = raw.get("org_heads", []) if isinstance(raw, dict) else None
+    if not isinstance(measures, dict) or not isinstance(titled, list) or not isinstance(heads, list):
+        raise ConfigError(
+            f"{KINDS_FILE}: expected measures by attribute key and lists of titled keys, org heads"
+        )
+    return Shapes({k: _measure_rx(v) for k, v in measures.items()}, frozenset(titled), tuple(heads))
+
+
+# jieba tags a Chinese organisation's name is made of: nouns, names, abbreviations, Latin
+# words, distinguishing words ("实验" vn, "附属" b); a verb, preposition or pronoun ends it
+_NAME_POS = ("n", "j", "eng", "vn", "b")
+MAX_NAME_WORDS = 5
+
+
+def zh_orgs(text: str) -> list[str]:
+    """Chinese organisation names by the word they end with (``org_heads``): "在杭州外国语
+    学校" → 杭州外国语学校, "实验小学读三年级" → 实验小学, whatever jieba tags the name
+    (it knows few schools and hospitals as ``nt``)."""
+    heads = shapes().org_heads
+    toks = values.pos_cut(text)
+    out: list[str] = []
+    for i, (word, _) in enumerate(toks):
+        if not word.endswith(heads):
+            continue
+        j = i
+        while j > 0 and i - j + 1 < MAX_NAME_WORDS and toks[j - 1][1].startswith(_NAME_POS):
+            j -= 1
+        name = "".join(w for w, _ in toks[j : i + 1])
+        if len(name) > max(len(h) for h in heads if word.endswith(h)) and name not in out:
+            out.append(name)
+    return out
+
+
+def measured(key: str, text: str) -> list[str]:
+    """The measurements of attribute ``key`` in ``text`` with their units, in order; empty
+    when ``key`` is no measure or the clause gives a bare number ("我身高175")."""
+    rx = shapes().measures.get(key)
+    return [m.group(0).strip() for m in rx.finditer(text)] if rx else []
+
+
+def titles(key: str, text: str) -> list[str]:
+    """The names between title or quotation marks in ``text`` for a titled attribute."""
+    if key not in shapes().titled:
+        return []
+    return [next(g for g in m.groups() if g is not None).strip() for m in _TITLE.finditer(text)]
+
+
+def typed(key: str, value_type: str, text: str, zh: bool, found: list[str]) -> list[str]:
+    """The typed extractor's spans of ``value_type`` (``found``) with the shaped values of
+    ``key`` first: its measurements or its titles."""
+    shaped = measured(key, text) or titles(key, text)
+    if zh and value_type == "organisation":
+        shaped += zh_orgs(text)
+    return [*shaped, *(s for s in found if s not in shaped)]
+
+
+def exact(key: str, value_type: str, text: str, zh: bool) -> list[str] | None:
+    """The only spans a value of ``key`` may be, when its shape fixes them (measurements,
+    contacts, titles); None when the ranker's choice among n-grams is free."""
+    if value_type in WHOLE:
+        return values.spans(value_type, text, zh) or None
+    return measured(key, text) or titles(key, text) or None
+
+
+# A schedule, a procedure or an address is said in parts ("晚上十一点睡，早上六点半起",
+# "先打tag，再在Jenkins上点发布", "42 Elm Street, Apt 3B, Somerville"): its value runs on
+# across a comma into a part of the same kind — a step that a sequence word begins, a time
+# of the schedule, a unit or town of the address — up to the end of the sentence; not into
+# a remark about it ("…, CI rejects anything else", "…，以后快递都寄这个") nor the
+# alternative it is not ("rebase and merge, no merge commits").
+_SENTENCE_END = re.compile(r"[。.!?！？；;—…\n]")
+_PART = re.compile(r"\s*[，,]\s*")
+_STEP = re.compile(
+    r"(?:再|然后|接着|之后|随后|最后|完了)|(?i:(?:and then|then|after that|afterwards|finally|next)\b)"
+)
+_TIME_PART = re.compile(
+    r"(?:早上|上午|中午|下午|晚上|夜里|凌晨|周[一二三四五六日天末]|星期|礼拜|工作日|每[天周月]|\d|"
+    r"[一二两三四五六七八九十]+点)|(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|weekdays?\b|weekends?\b)|"
+    r"(?i:[a-z ]{0,20}\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\b)"
+)
+_ADDRESS_PART = re.compile(
+    r"(?i:(?:apt|apartment|suite|unit|flat|floor|fl|room|building|bldg|block|#|no\.?)\b|\d)|"
+    r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s*$|[^，,]{0,12}[号室楼栋单元座层区路街巷弄]$"
+)
+
+
+def in_parts(attr_key: str, memory_type: str, single: bool) -> bool:
+    """Is the attribute's value one said in parts (a schedule, a procedure, an address)?"""
+    return single and (memory_type == "procedure" or "schedule" in attr_key or attr_key == "address")
+
+
+def _part_of(attr_key: str, part: str) -> bool:
+    """Is ``part`` (after a comma) more of a value of ``attr_key``, not a remark about it?"""
+    if attr_key == "address":
+        return bool(_ADDRESS_PART.match(part))
+    if "schedule" in attr_key and _TIME_PART.match(part):
+        return True
+    return bool(_STEP.match(part))
+
+
+def through_parts(text: str, value: str, attr_key: str) -> str:
+    """``value`` run on across the comma-separated parts that follow it in its sentence
+    while each is more of the same value (``_part_of``)."""
+    at = text.find(value)
+    if at < 0:
+        return value
+    end = at + len(value)
+    stop = _SENTENCE_END.search(text, end)
+    limit = stop.start() if stop else len(text)
+    while (m := _PART.match(text, end)) is not None and m.end() < limit:
+        nxt = re.search(r"[，,]", text[m.end() : limit])
+        part_end = m.end() + nxt.start() if nxt else limit
+        if not _part_of(attr_key, text[m.end() : part_end].strip()):
+            break
+        end = part_end
+    return text[at:end].rstrip()
+
+
+# A name is not cut at an initial's full stop ("Ursula K" of "Ursula K. Le Guin") nor
+# without its title ("Patel" of "Dr. Patel"): the ranker's tokens end at every full stop.
+_INITIAL_ON = re.compile(r"\.(?:\s+[A-Z]\.)*(?:\s+[A-Z][\w'-]*)+")
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)\.\s+$")
+
+
+def whole_name(text: str, value: str) -> str:
+    """``value`` extended over an initial's full stop and the names after it, and over a
+    title's abbreviation before it."""
+    at = text.find(value)
+    if at < 0 or not value.isascii():
+        return value
+    start, end = at, at + len(value)
+    if re.search(r"[A-Z][a-z]+\s[A-Z]$", value) and (m := _INITIAL_ON.match(text, end)):
+        end = m.end()
+    if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:at])):
+        start = t.start()
+    return text[start:end]
