@@ -13,6 +13,7 @@ from memquill.model.result import Hit
 from memquill.retrieve import spend
 from memquill.retrieve.attributes import Catalogue, attribute_of
 from memquill.retrieve.confided import Request
+from memquill.retrieve.critical import attribute as is_critical
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
@@ -64,7 +65,7 @@ def shown_because(
     labels = request.labels(rec, attr)
     if not labels:
         return ""
-    if attr.safety_critical and not labels - {attr.key}:  # the older rule: a search leg names it
+    if is_critical(attr) and not labels - {attr.key}:  # the older rule: a search leg names it
         opened = attr.key in request.bears_on
         return f"bears on {attr.key}" if opened else ("named" if set(legs) & {"lexical", "slot"} else None)
     return request.why(labels, rec.content)

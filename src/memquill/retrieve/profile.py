@@ -24,6 +24,7 @@ from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
+from memquill.retrieve.critical import attribute as is_critical
 from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
@@ -96,7 +97,7 @@ class ProfileEntry:
 
     @property
     def safety_critical(self) -> bool:
-        return self.attribute.safety_critical
+        return is_critical(self.attribute)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,9 @@ def assemble(
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)
     ]
     topics = sentence_reader.topics(query) if sentence_reader else frozenset()
-    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)], topics)
+    known = [*episodes, *(h.memory for h in hits)]
+    relabel = sentence_reader.relabel if sentence_reader else None
+    request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
@@ -218,7 +221,7 @@ def _with_excerpts(
     cat = catalogue or bundled_catalogue()
     said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
     critical = [
-        ProfileEntry(rec, label, 1.0 if label.safety_critical else 0.5, True, why)
+        ProfileEntry(rec, label, 1.0 if is_critical(label) else 0.5, True, why)
         for rec, key, why in excerpts(episodes, sentence_reader, request)
         for label in [cat.attributes.get(key) or _stand_in(key)]
         if not any((key, ev) in said for ev in rec.evidence)
@@ -383,10 +386,10 @@ def _rank(
     entries = []
     for rec in records:
         attr = EPISODE if rec.type is MemoryType.EPISODE else attribute_of(rec, catalogue)
-        if attr.profile not in groups and not attr.safety_critical:
+        if attr.profile not in groups and not is_critical(attr):
             continue
         hit = rec.id in relevant or attr.key in bears_on
-        if attr.safety_critical and not hit:
+        if is_critical(attr) and not hit:
             continue
         hit = hit or (attr.key in policy.always and rec.subject == "user")  # not a partner's job
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)

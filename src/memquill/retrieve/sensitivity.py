@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
+from memquill.retrieve.critical import safety_critical
 from memquill.retrieve.spend import sentences
 from memquill.write.extract.classifier import Head, unit_rows
 
@@ -35,7 +36,6 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-SAFETY_VETO = 0.1  # a text this likely safety-critical is never hidden by the head
 
 
 @dataclass(frozen=True)
@@ -46,24 +46,27 @@ class Sensitivity:
     topic: str
     private: float
     safety: float = 0.0  # the probability of the safety-critical class
+    version: str = ""  # the head that read it (``SensitivityModel.version``); "" before versions
 
     def stored(self) -> list[object]:
-        return [self.topic, round(self.private, 3), round(self.safety, 3)]
+        return [self.topic, round(self.private, 3), round(self.safety, 3), self.version]
 
     @classmethod
     def of_stored(cls, value: object) -> Sensitivity | None:
-        """A stored reading (``[topic, private, safety]``), None for anything else."""
-        if not isinstance(value, list) or len(value) not in (2, 3) or not isinstance(value[0], str):
+        """A stored reading (``[topic, private, safety, version]``; older ones lack the last
+        one or two), None for anything else."""
+        if not isinstance(value, list) or len(value) not in (2, 3, 4) or not isinstance(value[0], str):
             return None
-        if not all(isinstance(v, int | float) for v in value[1:]):
+        nums, version = value[1:3], value[3] if len(value) == 4 else ""
+        if not all(isinstance(v, int | float) for v in nums) or not isinstance(version, str):
             return None
-        return cls(value[0], float(value[1]), float(value[2]) if len(value) == 3 else 0.0)
+        return cls(value[0], float(nums[0]), float(nums[1]) if len(nums) == 2 else 0.0, version)
 
     def label(self, threshold: float) -> str | None:
         """The private label of this reading at ``threshold``: None below it, and None for a
-        text the head also finds likely safety-critical (an injury that puts the user in a
-        wheelchair is for every request it bears on, not hidden as a health matter)."""
-        if self.private < threshold or self.safety >= SAFETY_VETO:
+        safety-critical text (``critical.py``: an injury that puts the user in a wheelchair is
+        for every request it bears on, not hidden as a health matter)."""
+        if self.private < threshold or safety_critical(head=self):
             return None
         return label(self.topic, self.private)
 
@@ -86,10 +89,22 @@ def parse(lab: str) -> tuple[str, float] | None:
 
 
 def stored_label(value: object) -> str | None:
-    """The private label of a stored reading (``[topic, probability]`` kept with a record or
-    a user turn at write time) when the shipped head calls it private; None otherwise."""
-    model, found = bundled(), Sensitivity.of_stored(value)
+    """The private label of a stored reading (``[topic, probability, …]`` kept with a record
+    or a user turn at write time) when the shipped head calls it private; None otherwise."""
+    return label_of(Sensitivity.of_stored(value))
+
+
+def label_of(found: Sensitivity | None) -> str | None:
+    """The private label the shipped head's threshold gives a reading; None below it."""
+    model = bundled()
     return found.label(model.threshold) if model is not None and found is not None else None
+
+
+def current(value: object) -> Sensitivity | None:
+    """A stored reading written by the shipped head (same version); None for one written by
+    another head, or before there was one, which a reader labels again when it meets it."""
+    model, found = bundled(), Sensitivity.of_stored(value)
+    return found if model is not None and found is not None and found.version == model.version else None
 
 
 def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[Sensitivity]]) -> None:
@@ -133,7 +148,9 @@ class SensitivityModel:
         for i in range(len(p)):
             top = int(np.argmax(masked[i]))
             out.append(
-                Sensitivity(self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]))
+                Sensitivity(
+                    self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]), self.version
+                )
             )
         return out
 
