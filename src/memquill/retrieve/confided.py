@@ -36,6 +36,14 @@ from memquill.text import word_cache
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
 MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
+# relations whose private matters are their own (a partner's are often the user's as well:
+# "we're in couples counselling"; a doctor or a manager is named in the user's own matters)
+OTHERS = frozenset(
+    {"father", "mother", "parents", "son", "daughter", "child", "brother", "sister", "grandfather"}
+    | {"grandmother", "grandchild", "uncle", "aunt", "cousin", "nephew", "niece", "father_in_law"}
+    | {"mother_in_law", "sibling_in_law", "friend"}
+)
+_THIRD_ZH, _THIRD_EN = re.compile(r"用户的?"), re.compile(r"\bthe user's\s+", re.IGNORECASE)
 Relabel = Callable[[str], "sensitivity.Sensitivity | None"]  # the head's fresh reading of a text
 
 
@@ -136,6 +144,24 @@ def sentence_labels(turns: Mapping[str, frozenset[str]], sentence: str) -> froze
     return out
 
 
+def others(labels: Collection[str], text: str) -> frozenset[str]:
+    """The people in the user's life (``OTHERS``) a private memory is about, when it is
+    private for more than a safety-critical attribute: a parent's diagnosis, a brother's
+    court date, a sister's divorce. Such a matter is theirs, not a standing fact of the
+    user's: a hike or a dinner menu does not open it (though a diagnosis reads as a medical
+    condition), a request naming that person does ("给我爸找点在家能做的锻炼")."""
+    if not any(not critical.attribute(x) for x in labels):
+        return frozenset()
+    return about(text)
+
+
+def about(text: str) -> frozenset[str]:
+    """The people of ``OTHERS`` a text names, in the user's words or a record's third person
+    ("用户爸", "the user's dad")."""
+    first = _THIRD_ZH.sub("我", _THIRD_EN.sub("my ", text))
+    return places.people(first) & OTHERS
+
+
 @dataclass(frozen=True)
 class Request:
     """What one request opens: its situations' attributes, its own words, and the turns
@@ -181,9 +207,10 @@ class Request:
         if discreet(rec.content):
             out.add(CONFIDED)
         found = _head_reading(rec.attributes.get("sensitive"), rec.content, self.relabel)
-        if critical.safety_critical(key=attr, head=found):  # its own class: the head never hides it
+        theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
+        if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
-        if own := sensitivity.label_of(found):
+        if own := sensitivity.label_of(found, critical.THEIRS if theirs else None):
             out.add(own)
         return frozenset(out)
 
@@ -202,12 +229,17 @@ class Request:
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
-        if CONFIDED in labels:
+        if whom := others(labels, text):  # someone else's private matter: theirs to open
+            met = sorted(whom & self.people)
+            keys = {f"names {met[0]}"} if met else set()
+        elif CONFIDED in labels:
             keys = {k for k in keys if critical.attribute(k)}
             whom = places.people(text)
             if whom and not whom & self.people:
                 keys = set()
-        why = f"bears on {sorted(keys)[0]}" if keys else ("named" if self.named(text) else None)
+        first = sorted(keys)[0] if keys else ""
+        why = (first if first.startswith("names ") else f"bears on {first}") if keys else None
+        why = why or ("named" if self.named(text) else None)
         if why is not None and model:
             return f"{why}; sensitive (model {max(p for _, p in model):.2f})"
         return why

@@ -18,10 +18,14 @@ from memquill.retrieve.attributes import Attribute, Catalogue, bundled
 
 ATTRIBUTE_MASS = 0.1  # summed probability on safety-critical attributes that makes a text critical
 HEAD_SAFETY = 0.1  # the sensitivity head's ``safety`` probability that makes a text critical
+THEIRS = 0.5  # the head's private probability that makes someone else's condition their matter
 
 
 class HasSafety(Protocol):
-    """A sensitivity reading (``sensitivity.Sensitivity``): only its safety probability counts."""
+    """A sensitivity reading (``sensitivity.Sensitivity``)."""
+
+    @property
+    def private(self) -> float: ...
 
     @property
     def safety(self) -> float: ...
@@ -40,13 +44,20 @@ def safety_critical(
     reading: Iterable[tuple[str, float]] = (),
     head: HasSafety | None = None,
     catalogue: Catalogue | None = None,
+    theirs: bool = False,
 ) -> bool:
     """Is a text safety-critical? Any one signal suffices: its catalogue attribute ``key``
     (a record's, or a sentence's likeliest) is flagged; the attribute ``reading`` (pairs of
     attribute and probability, a turn's distribution) puts ``ATTRIBUTE_MASS`` or more on
     flagged attributes; the sensitivity ``head`` gives its safety class ``HEAD_SAFETY`` or
     more. The floors are low on purpose: a miss hides an allergy, a false alarm only shows
-    a private line where the request may not need it."""
+    a private line where the request may not need it.
+
+    One exception: a text about someone else in the user's life (``theirs``: "昨天带我爸去复诊，
+    他帕金森…") that the head reads as a private matter (``THEIRS``) and not as a safety need is
+    that person's condition, not a constraint of the user's, whatever attribute it reads as."""
+    if theirs and head is not None and head.private >= THEIRS and head.safety < HEAD_SAFETY:
+        return False
     cat = catalogue or bundled()
     if attribute(key, cat):
         return True

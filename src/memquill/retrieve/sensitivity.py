@@ -94,10 +94,13 @@ def stored_label(value: object) -> str | None:
     return label_of(Sensitivity.of_stored(value))
 
 
-def label_of(found: Sensitivity | None) -> str | None:
-    """The private label the shipped head's threshold gives a reading; None below it."""
+def label_of(found: Sensitivity | None, floor: float | None = None) -> str | None:
+    """The private label the shipped head's threshold (or ``floor``) gives a reading; None
+    below it."""
     model = bundled()
-    return found.label(model.threshold) if model is not None and found is not None else None
+    if model is None or found is None:
+        return None
+    return found.label(model.threshold if floor is None else floor)
 
 
 def current(value: object) -> Sensitivity | None:

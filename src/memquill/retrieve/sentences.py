@@ -194,12 +194,13 @@ class SentenceReader:
         (empty when it states none)."""
         return [r.critical for r in self.read(texts)]
 
-    def model_label(self, found: Sensitivity | None) -> str | None:
+    def model_label(self, found: Sensitivity | None, floor: float | None = None) -> str | None:
         """The private label the sensitivity head gives a reading (``sensitive:<topic>@p``),
-        or None below its threshold. Not for a safety-critical sentence (its own class)."""
+        or None below its threshold (or ``floor``: someone else's matter). Not for a
+        safety-critical sentence (its own class)."""
         if self.sensitive is None or found is None:
             return None
-        return found.label(self.sensitive.threshold)
+        return found.label(self.sensitive.threshold if floor is None else floor)
 
     def topics(self, query: str) -> frozenset[str]:
         """The private topics a request is about (its vector: the search embedded it)."""
@@ -220,9 +221,11 @@ class SentenceReader:
             attr = self.catalogue.attributes.get(r.attribute)
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
-            safe = own or critical.safety_critical(key=r.attribute, head=r.sensitive)
-            if not safe and (lab := self.model_label(r.sensitive)):  # safety-critical: its own class
-                own.add(lab)
+            theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
+            safe = critical.safety_critical(key=r.attribute, head=r.sensitive, theirs=theirs)
+            floor = critical.THEIRS if theirs else None
+            if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, floor)):
+                own.add(lab)  # a safety-critical sentence is its own class
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
