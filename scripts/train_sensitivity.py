@@ -144,6 +144,11 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
         print(
             f"requests at {q}: own topic opened {np.mean(hit):.3f}, ordinary opening one {np.mean(stray):.3f}"
         )
+    safety = labels.index("safety")
+    for q in (0.3, 0.4, 0.5):
+        need = [p[i, safety] >= q for i in side if rows[i]["label"] == "safety"]
+        other = [p[i, safety] >= q for i in side if rows[i]["label"] != "safety"]
+        print(f"requests at {q}: safety-bearing found {np.mean(need):.3f}, others taken {np.mean(other):.3f}")
     wrong = [
         (r["text"], r["label"], float(q)) for r, q, t in zip(rows, pp, truth, strict=True) if (q >= 0.5) != t
     ]

@@ -154,7 +154,7 @@ def assemble(
     Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
     and come back as profile lines only where the request bears on them; within the
     standing sections evidence is spent once, as in the memory section."""
-    bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
+    bears_on = sentence_reader.bears_on(query) if sentence_reader else intents.bears_on(query)
     wanted = {*query_terms(query), *intents.expansion(query)}
     episodes = [
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)

@@ -36,6 +36,7 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
+REQUEST_SAFETY = 0.3  # a request the head reads this likely as bearing on the user's safety
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,12 @@ class SensitivityModel:
             for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
             if priv and q >= self.request
         )
+
+    def safety_need(self, x: Array) -> float:
+        """How likely a request (its embedding, one row) bears on the user's safety: a meal,
+        a trip, an outing, a remedy — what every safety-critical fact is for."""
+        p = self.head.probabilities(unit_rows(np.atleast_2d(x)))[0]
+        return float(p[self.head.labels.index("safety")])
 
     def to_bytes(self) -> bytes:
         buf = BytesIO()

@@ -202,6 +202,17 @@ class SentenceReader:
             return None
         return found.label(self.sensitive.threshold if floor is None else floor)
 
+    def bears_on(self, query: str) -> frozenset[str]:
+        """The attributes a request bears on: its confirmed situations' (``intents.py``), and
+        every safety-critical one when the head reads the request as bearing on the user's
+        safety (``REQUEST_SAFETY``) — a trip, a party, a meal no situation's cue word names."""
+        found = intents.bears_on(query, check=self.check)
+        if self.sensitive is None:
+            return found
+        if self.sensitive.safety_need(self.embedder.embed_query(query)) < sensitivity.REQUEST_SAFETY:
+            return found
+        return found | {a.key for a in self.catalogue if critical.attribute(a)}
+
     def topics(self, query: str) -> frozenset[str]:
         """The private topics a request is about (its vector: the search embedded it)."""
         return self.sensitive.topics(self.embedder.embed_query(query)) if self.sensitive else frozenset()
