@@ -77,3 +77,39 @@ def test_a_request_read_as_bearing_on_safety_reaches_the_users_own_safety_facts(
     assert case.theirs not in trip.text, trip.text
     bio = mem_read.context("Write the release notes for version 3", user="u", budget_tokens=800)
     assert case.own not in bio.text, bio.text
+
+
+PARTNER = [
+    (
+        ["我女朋友阿溪在一家法式甜品店当主厨。", "我在一家设计院做桥梁结构工程师。"],
+        ["词典项目用 Python 3.12 和 SQLite。"],
+        "甜品",
+        "给词典加一个按词条搜索的功能，要支持模糊匹配",
+        "给我女朋友挑个生日礼物",
+    ),
+    (
+        ["My girlfriend Ana is head chef at a French patisserie.", "I work as a bridge engineer."],
+        ["The dictionary project uses Python 3.12 and SQLite."],
+        "patisserie",
+        "Add fuzzy search by headword to the dictionary",
+        "Pick a birthday present for my girlfriend",
+    ),
+]
+
+
+@pytest.mark.parametrize(("personal", "work", "word", "task", "naming"), PARTNER, ids=["zh", "en"])
+def test_a_standing_line_about_someone_else_stays_out_of_a_project_task(
+    mem_modes: Memory,
+    clock: FixedClock,
+    personal: list[str],
+    work: list[str],
+    word: str,
+    task: str,
+    naming: str,
+) -> None:
+    say(mem_modes, clock, personal, "s1")
+    say(mem_modes, clock, work, "s2", project="dict")
+    ctx = mem_modes.context(task, user="u", project="dict", budget_tokens=800)
+    assert word not in ctx.text, ctx.text
+    mine = mem_modes.context(naming, user="u", budget_tokens=800)
+    assert word in mine.text, mine.text

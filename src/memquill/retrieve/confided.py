@@ -156,10 +156,16 @@ def others(labels: Collection[str], text: str) -> frozenset[str]:
 
 
 def about(text: str) -> frozenset[str]:
-    """The people of ``OTHERS`` a text names, in the user's words or a record's third person
-    ("用户爸", "the user's dad")."""
+    """The people of ``OTHERS`` a text names."""
+    return people(text) & OTHERS
+
+
+def people(text: str) -> frozenset[str]:
+    """The people in the user's life a text names, in the user's words, a record's third
+    person ("用户爸", "the user's dad") or opening a sentence ("Dad passed in May")."""
     first = _THIRD_ZH.sub("我", _THIRD_EN.sub("my ", text))
-    return places.people(first) & OTHERS
+    opening = f"my {first[0].lower()}{first[1:]}" if first[:1].isupper() else ""
+    return places.people(first) | (places.people(opening) if opening else frozenset())
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
 from memquill.retrieve.critical import attribute as is_critical
 from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
-from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
+from memquill.retrieve.privacy import PROFILE_TYPES, gate, not_for_task, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
@@ -150,18 +150,16 @@ def assemble(
     spend_once: bool = True,
 ) -> Assembly:
     """The request's situations decide what is private here; then profile, project, withheld.
-
-    Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
-    and come back as profile lines only where the request bears on them; within the
-    standing sections evidence is spent once, as in the memory section."""
+    Private episode sentences (``sentences.py``) are cut from every episode and come back as
+    profile lines only where the request bears on them; standing evidence is spent once."""
     bears_on = sentence_reader.bears_on(query) if sentence_reader else intents.bears_on(query)
     wanted = {*query_terms(query), *intents.expansion(query)}
     episodes = [
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)
     ]
     topics = sentence_reader.topics(query) if sentence_reader else frozenset()
-    known = [*episodes, *(h.memory for h in hits)]
     relabel = sentence_reader.relabel if sentence_reader else None
+    known = [*episodes, *(h.memory for h in hits)]
     request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
@@ -173,6 +171,7 @@ def assemble(
             store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
         )
         if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
+        if not not_for_task(e.record, request, reader.project)
     ]
     user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
     project = [
