@@ -36,7 +36,7 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-REQUEST_SAFETY = 0.3  # a request the head reads this likely as bearing on the user's safety
+REQUEST_SAFETY = 0.8  # a request the head reads this likely as bearing on the user's safety
 
 
 @dataclass(frozen=True)
