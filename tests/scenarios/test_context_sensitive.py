@@ -12,10 +12,10 @@ from typing import NamedTuple
 import pytest
 
 from memquill import FixedClock, Memory
-from memquill.settings import Settings
 from memquill.model import Scope
 from memquill.model.query import RecordFilter
 from memquill.retrieve import sensitivity
+from memquill.settings import Settings
 from memquill.store.base import Store
 from tests.support.sessions import say
 
