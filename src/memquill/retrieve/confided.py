@@ -216,7 +216,7 @@ class Request:
         theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
         if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
-        if own := sensitivity.label_of(found, critical.THEIRS if theirs else None):
+        if own := sensitivity.label_of(found, theirs):
             out.add(own)
         return frozenset(out)
 
@@ -234,6 +234,9 @@ class Request:
         broke up, don't ask" is not for it."""
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
+        if model:  # the head's topic is the finer reading: "a family dinner bears on marital
+            # status" is for "married to Li", not for the custody hearing it also reads as that
+            keys = {k for k in keys if critical.attribute(k)}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         if whom := others(labels, text):  # someone else's private matter: theirs to open
             met = sorted(whom & self.people)

@@ -19,6 +19,7 @@ from memquill.retrieve.attributes import Attribute, Catalogue, bundled
 ATTRIBUTE_MASS = 0.1  # summed probability on safety-critical attributes that makes a text critical
 HEAD_SAFETY = 0.1  # the sensitivity head's ``safety`` probability that makes a text critical
 THEIRS = 0.5  # the head's private probability that makes someone else's condition their matter
+THEIRS_SAFETY = 0.25  # …unless the head reads it this likely as a safety need (a child's allergy)
 
 
 class HasSafety(Protocol):
@@ -56,7 +57,7 @@ def safety_critical(
     One exception: a text about someone else in the user's life (``theirs``: "昨天带我爸去复诊，
     他帕金森…") that the head reads as a private matter (``THEIRS``) and not as a safety need is
     that person's condition, not a constraint of the user's, whatever attribute it reads as."""
-    if theirs and head is not None and head.private >= THEIRS and head.safety < HEAD_SAFETY:
+    if theirs and head is not None and head.private >= THEIRS and head.safety < THEIRS_SAFETY:
         return False
     cat = catalogue or bundled()
     if attribute(key, cat):

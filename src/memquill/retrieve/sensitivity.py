@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
-from memquill.retrieve.critical import safety_critical
+from memquill.retrieve.critical import THEIRS, safety_critical
 from memquill.retrieve.spend import sentences
 from memquill.write.extract.classifier import Head, unit_rows
 
@@ -63,11 +63,12 @@ class Sensitivity:
             return None
         return cls(value[0], float(nums[0]), float(nums[1]) if len(nums) == 2 else 0.0, version)
 
-    def label(self, threshold: float) -> str | None:
+    def label(self, threshold: float, theirs: bool = False) -> str | None:
         """The private label of this reading at ``threshold``: None below it, and None for a
         safety-critical text (``critical.py``: an injury that puts the user in a wheelchair is
-        for every request it bears on, not hidden as a health matter)."""
-        if self.private < threshold or safety_critical(head=self):
+        for every request it bears on, not hidden as a health matter; ``theirs``: the text is
+        about someone else in the user's life)."""
+        if self.private < threshold or safety_critical(head=self, theirs=theirs):
             return None
         return label(self.topic, self.private)
 
@@ -95,13 +96,13 @@ def stored_label(value: object) -> str | None:
     return label_of(Sensitivity.of_stored(value))
 
 
-def label_of(found: Sensitivity | None, floor: float | None = None) -> str | None:
-    """The private label the shipped head's threshold (or ``floor``) gives a reading; None
-    below it."""
+def label_of(found: Sensitivity | None, theirs: bool = False) -> str | None:
+    """The private label the shipped head gives a reading (from ``critical.THEIRS`` for
+    someone else's matter, from its threshold otherwise); None below it."""
     model = bundled()
     if model is None or found is None:
         return None
-    return found.label(model.threshold if floor is None else floor)
+    return found.label(THEIRS if theirs else model.threshold, theirs)
 
 
 def current(value: object) -> Sensitivity | None:

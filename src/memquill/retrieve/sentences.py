@@ -194,13 +194,13 @@ class SentenceReader:
         (empty when it states none)."""
         return [r.critical for r in self.read(texts)]
 
-    def model_label(self, found: Sensitivity | None, floor: float | None = None) -> str | None:
+    def model_label(self, found: Sensitivity | None, theirs: bool = False) -> str | None:
         """The private label the sensitivity head gives a reading (``sensitive:<topic>@p``),
-        or None below its threshold (or ``floor``: someone else's matter). Not for a
-        safety-critical sentence (its own class)."""
+        or None below its threshold (``critical.THEIRS`` for someone else's matter). Not
+        for a safety-critical sentence (its own class)."""
         if self.sensitive is None or found is None:
             return None
-        return found.label(self.sensitive.threshold if floor is None else floor)
+        return found.label(critical.THEIRS if theirs else self.sensitive.threshold, theirs)
 
     def bears_on(self, query: str) -> frozenset[str]:
         """The attributes a request bears on: its confirmed situations' (``intents.py``), and
@@ -234,8 +234,7 @@ class SentenceReader:
                 own.add(attr.key)
             theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
             safe = critical.safety_critical(key=r.attribute, head=r.sensitive, theirs=theirs)
-            floor = critical.THEIRS if theirs else None
-            if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, floor)):
+            if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
