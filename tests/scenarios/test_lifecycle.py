@@ -155,3 +155,15 @@ def test_duplicate_rate_counts_repeated_statements(mem: Memory) -> None:
         mem.add("记住：我的邮箱是 a@b.com", user="rae", id=f"e{i}")
     mem.add("I like tea", user="rae")
     assert mem.stats(user="rae")["duplicate_rate"] == 0.5  # 2 merges out of 2 adds + 2 merges
+
+
+def test_the_first_add_is_a_cold_start_not_hot_path_latency(mem: Memory) -> None:
+    """The first add() loads models and warms caches; counted as hot-path latency it made a
+    short-lived process report a p95 far above the steady state (and warn about it)."""
+    mem.add("我住在杭州", user="cs")
+    assert "hot_path_ms" not in mem.stats(user="cs")
+    mem.add("I like green tea", user="cs")
+    mem.add("I like green tea", user="cs", id="again")
+    s = mem.stats(user="cs")
+    assert s["cold_start_ms"] > 0
+    assert s["hot_path_ms"]["n"] == 2

@@ -24,7 +24,9 @@ def _pct(values: list[float], q: float) -> float | None:
     return round(xs[min(len(xs) - 1, int(q * len(xs)))], 4)
 
 
-def stats(t: Tally, hot_path_ms: list[float] | None = None) -> dict[str, Any]:
+def stats(
+    t: Tally, hot_path_ms: list[float] | None = None, cold_start_ms: float | None = None
+) -> dict[str, Any]:
     by_status = {s: sum(types.values()) for s, types in t.records.items()}
     by_type: dict[str, int] = {}
     for types in t.records.values():
@@ -62,7 +64,13 @@ def stats(t: Tally, hot_path_ms: list[float] | None = None) -> dict[str, Any]:
         "records_per_event": round(written / t.events, 4) if t.events else 0.0,
     }
     if hot_path_ms:
-        out["hot_path_ms"] = {"p50": _pct(hot_path_ms, 0.5), "p95": _pct(hot_path_ms, 0.95)}
+        out["hot_path_ms"] = {
+            "n": len(hot_path_ms),
+            "p50": _pct(hot_path_ms, 0.5),
+            "p95": _pct(hot_path_ms, 0.95),
+        }
+    if cold_start_ms is not None:
+        out["cold_start_ms"] = round(cold_start_ms, 1)
     out["warnings"] = warnings(out)
     return out
 

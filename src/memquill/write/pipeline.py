@@ -21,7 +21,7 @@ from memquill.model import Candidate, Create, Event, Level, MemoryRecord, Role, 
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, covered, entities, noise, roles, scoping, staleness, timenorm
+from memquill.write import coref, covered, entities, noise, roles, scoping, staleness, supposed, timenorm
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
@@ -152,7 +152,7 @@ class WritePipeline:
     def extract(self, batch: ExtractionInput, use_llm: bool = False) -> list[Candidate]:
         """Rules always; off the hot path also the attribute model (clauses no rule took)
         and the LLM (if configured), merged after them. Every candidate then passes the
-        trust gate of the turn it came from."""
+        trust gate of the turn it came from, and none keeps a value its turn only supposes."""
         candidates = self._by_role(batch)
         if use_llm and self.model_extractor is not None and batch.events:
             candidates += self.model_extractor.extract(batch)
@@ -165,7 +165,8 @@ class WritePipeline:
             roles.gate(c, by_id[c.evidence[0]]) if c.evidence and c.evidence[0] in by_id else c
             for c in candidates
         ]
-        return [c for c in gated if c is not None]
+        texts = {e.id: batch.text(e) for e in batch.events}
+        return supposed.drop([c for c in gated if c is not None], texts.get)
 
     def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
         """An assistant turn is read in three parts: its own first person (about the

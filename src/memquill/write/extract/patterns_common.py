@@ -25,7 +25,7 @@ _TENTATIVE = re.compile(
     r"let'?s discuss|tbd|wondering|or not)\b",
     I,
 )
-_ZH_QUESTION = re.compile(
+ZH_QUESTION = re.compile(
     r"[吗呢么]\s*$|什么(?![都也])|哪[个些里儿种]|谁|多少|怎么|如何|为什么|有没有|能不能|是不是"
 )
 _EN_QUESTION = re.compile(
@@ -65,12 +65,18 @@ def tentative(text: str) -> bool:
     return bool(_TENTATIVE.search(text))
 
 
+_EN_IF_LEAD = re.compile(r"^(?:if|when|unless|once|suppose|supposing)\b[^,;]*[,;]\s*", I)
+
+
 def question(c: Clause) -> bool:
     """An interrogative clause ("你还记得我喜欢喝什么吗", "Do you know my favourite colour?")."""
     if c.language == "zh":
-        return bool(_ZH_QUESTION.search(c.text))
+        return bool(ZH_QUESTION.search(c.text))
     asked = "?" in c.event.content
-    return asked and bool(_EN_QUESTION.match(c.text) or re.search(r"\bwhat\b|\bwhich\b", c.text, I))
+    # a question may follow its condition ("If I switch to Helix, will my config break?"); a
+    # statement followed by a question ("I moved to Denver, is that weird?") still states
+    body = _EN_IF_LEAD.sub("", c.text, count=1)
+    return asked and bool(_EN_QUESTION.match(body) or re.search(r"\bwhat\b|\bwhich\b", c.text, I))
 
 
 def blocked(c: Clause) -> bool:

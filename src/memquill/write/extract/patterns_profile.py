@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 
 from memquill.model import Candidate, MemoryType
+from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
+from memquill.write.extract.values import pos_cut
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 _NAME = r"([^，,。.!！?？;；\s][^，,。.!！?？;；]{0,30}?)"
@@ -167,6 +169,12 @@ _PHONE_NUM = re.compile(r"(?<![\d.])\+?\d[\d\s-]{6,18}\d(?![\d.])")  # also righ
 _VALUE_TAIL = re.compile(r"\s*(?:now|these days|currently|了|啦)$", I)
 
 
+def _is_place(value: str) -> bool:
+    """A Chinese value that is one place name ("去杭州上班" names where, not who employs)."""
+    cut = pos_cut(value)
+    return len(cut) == 1 and cut[0][1] == "ns"
+
+
 def _value(key: str, raw: str) -> str:
     value = _VALUE_TAIL.sub("", raw.strip()).strip()
     return re.sub(r"\s+", " ", value) if key == "phone" else value
@@ -179,6 +187,8 @@ def _one_part(c: Clause, part: str, seen: set[str]) -> list[tuple[str, str]]:
         if not m or key in seen or (key == "email" and not _CONTACT_CTX.search(c.text)):
             continue
         value = _value(key, first(m))
+        if key == "employer" and _is_place(value):
+            key = "workplace"
         if value:
             found.append((key, value))
             seen.add(key)
@@ -193,6 +203,7 @@ _TEMPLATES = {
         "name": "用户叫{}",
         "role": "用户是{}",
         "employer": "用户在{}工作",
+        "workplace": "用户在{}上班",
         "location": "用户住在{}",
         "team": "用户在{}团队",
         "email": "用户的邮箱是 {}",
@@ -206,6 +217,7 @@ _TEMPLATES = {
         "name": "The user's name is {}",
         "role": "The user is a {}",
         "employer": "The user works at {}",
+        "workplace": "The user works in {}",
         "location": "The user lives in {}",
         "team": "The user is on the {} team",
         "email": "The user's email is {}",
@@ -238,11 +250,15 @@ def profile(c: Clause) -> list[Candidate]:
         thing = clean_object(first(m))
         head = classify(thing)
         facts.append((f"allergy:{head[1] if head else slug(thing)}", thing))
-    several = len(facts) > 1
+    # "我姐下个月去杭州上班", "我老公说他去字节上班": the profile of the one the clause is about
+    # ("my manager is Dana" names the relation itself: the user's slot, keyed to the person later)
+    other = subjects.about_other(c.text) if any(k != "manager" for k, _ in facts) else None
+    subject = f"person:{other[0]}" if other else "user"
+    several = len(facts) > 1 and not other
     return [
         c.make(
             MemoryType.FACT,
-            "user",
+            subject,
             key,
             _content(c, key, value, several),
             value=value,

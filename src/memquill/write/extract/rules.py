@@ -20,6 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
+from memquill.write.extract.patterns_common import ZH_QUESTION
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 
@@ -47,6 +48,19 @@ _COND = re.compile(
     r"(?:\b(?:if|when|whenever|unless|only when|only if)\b\s+([^,.;]+))",
     re.IGNORECASE,
 )
+# "我搬到深圳了，是不是有点突然": a statement with a question tagged on; the tail's question
+# must not block the statement (the whole clause read as a question stated nothing).
+_TAIL = re.compile(r"^(.+[^，,])[，,]\s*((?:[^，,]+))$")
+
+
+def question_tail(part: str) -> list[str]:
+    """``part`` split before a trailing question the rest of it is not (else ``[part]``)."""
+    m = _TAIL.match(part)
+    if m and ZH_QUESTION.search(m.group(2)) and not ZH_QUESTION.search(m.group(1)):
+        return [m.group(1), m.group(2)]
+    return [part]
+
+
 _HEDGE = re.compile(
     r"也许|可能|(?<!不)考虑|要不要|是不是|或许|maybe|might|perhaps|should we|thinking about|considering",
     re.IGNORECASE,
@@ -112,8 +126,7 @@ class RuleExtractor:
             confidence = 0.95
         body = CORRECTION.sub("", EXPLICIT.sub("", text.strip(), count=1), count=1)
         result = []
-        for part in _CLAUSES.split(body):
-            part = strip_terminal(part)
+        for part in (x for p in _CLAUSES.split(body) for x in question_tail(strip_terminal(p))):
             if len(part) < 2 or (_HEDGE.search(part) and not explicit):
                 continue
             conds = [next(g for g in m.groups() if g).strip() for m in _COND.finditer(part)]

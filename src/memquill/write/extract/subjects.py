@@ -58,14 +58,63 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return zh_rx, en_rx
 
 
-def relation(text: str) -> tuple[str, str] | None:
-    """(relation key, the word as written) of the first "my <relation>" in the clause."""
+def _first_relation(text: str) -> tuple[str, str] | None:
     zh_rx, en_rx = _relation_pattern()
     m = zh_rx.search(text) or en_rx.search(text)
     if not m:
         return None
     key = load().relation(m.group(1))
     return (key, m.group(1)) if key else None
+
+
+# Reported speech: "我妈说我姐下个月去杭州上班", "my mom says my sister works at Google now",
+# "我老公说他下个月去字节上班". What is reported is about whoever its own clause names; a
+# third-person pronoun there is the reporter; a first person is the user.
+_REPORTED_ZH = re.compile(r"^(?:听)?(.{1,12}?)(?:说|讲|告诉我|跟我说|提到)(?:了|过)?[，,:：]?\s*(.+)$")
+_REPORTED_EN = re.compile(
+    r"^(.{1,40}?)\b(?:says|said|told me|tells me|mentioned|thinks)\b(?:\s+that)?[,:]?\s+(.+)$",
+    re.IGNORECASE,
+)
+_THIRD = re.compile(r"^(?:他|她)(?![们人])|^(?:he|she)\b", re.IGNORECASE)
+_SELF = re.compile(r"^(?:我|咱)(?!们|的?[\u4e00-\u9fff]{0,2}(?:说|讲))|^(?:I|I'm|I've|my|me)\b")
+
+
+def reported(text: str) -> tuple[tuple[str, str] | None, str] | None:
+    """(the reporter's relation, what is reported) when the clause reports someone's words."""
+    m = _REPORTED_ZH.match(text) or _REPORTED_EN.match(text)
+    if not m:
+        return None
+    reporter = _first_relation(m.group(1))
+    return (reporter, m.group(2)) if reporter else None
+
+
+def relation(text: str) -> tuple[str, str] | None:
+    """(relation key, the word as written) of the person the clause is about: the first "my
+    <relation>", or in reported speech the one the reported words name (see above)."""
+    if said := reported(text):
+        reporter, words = said
+        if _THIRD.match(words):
+            return reporter
+        if own := _first_relation(words):
+            return own
+        if _SELF.match(words):
+            return None
+        return reporter
+    return _first_relation(text)
+
+
+def about_other(text: str) -> tuple[str, str] | None:
+    """The relation a clause is about when it is not the user: it starts with "my <relation>"
+    (after a time word) or reports words about someone ("我妈说我姐…", "my mom says he…")."""
+    if reported(text):
+        return relation(text)
+    rel = _first_relation(text)
+    if rel is None:
+        return None
+    zh_rx, en_rx = _relation_pattern()
+    lead = re.match(r"^(?:(?:现在|最近|后来|今年|去年|明年|下个月|上个月|刚刚?|已经)\s*)*", text)
+    rest = text[lead.end() if lead else 0 :]
+    return rel if zh_rx.match(rest) or en_rx.match(rest) else None
 
 
 def event_name(text: str) -> str | None:

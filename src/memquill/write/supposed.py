@@ -1,0 +1,56 @@
+"""A value said only inside a supposition is not stated (write rule 2: hypotheticals make no memory).
+
+"要是我哪天搬去深圳，通勤肯定很惨", "假如我去字节上班的话，估计天天加班", "if I ever moved to
+Lisbon…": the extractors read a city or an employer in such clauses, and a single-valued slot then
+superseded the value the user really has. The noise gate drops whole turns that are fantasies
+("如果我中了彩票"); this stage drops the candidates whose value the turn says only inside the
+antecedent of a conditional. A value also said outside one ("我在杭州，要是搬去深圳…") is kept, and
+so are standing rules whose condition is not their value ("如果下雨就取消", "if the build fails,
+roll back"). A negated counterfactual asserts its clause ("要不是搬到了杭州…", "if it weren't for
+the move to Porto…") and is no supposition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from memquill.model import Candidate, MemoryType
+
+_ZH = re.compile(
+    r"(?:如果|假如|要是|若是|万一|假设|倘若|倘使|假使|设想)(?!不是|没有)(.+?)(?=的话|[，,。；;！!？?\n]|那就|那么|就|$)"
+)
+_EN = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|in case|unless)\b"
+    r"(?!\s+(?:it\s+)?(?:weren't|wasn't|hadn't been|were not|was not|had not been)\s+for\b)"
+    r"(.+?)(?=[,;.!?\n]|\bthen\b|$)",
+    re.IGNORECASE,
+)
+# what a supposition can wrongly state: a value of a slot or a passing state
+_STATED = frozenset({MemoryType.FACT, MemoryType.TEMPORARY, MemoryType.PREFERENCE})
+
+
+def antecedents(text: str) -> list[tuple[int, int]]:
+    """Character spans of the conditions a text supposes (both languages)."""
+    return [m.span(1) for rx in (_ZH, _EN) for m in rx.finditer(text)]
+
+
+def only_supposed(value: str, text: str) -> bool:
+    """True when ``value`` occurs in ``text`` and every occurrence lies inside an antecedent."""
+    spans = antecedents(text)
+    if not spans or not value.strip():
+        return False
+    found = [m.span() for m in re.finditer(re.escape(value), text, re.IGNORECASE)]
+    return bool(found) and all(any(a <= s and e <= b for a, b in spans) for s, e in found)
+
+
+def drop(candidates: Sequence[Candidate], text_of: Callable[[str], str | None]) -> list[Candidate]:
+    """Candidates minus those whose value their turn only supposes; ``text_of`` maps an event
+    id to the text the extractors read (None: unknown, kept)."""
+    out = []
+    for c in candidates:
+        text = text_of(c.evidence[0]) if c.evidence else None
+        if c.type in _STATED and c.value and text and only_supposed(c.value, text):
+            continue
+        out.append(c)
+    return out

@@ -1,0 +1,97 @@
+"""Write rule 2: a value said only inside a supposition is not stated. "如果以后我去腾讯上班的话…"
+or "if we moved to Lisbon the rent would be lower" became the user's employer / city and
+superseded the real one; a negated counterfactual ("要不是搬到了杭州…") and a value said outside
+the condition ("my email is … if you need it") still state their value."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.model import Status
+
+CASES = {
+    "zh": (
+        [
+            "我住在杭州。",
+            "我在网易上班。",
+            "如果以后我去腾讯上班的话，就得早起了",
+            "要是我哪天搬去深圳，通勤肯定很惨",
+        ],
+        {"employer": "网易", "city": "杭州"},
+        ["腾讯", "深圳"],
+    ),
+    "en": (
+        [
+            "I live in Porto.",
+            "I work at Farfetch.",
+            "if we moved to Lisbon the rent would be lower",
+            "In case I end up working at Shopify, I'd need a new laptop",
+        ],
+        {"employer": "Farfetch", "city": "Porto"},
+        ["Lisbon", "Shopify"],
+    ),
+}
+
+
+def _slots(mem: Memory, user: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in mem.records(user=user, statuses=[Status.ACTIVE, Status.CANDIDATE]):
+        if r.type != "episode" and r.value:
+            out.setdefault(r.key, set()).add(r.value)
+    return out
+
+
+@pytest.mark.parametrize("lang", CASES)
+def test_a_supposed_value_never_becomes_or_replaces_a_fact(mem: Memory, lang: str) -> None:
+    turns, kept, supposed = CASES[lang]
+    for t in turns:
+        mem.add(t, user="u", session="s1")
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    slots = _slots(mem, "u")
+    for key, value in kept.items():
+        assert slots.get(key) == {value}, slots
+    assert not {v for vs in slots.values() for v in vs} & set(supposed)
+
+
+@pytest.mark.parametrize(
+    ("turn", "key", "value"),
+    [
+        ("要不是搬到了杭州，我也不会认识她", "city", "杭州"),
+        ("My email is pat@example.com if you need it", "email", "pat@example.com"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_value_said_outside_the_condition_is_still_stated(
+    mem: Memory, turn: str, key: str, value: str
+) -> None:
+    mem.add(turn, user="v", session="s1")
+    mem.end_session(user="v", session="s1")
+    mem.flush()
+    assert _slots(mem, "v").get(key) == {value}
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "value"),
+    [
+        ("如果我换成 PyCharm，插件还能用吗？", "我搬到深圳了，是不是有点突然？", "深圳"),
+        (
+            "If I switch my editor to Helix, will my config break?",
+            "I moved to Denver, is that weird?",
+            "Denver",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_question_after_its_condition_is_no_instruction(
+    mem: Memory, question: str, statement: str, value: str
+) -> None:
+    """The English question after an "if …," clause was stored as a standing instruction
+    ("will my config break"); a statement followed by a question still states its value."""
+    mem.add(question, user="q", session="s1")
+    mem.add(statement, user="q", session="s1")
+    mem.end_session(user="q", session="s1")
+    mem.flush()
+    kept = [r for r in mem.records(user="q") if r.type != "episode"]
+    assert [r.value for r in kept] == [value], [(r.key, r.value) for r in kept]
