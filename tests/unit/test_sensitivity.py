@@ -173,3 +173,14 @@ def test_a_turn_that_also_reads_as_safety_critical_gives_its_records_no_private_
     request = Request.of("Plan a camping weekend with the kids", frozenset(), ["camping"], [episode])
     diet = _rec("The user avoids leafy greens in large amounts", "diet", {}, ["e9"])
     assert shown_because(diet, request, catalogue()) == ""
+
+
+def test_a_stored_reading_names_its_head_and_only_the_shipped_heads_is_current() -> None:
+    model = sensitivity.bundled()
+    assert model is not None
+    mine = Sensitivity("money", 0.9, 0.0, model.version)
+    assert Sensitivity.of_stored(mine.stored()) == mine
+    assert sensitivity.current(mine.stored()) == mine
+    assert sensitivity.current(["money", 0.9, 0.0]) is None  # written before versions
+    assert sensitivity.current(["money", 0.9, 0.0, "0-older"]) is None  # another head
+    assert sensitivity.current(None) is None

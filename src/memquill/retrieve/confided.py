@@ -22,20 +22,29 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from memquill.model import MemoryRecord, MemoryType
-from memquill.retrieve import places, sensitivity, spend
+from memquill.retrieve import critical, places, sensitivity, spend
 from memquill.retrieve.attributes import Attribute, bundled
 from memquill.text import word_cache
 
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
 MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
+# relations whose private matters are their own (a partner's are often the user's as well:
+# "we're in couples counselling"; a doctor or a manager is named in the user's own matters)
+OTHERS = frozenset(
+    {"father", "mother", "parents", "son", "daughter", "child", "brother", "sister", "grandfather"}
+    | {"grandmother", "grandchild", "uncle", "aunt", "cousin", "nephew", "niece", "father_in_law"}
+    | {"mother_in_law", "sibling_in_law", "friend"}
+)
+_THIRD_ZH, _THIRD_EN = re.compile(r"用户的?"), re.compile(r"\bthe user's\s+", re.IGNORECASE)
+Relabel = Callable[[str], "sensitivity.Sensitivity | None"]  # the head's fresh reading of a text
 
 
 @lru_cache(maxsize=1)
@@ -94,22 +103,29 @@ def _turn(st: object) -> frozenset[str]:
     return frozenset(out)
 
 
-def _sensitive_turn(st: object) -> frozenset[str]:
-    """The sensitivity head's label of a user turn (read at write time), if it is private.
-    For the records distilled from the turn only: an episode's sentences carry their own."""
-    if not isinstance(st, dict) or not (found := sensitivity.stored_label(st.get("sensitive"))):
+def _sensitive_turn(st: object, relabel: Relabel | None = None) -> frozenset[str]:
+    """The sensitivity head's label of a user turn (read at write time, or again by
+    ``relabel`` when the stored reading is another head's or missing), if it is private and
+    not safety-critical (``critical.py``). For the records distilled from the turn only: an
+    episode's sentences carry their own."""
+    text = st.get("text") if isinstance(st, dict) else None
+    if not isinstance(st, dict) or not isinstance(text, str):
         return frozenset()
-    reading = st.get("reading")  # a turn that also reads as safety-critical is its own class
-    if isinstance(reading, list) and len(reading) == 2 and isinstance(reading[1], list):
-        cat = bundled()
-        critical = sum(
-            float(p)
-            for k, p in reading[1]
-            if (a := cat.attributes.get(str(k))) is not None and a.safety_critical
-        )
-        if critical >= ATTRIBUTE_FLOOR:
-            return frozenset()
-    return frozenset([found])
+    found = _head_reading(st.get("sensitive"), text, relabel)
+    lab = sensitivity.label_of(found)
+    if lab is None or critical.safety_critical(reading=critical.turn_reading(st.get("reading")), head=found):
+        return frozenset()
+    return frozenset([lab])
+
+
+def _head_reading(value: object, text: str, relabel: Relabel | None) -> sensitivity.Sensitivity | None:
+    """The head's reading of a text: the stored one when the shipped head wrote it, else a
+    fresh one (an upgraded store: readings from before the head, or from an older head),
+    else whatever was stored."""
+    found = sensitivity.current(value)
+    if found is None and relabel is not None:
+        found = relabel(text)
+    return found or sensitivity.Sensitivity.of_stored(value)
 
 
 def _sensitive(attr: Attribute | None) -> bool:
@@ -128,6 +144,30 @@ def sentence_labels(turns: Mapping[str, frozenset[str]], sentence: str) -> froze
     return out
 
 
+def others(labels: Collection[str], text: str) -> frozenset[str]:
+    """The people in the user's life (``OTHERS``) a private memory is about, when it is
+    private for more than a safety-critical attribute: a parent's diagnosis, a brother's
+    court date, a sister's divorce. Such a matter is theirs, not a standing fact of the
+    user's: a hike or a dinner menu does not open it (though a diagnosis reads as a medical
+    condition), a request naming that person does ("给我爸找点在家能做的锻炼")."""
+    if not any(not critical.attribute(x) for x in labels):
+        return frozenset()
+    return about(text)
+
+
+def about(text: str) -> frozenset[str]:
+    """The people of ``OTHERS`` a text names."""
+    return people(text) & OTHERS
+
+
+def people(text: str) -> frozenset[str]:
+    """The people in the user's life a text names, in the user's words, a record's third
+    person ("用户爸", "the user's dad") or opening a sentence ("Dad passed in May")."""
+    first = _THIRD_ZH.sub("我", _THIRD_EN.sub("my ", text))
+    opening = f"my {first[0].lower()}{first[1:]}" if first[:1].isupper() else ""
+    return places.people(first) | (places.people(opening) if opening else frozenset())
+
+
 @dataclass(frozen=True)
 class Request:
     """What one request opens: its situations' attributes, its own words, and the turns
@@ -138,6 +178,7 @@ class Request:
     confided: Mapping[str, frozenset[str]] = field(default_factory=dict)
     people: frozenset[str] = frozenset()  # relations the request names ("my dad" → father)
     topics: frozenset[str] = frozenset()  # private topics the request is about (sensitivity head)
+    relabel: Relabel | None = None  # reads a text whose stored head reading is missing or stale
 
     @classmethod
     def of(
@@ -147,15 +188,17 @@ class Request:
         asked: Iterable[str],
         episodes: Iterable[MemoryRecord],
         topics: Collection[str] = (),
+        relabel: Relabel | None = None,
     ) -> Request:
         confided: dict[str, frozenset[str]] = {}
         for ep in episodes:
             if ep.type is MemoryType.EPISODE:
                 for st in ep.attributes.get("statements") or []:
-                    labels = _turn(st) | _sensitive_turn(st)
+                    labels = _turn(st) | _sensitive_turn(st, relabel)
                     if labels:
                         confided[str(st.get("event"))] = labels
-        return cls(frozenset(bears_on), frozenset(asked), confided, places.people(query), frozenset(topics))
+        people = places.people(query)
+        return cls(frozenset(bears_on), frozenset(asked), confided, people, frozenset(topics), relabel)
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
         """A record's private labels (empty: not private). An episode has none of its own:
@@ -163,15 +206,17 @@ class Request:
         if rec.type is MemoryType.EPISODE:
             return frozenset()
         out: set[str] = set()
-        if attr.safety_critical or attr.sensitive:
+        if critical.attribute(attr) or attr.sensitive:
             out.add(attr.key)
         for ev in rec.evidence:
             out |= self.confided.get(ev, frozenset())
         if discreet(rec.content):
             out.add(CONFIDED)
-        if attr.safety_critical:  # its own class: the head never hides it
+        found = _head_reading(rec.attributes.get("sensitive"), rec.content, self.relabel)
+        theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
+        if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
-        if own := sensitivity.stored_label(rec.attributes.get("sensitive")):
+        if own := sensitivity.label_of(found, theirs):
             out.add(own)
         return frozenset(out)
 
@@ -189,14 +234,21 @@ class Request:
         broke up, don't ask" is not for it."""
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
+        if model:  # the head's topic is the finer reading: "a family dinner bears on marital
+            # status" is for "married to Li", not for the custody hearing it also reads as that
+            keys = {k for k in keys if critical.attribute(k)}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
-        if CONFIDED in labels:
-            cat = bundled()
-            keys = {k for k in keys if (a := cat.attributes.get(k)) is not None and a.safety_critical}
+        if whom := others(labels, text):  # someone else's private matter: theirs to open
+            met = sorted(whom & self.people)
+            keys = {f"names {met[0]}"} if met else set()
+        elif CONFIDED in labels:
+            keys = {k for k in keys if critical.attribute(k)}
             whom = places.people(text)
             if whom and not whom & self.people:
                 keys = set()
-        why = f"bears on {sorted(keys)[0]}" if keys else ("named" if self.named(text) else None)
+        first = sorted(keys)[0] if keys else ""
+        why = (first if first.startswith("names ") else f"bears on {first}") if keys else None
+        why = why or ("named" if self.named(text) else None)
         if why is not None and model:
             return f"{why}; sensitive (model {max(p for _, p in model):.2f})"
         return why

@@ -68,6 +68,14 @@ def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader | None) -> 
     return sentence
 
 
+def _kept(request: confided.Request, key: str, labels: frozenset[str], text: str) -> bool:
+    """A sentence of a bearing turn stays: not private, private for the very attribute the
+    request bears on (unless it is someone else's matter: a father's diagnosis reads as a
+    medical condition too), or opened by the request."""
+    own = key in labels and not confided.others(labels, text)
+    return not labels or own or opens(request, labels, text)
+
+
 def bearing_turns(
     rec: MemoryRecord, bears_on: Collection[str], reader: SentenceReader, request: confided.Request
 ) -> list[tuple[str, str]]:
@@ -94,7 +102,7 @@ def bearing_turns(
         if not parts or not all(reader.known(x) for x in parts):
             continue  # no stored reading: nothing is embedded at request time
         kinds = reader.labels(rec, parts)
-        kept = [x for x, k in zip(parts, kinds, strict=True) if not k or key in k or opens(request, k, x)]
+        kept = [x for x, k in zip(parts, kinds, strict=True) if _kept(request, key, k, x)]
         if kept:
             out.append((" ".join(kept), str(key)))
     return out

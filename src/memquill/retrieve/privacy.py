@@ -12,7 +12,8 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
 from memquill.retrieve import spend
 from memquill.retrieve.attributes import Catalogue, attribute_of
-from memquill.retrieve.confided import Request
+from memquill.retrieve.confided import Request, people
+from memquill.retrieve.critical import attribute as is_critical
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
@@ -64,10 +65,19 @@ def shown_because(
     labels = request.labels(rec, attr)
     if not labels:
         return ""
-    if attr.safety_critical and not labels - {attr.key}:  # the older rule: a search leg names it
+    if is_critical(attr) and not labels - {attr.key}:  # the older rule: a search leg names it
         opened = attr.key in request.bears_on
         return f"bears on {attr.key}" if opened else ("named" if set(legs) & {"lexical", "slot"} else None)
     return request.why(labels, rec.content)
+
+
+def not_for_task(rec: MemoryRecord, request: Request, project: str | None) -> bool:
+    """A standing line about someone in the user's life ("my girlfriend is a pastry chef")
+    in a project task that does not name that person: personal, not about the project."""
+    if project is None or rec.type is MemoryType.EPISODE:
+        return False
+    whom = people(rec.content)
+    return bool(whom) and not whom & request.people
 
 
 def withheld(

@@ -24,8 +24,9 @@ from memquill.retrieve import intents, places
 from memquill.retrieve.attributes import PROFILE_GROUPS, Attribute, Catalogue, attribute_of
 from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
+from memquill.retrieve.critical import attribute as is_critical
 from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
-from memquill.retrieve.privacy import PROFILE_TYPES, gate, shown_because, withheld
+from memquill.retrieve.privacy import PROFILE_TYPES, gate, not_for_task, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     Reading,
@@ -96,7 +97,7 @@ class ProfileEntry:
 
     @property
     def safety_critical(self) -> bool:
-        return self.attribute.safety_critical
+        return is_critical(self.attribute)
 
 
 @dataclass(frozen=True)
@@ -149,17 +150,17 @@ def assemble(
     spend_once: bool = True,
 ) -> Assembly:
     """The request's situations decide what is private here; then profile, project, withheld.
-
-    Private sentences inside episodes (``retrieve/sentences.py``) are cut from every episode
-    and come back as profile lines only where the request bears on them; within the
-    standing sections evidence is spent once, as in the memory section."""
-    bears_on = intents.bears_on(query, check=sentence_reader.check if sentence_reader else None)
+    Private episode sentences (``sentences.py``) are cut from every episode and come back as
+    profile lines only where the request bears on them; standing evidence is spent once."""
+    bears_on = sentence_reader.bears_on(query) if sentence_reader else intents.bears_on(query)
     wanted = {*query_terms(query), *intents.expansion(query)}
     episodes = [
         restored(r) for r in _find(store, user_level(reader), at, EPISODE_TYPES, types, EXCERPT_LIMIT)
     ]
     topics = sentence_reader.topics(query) if sentence_reader else frozenset()
-    request = Request.of(query, bears_on, query_terms(query), [*episodes, *(h.memory for h in hits)], topics)
+    relabel = sentence_reader.relabel if sentence_reader else None
+    known = [*episodes, *(h.memory for h in hits)]
+    request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     # one read of the user's standing records serves the profile and the withheld turns
@@ -170,6 +171,7 @@ def assemble(
             store, reader, at, policy, catalogue, found, types, bears_on, standing if types is None else None
         )
         if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
+        if not not_for_task(e.record, request, reader.project)
     ]
     user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
     project = [
@@ -218,7 +220,7 @@ def _with_excerpts(
     cat = catalogue or bundled_catalogue()
     said = {(e.attribute.key, ev) for e in entries for ev in e.record.evidence}
     critical = [
-        ProfileEntry(rec, label, 1.0 if label.safety_critical else 0.5, True, why)
+        ProfileEntry(rec, label, 1.0 if is_critical(label) else 0.5, True, why)
         for rec, key, why in excerpts(episodes, sentence_reader, request)
         for label in [cat.attributes.get(key) or _stand_in(key)]
         if not any((key, ev) in said for ev in rec.evidence)
@@ -383,10 +385,10 @@ def _rank(
     entries = []
     for rec in records:
         attr = EPISODE if rec.type is MemoryType.EPISODE else attribute_of(rec, catalogue)
-        if attr.profile not in groups and not attr.safety_critical:
+        if attr.profile not in groups and not is_critical(attr):
             continue
         hit = rec.id in relevant or attr.key in bears_on
-        if attr.safety_critical and not hit:
+        if is_critical(attr) and not hit:
             continue
         hit = hit or (attr.key in policy.always and rec.subject == "user")  # not a partner's job
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
+from memquill.retrieve.critical import THEIRS, safety_critical
 from memquill.retrieve.spend import sentences
 from memquill.write.extract.classifier import Head, unit_rows
 
@@ -35,7 +36,7 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-SAFETY_VETO = 0.1  # a text this likely safety-critical is never hidden by the head
+REQUEST_SAFETY = 0.8  # a request the head reads this likely as bearing on the user's safety
 
 
 @dataclass(frozen=True)
@@ -46,24 +47,28 @@ class Sensitivity:
     topic: str
     private: float
     safety: float = 0.0  # the probability of the safety-critical class
+    version: str = ""  # the head that read it (``SensitivityModel.version``); "" before versions
 
     def stored(self) -> list[object]:
-        return [self.topic, round(self.private, 3), round(self.safety, 3)]
+        return [self.topic, round(self.private, 3), round(self.safety, 3), self.version]
 
     @classmethod
     def of_stored(cls, value: object) -> Sensitivity | None:
-        """A stored reading (``[topic, private, safety]``), None for anything else."""
-        if not isinstance(value, list) or len(value) not in (2, 3) or not isinstance(value[0], str):
+        """A stored reading (``[topic, private, safety, version]``; older ones lack the last
+        one or two), None for anything else."""
+        if not isinstance(value, list) or len(value) not in (2, 3, 4) or not isinstance(value[0], str):
             return None
-        if not all(isinstance(v, int | float) for v in value[1:]):
+        nums, version = value[1:3], value[3] if len(value) == 4 else ""
+        if not all(isinstance(v, int | float) for v in nums) or not isinstance(version, str):
             return None
-        return cls(value[0], float(value[1]), float(value[2]) if len(value) == 3 else 0.0)
+        return cls(value[0], float(nums[0]), float(nums[1]) if len(nums) == 2 else 0.0, version)
 
-    def label(self, threshold: float) -> str | None:
+    def label(self, threshold: float, theirs: bool = False) -> str | None:
         """The private label of this reading at ``threshold``: None below it, and None for a
-        text the head also finds likely safety-critical (an injury that puts the user in a
-        wheelchair is for every request it bears on, not hidden as a health matter)."""
-        if self.private < threshold or self.safety >= SAFETY_VETO:
+        safety-critical text (``critical.py``: an injury that puts the user in a wheelchair is
+        for every request it bears on, not hidden as a health matter; ``theirs``: the text is
+        about someone else in the user's life)."""
+        if self.private < threshold or safety_critical(head=self, theirs=theirs):
             return None
         return label(self.topic, self.private)
 
@@ -86,10 +91,25 @@ def parse(lab: str) -> tuple[str, float] | None:
 
 
 def stored_label(value: object) -> str | None:
-    """The private label of a stored reading (``[topic, probability]`` kept with a record or
-    a user turn at write time) when the shipped head calls it private; None otherwise."""
+    """The private label of a stored reading (``[topic, probability, …]`` kept with a record
+    or a user turn at write time) when the shipped head calls it private; None otherwise."""
+    return label_of(Sensitivity.of_stored(value))
+
+
+def label_of(found: Sensitivity | None, theirs: bool = False) -> str | None:
+    """The private label the shipped head gives a reading (from ``critical.THEIRS`` for
+    someone else's matter, from its threshold otherwise); None below it."""
+    model = bundled()
+    if model is None or found is None:
+        return None
+    return found.label(THEIRS if theirs else model.threshold, theirs)
+
+
+def current(value: object) -> Sensitivity | None:
+    """A stored reading written by the shipped head (same version); None for one written by
+    another head, or before there was one, which a reader labels again when it meets it."""
     model, found = bundled(), Sensitivity.of_stored(value)
-    return found.label(model.threshold) if model is not None and found is not None else None
+    return found if model is not None and found is not None and found.version == model.version else None
 
 
 def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[Sensitivity]]) -> None:
@@ -133,7 +153,9 @@ class SensitivityModel:
         for i in range(len(p)):
             top = int(np.argmax(masked[i]))
             out.append(
-                Sensitivity(self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]))
+                Sensitivity(
+                    self.head.labels[top], float(p[i, self._private].sum()), float(p[i, safety]), self.version
+                )
             )
         return out
 
@@ -146,6 +168,12 @@ class SensitivityModel:
             for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
             if priv and q >= self.request
         )
+
+    def safety_need(self, x: Array) -> float:
+        """How likely a request (its embedding, one row) bears on the user's safety: a meal,
+        a trip, an outing, a remedy — what every safety-critical fact is for."""
+        p = self.head.probabilities(unit_rows(np.atleast_2d(x)))[0]
+        return float(p[self.head.labels.index("safety")])
 
     def to_bytes(self) -> bytes:
         buf = BytesIO()

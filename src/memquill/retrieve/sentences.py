@@ -23,7 +23,7 @@ from typing import Any
 from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import confided, intents, sensitivity, spend
+from memquill.retrieve import confided, critical, intents, sensitivity, spend
 from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.sensitivity import Sensitivity, SensitivityModel
 from memquill.retrieve.spend import sentences
@@ -79,14 +79,15 @@ class SentenceReader:
         self.sensitive = sensitive
         self.catalogue = catalogue or bundled()
         self._cache: dict[str, Reading] = {}
+        self._stored: set[str] = set()  # stored with an episode, but to be read again (stale head)
         self._check: intents.Check | None = None
 
     @property
     def check(self) -> intents.Check:
         """The situation check (``retrieve/intents.py``) with this reader's embedder."""
         if self._check is None:
-            critical = [a.key for a in self.catalogue if a.safety_critical]
-            self._check = intents.Check(self.embedder, critical)
+            crit = [a.key for a in self.catalogue if critical.attribute(a)]
+            self._check = intents.Check(self.embedder, crit)
         return self._check
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
@@ -143,6 +144,15 @@ class SentenceReader:
     def _sensitivities(self, texts: Sequence[str]) -> list[Sensitivity]:
         return [r.sensitive or Sensitivity("none", 0.0) for r in self.read(texts)]
 
+    def relabel(self, text: str) -> Sensitivity | None:
+        """The head's reading of a record's or a turn's wording, its most private sentence
+        (as written at write time, ``sensitivity.mark``): for stored readings another head, or
+        no head, wrote — an upgraded store is labelled lazily, once per wording."""
+        if self.sensitive is None:
+            return None
+        found = self._sensitivities(list(dict.fromkeys([text, *sentences(text)])))
+        return max(found, key=lambda x: x.private)
+
     def private_labels(self, text: str) -> frozenset[str]:
         """The sensitivity head's labels of a text's sentences (a session turn not yet read:
         embedded once, then memoised like every reading)."""
@@ -152,41 +162,63 @@ class SentenceReader:
 
     def known(self, text: str) -> bool:
         """A reading of ``text`` is at hand (stored with its episode or read before)."""
-        return text in self._cache
+        return text in self._cache or text in self._stored
 
     def forget_cached(self) -> None:
         """An erasure happened: no reading keyed by a forgotten sentence stays in memory."""
         self._cache.clear()
+        self._stored.clear()
 
     def seed(self, records: Iterable[MemoryRecord]) -> None:
-        """Read time: the readings stored with episodes join the cache (no embedding)."""
+        """Read time: the readings stored with episodes join the cache (no embedding). One
+        without the shipped head's sensitivity (written before the head, or by an older one)
+        is read again when first needed: an upgraded store gets the head's labels too."""
         for rec in records:
             stored = rec.attributes.get("sentence_readings")
             if not isinstance(stored, dict):
                 continue
             for text, value in stored.items():
                 if text not in self._cache and isinstance(value, list) and len(value) >= 3:
-                    self._cache[text] = Reading.of_stored(value)
+                    if self.sensitive is not None and not self._fresh(value):
+                        self._stored.add(text)
+                    else:
+                        self._cache[text] = Reading.of_stored(value)
+
+    def _fresh(self, value: Sequence[Any]) -> bool:
+        """A stored reading holds this reader's head's sensitivity."""
+        found = Sensitivity.of_stored(value[3]) if len(value) > 3 else None
+        return found is not None and self.sensitive is not None and found.version == self.sensitive.version
 
     def critical(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         """For each sentence, the safety-critical attributes it states, likeliest first
         (empty when it states none)."""
         return [r.critical for r in self.read(texts)]
 
-    def model_label(self, found: Sensitivity | None) -> str | None:
+    def model_label(self, found: Sensitivity | None, theirs: bool = False) -> str | None:
         """The private label the sensitivity head gives a reading (``sensitive:<topic>@p``),
-        or None below its threshold. Not for a safety-critical sentence (its own class)."""
+        or None below its threshold (``critical.THEIRS`` for someone else's matter). Not
+        for a safety-critical sentence (its own class)."""
         if self.sensitive is None or found is None:
             return None
-        return found.label(self.sensitive.threshold)
+        return found.label(critical.THEIRS if theirs else self.sensitive.threshold, theirs)
+
+    def bears_on(self, query: str) -> frozenset[str]:
+        """The attributes a request bears on: its confirmed situations' (``intents.py``), and
+        every safety-critical one when the head reads the request as bearing on the user's
+        safety (``REQUEST_SAFETY``) — a trip, a party, a meal no situation's cue word names."""
+        found = intents.bears_on(query, check=self.check)
+        if self.sensitive is None:
+            return found
+        if self.sensitive.safety_need(self.embedder.embed_query(query)) < sensitivity.REQUEST_SAFETY:
+            return found
+        return found | {a.key for a in self.catalogue if critical.attribute(a)}
 
     def topics(self, query: str) -> frozenset[str]:
         """The private topics a request is about (its vector: the search embedded it)."""
         return self.sensitive.topics(self.embedder.embed_query(query)) if self.sensitive else frozenset()
 
     def _critical(self, key: str) -> bool:
-        attr = self.catalogue.attributes.get(key)
-        return attr is not None and attr.safety_critical
+        return critical.attribute(key, self.catalogue)
 
     def labels(self, rec: MemoryRecord, parts: Sequence[str]) -> list[frozenset[str]]:
         """For each sentence of an episode, its private labels: the safety-critical and
@@ -200,8 +232,10 @@ class SentenceReader:
             attr = self.catalogue.attributes.get(r.attribute)
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
-            if not own and not self._critical(r.attribute) and (lab := self.model_label(r.sensitive)):
-                own.add(lab)  # a sentence read as a safety-critical attribute is its own class
+            theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
+            safe = critical.safety_critical(key=r.attribute, head=r.sensitive, theirs=theirs)
+            if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
+                own.add(lab)  # a safety-critical sentence is its own class
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 

@@ -1,0 +1,75 @@
+"""One rule for "safety-critical": what the privacy gate never hides as merely private.
+
+An allergy, a medication need, a wheelchair: such a fact must be in every block whose request
+bears on it (a meal, a hike, a cold remedy), so no private label may hide it. Three readers
+can say a text is safety-critical — the catalogue (a record's attribute), the attribute
+classifier (a sentence's likeliest attribute, or a turn's attribute distribution) and the
+sensitivity head's own ``safety`` class — and the rule used to be spelled out three times
+(the head's labels, episode sentences, user turns), each with its own floor. This module is
+the one predicate every caller asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from memquill.retrieve.attributes import Attribute, Catalogue, bundled
+
+ATTRIBUTE_MASS = 0.1  # summed probability on safety-critical attributes that makes a text critical
+HEAD_SAFETY = 0.1  # the sensitivity head's ``safety`` probability that makes a text critical
+THEIRS = 0.5  # the head's private probability that makes someone else's condition their matter
+THEIRS_SAFETY = 0.25  # …unless the head reads it this likely as a safety need (a child's allergy)
+
+
+class HasSafety(Protocol):
+    """A sensitivity reading (``sensitivity.Sensitivity``)."""
+
+    @property
+    def private(self) -> float: ...
+
+    @property
+    def safety(self) -> float: ...
+
+
+def attribute(key: str | Attribute | None, catalogue: Catalogue | None = None) -> bool:
+    """The catalogue flags this attribute (a key, or an entry already looked up) safety-critical:
+    data, never keywords."""
+    found = (catalogue or bundled()).attributes.get(key) if isinstance(key, str) else key
+    return found is not None and found.safety_critical
+
+
+def safety_critical(
+    *,
+    key: str | Attribute | None = None,
+    reading: Iterable[tuple[str, float]] = (),
+    head: HasSafety | None = None,
+    catalogue: Catalogue | None = None,
+    theirs: bool = False,
+) -> bool:
+    """Is a text safety-critical? Any one signal suffices: its catalogue attribute ``key``
+    (a record's, or a sentence's likeliest) is flagged; the attribute ``reading`` (pairs of
+    attribute and probability, a turn's distribution) puts ``ATTRIBUTE_MASS`` or more on
+    flagged attributes; the sensitivity ``head`` gives its safety class ``HEAD_SAFETY`` or
+    more. The floors are low on purpose: a miss hides an allergy, a false alarm only shows
+    a private line where the request may not need it.
+
+    One exception: a text about someone else in the user's life (``theirs``: "昨天带我爸去复诊，
+    他帕金森…") that the head reads as a private matter (``THEIRS``) and not as a safety need is
+    that person's condition, not a constraint of the user's, whatever attribute it reads as."""
+    if theirs and head is not None and head.private >= THEIRS and head.safety < THEIRS_SAFETY:
+        return False
+    cat = catalogue or bundled()
+    if attribute(key, cat):
+        return True
+    if sum(float(p) for k, p in reading if attribute(str(k), cat)) >= ATTRIBUTE_MASS:
+        return True
+    return head is not None and head.safety >= HEAD_SAFETY
+
+
+def turn_reading(value: object) -> list[tuple[str, float]]:
+    """A user turn's stored attribute reading (``statements[*].reading`` =
+    ``[memory, [[attribute, p], …]]``) as pairs; empty for anything else."""
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[1], list):
+        return [(str(k), float(p)) for k, p in value[1]]
+    return []

@@ -1,0 +1,39 @@
+"""One predicate decides "safety-critical" for every reader: the catalogue's flag on an
+attribute, an attribute reading's mass on flagged attributes, or the sensitivity head's
+safety class; and a safety-critical text never gets a private label from the head."""
+
+from __future__ import annotations
+
+from memquill.retrieve import critical, sensitivity
+from memquill.retrieve.attributes import bundled
+from memquill.retrieve.sensitivity import Sensitivity
+
+
+def test_the_catalogue_flag_decides_for_an_attribute_key_or_entry() -> None:
+    assert critical.attribute("allergy") and critical.attribute(bundled().attributes["allergy"])
+    assert not critical.attribute("hobby") and not critical.attribute(None)
+    assert not critical.attribute("no-such-attribute")
+
+
+def test_any_one_signal_makes_a_text_safety_critical() -> None:
+    assert critical.safety_critical(key="allergy")
+    assert critical.safety_critical(reading=[("hobby", 0.8), ("allergy", critical.ATTRIBUTE_MASS)])
+    assert not critical.safety_critical(reading=[("hobby", 0.8), ("allergy", critical.ATTRIBUTE_MASS / 2)])
+    assert critical.safety_critical(head=Sensitivity("health", 0.9, critical.HEAD_SAFETY))
+    assert not critical.safety_critical(key="hobby", head=Sensitivity("health", 0.9, 0.01))
+
+
+def test_the_head_gives_no_private_label_to_a_safety_critical_reading() -> None:
+    model = sensitivity.bundled()
+    assert model is not None
+    private = Sensitivity("health", 0.99, 0.0)
+    assert private.label(model.threshold) is not None
+    assert Sensitivity("health", 0.99, critical.HEAD_SAFETY).label(model.threshold) is None
+
+
+def test_a_turn_reading_is_read_from_its_stored_shape() -> None:
+    assert critical.turn_reading([0.9, [["medication", 0.6], ["hobby", 0.2]]]) == [
+        ("medication", 0.6),
+        ("hobby", 0.2),
+    ]
+    assert critical.turn_reading(None) == [] and critical.turn_reading([0.9]) == []
