@@ -54,3 +54,17 @@ def test_equal_scores_and_times_rank_by_content_not_id() -> None:
         items = [(rec(ids[0], "b: same day", AT), 0.5), (rec(ids[1], "a: same day", AT), 0.5)]
         orders.add(tuple(s.record.content for s in reranker.rerank("q", items, AT, None)))
     assert orders == {("a: same day", "b: same day")}
+
+
+def test_a_use_after_the_as_of_time_does_not_make_a_record_fresh() -> None:
+    """An as-of query ("at" in the past) saw full recency for every record a previous search
+    had touched in real time, so results depended on the order questions were asked."""
+    from memquill.retrieve.rerank import recency
+
+    said = AT - timedelta(days=60)
+    r = rec("mem-a", "I moved to Leeds", said)  # last used at AT
+    asof = AT - timedelta(days=30)
+    unused = r.model_copy(update={"last_accessed_at": None})
+    assert recency(r, asof, 30.0) == pytest.approx(recency(unused, asof, 30.0))
+    assert recency(r, asof, 30.0) < 0.6
+    assert recency(r, AT, 30.0) == 1.0  # used at AT: fresh from then on

@@ -42,11 +42,11 @@ class Reranker(Protocol):
 
 
 def recency(record: MemoryRecord, at: datetime, half_life_days: float) -> float:
-    ref = (
-        max(t for t in (record.observed_at, record.last_accessed_at) if t)
-        if (record.observed_at or record.last_accessed_at)
-        else record.updated_at
-    )
+    """Decay since the record was last said or used — as seen at ``at``: a use after ``at``
+    (an earlier as-of query ran later in real time) is not known then, or every record a
+    previous question happened to hit would look fresh to a question about the past."""
+    known = [t for t in (record.observed_at, record.last_accessed_at) if t and t <= at]
+    ref = max(known) if known else (record.observed_at or record.updated_at)
     age_days = max(0.0, (at - ref).total_seconds() / 86400)
     half = HALF_LIFE.get(record.type, half_life_days)
     return math.pow(0.5, age_days / half)
