@@ -58,9 +58,9 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return zh_rx, en_rx
 
 
-def _first_relation(text: str) -> tuple[str, str] | None:
+def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None:
     zh_rx, en_rx = _relation_pattern()
-    m = zh_rx.search(text) or en_rx.search(text)
+    m = (zh_rx.match(text) or en_rx.match(text)) if at_start else (zh_rx.search(text) or en_rx.search(text))
     if not m:
         return None
     key = load().relation(m.group(1))
@@ -103,18 +103,15 @@ def relation(text: str) -> tuple[str, str] | None:
     return _first_relation(text)
 
 
+_LEAD = re.compile(r"^(?:(?:现在|最近|后来|今年|去年|明年|下个月|上个月|刚刚?|已经)\s*)+")
+
+
 def about_other(text: str) -> tuple[str, str] | None:
     """The relation a clause is about when it is not the user: it starts with "my <relation>"
     (after a time word) or reports words about someone ("我妈说我姐…", "my mom says he…")."""
     if reported(text):
         return relation(text)
-    rel = _first_relation(text)
-    if rel is None:
-        return None
-    zh_rx, en_rx = _relation_pattern()
-    lead = re.match(r"^(?:(?:现在|最近|后来|今年|去年|明年|下个月|上个月|刚刚?|已经)\s*)*", text)
-    rest = text[lead.end() if lead else 0 :]
-    return rel if zh_rx.match(rest) or en_rx.match(rest) else None
+    return _first_relation(_LEAD.sub("", text, count=1), at_start=True)
 
 
 def event_name(text: str) -> str | None:
