@@ -379,3 +379,52 @@ def test_a_hit_naming_an_older_value_in_the_other_language_leaves() -> None:
     aside = episode("e3", 6, turn("practising writing 北京 for the school forms", 6, [0.9, [["hobby", 0.9]]]))
     tl = timeline([old, new, aside], ("user", "city"), set())
     assert {r.id for r in tl.apply([old, new, aside])} == {"e2"}
+
+
+CITY = [0.9, [["city", 0.85]]]
+FOOD = [0.9, [["favorite_food", 0.6], ["weight", 0.3]]]  # the city is nowhere in its reading
+SPORT = [0.9, [["sport", 0.7], ["hobby", 0.2]]]
+
+
+def test_an_older_turn_naming_a_place_in_passing_leaves_a_city_answer() -> None:
+    first = episode("e1", 1, turn("我住在南京", 1, CITY, "evt-1"))
+    aside = episode("e2", 5, turn("无锡这边的小笼包真不错，来了一个月胖了两斤", 5, FOOD, "evt-5"))
+    new = episode("e3", 9, turn("我搬到苏州了", 9, CITY, "evt-9"))
+    tl = timeline([first, aside, new], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e3"
+    assert {"e1", "e2"} <= tl.drop
+
+
+def test_a_recall_newer_than_the_newest_statement_leaves_whatever_its_reading() -> None:
+    now = episode("e1", 1, turn("I live in Porto now", 1, CITY, "evt-1"))
+    recall = episode("e2", 9, turn("Back in Lisbon I used to surf every weekend", 9, SPORT, "evt-9"))
+    tl = timeline([now, recall], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    assert "e2" in tl.drop
+
+
+def test_a_distant_runner_up_reading_states_nothing() -> None:
+    # city 0.80 outweighs employer 0.11: the turn is about the city, not the employer
+    job = episode("e1", 1, turn("I work at Ferrous Labs", 1, [0.9, [["employer", 0.9]]], "evt-1"))
+    city = [0.9, [["city", 0.8], ["employer", 0.11]]]
+    aside = episode("e2", 9, turn("Still getting used to the trams here in Graz", 9, city, "evt-9"))
+    tl = timeline([job, aside], ("user", "employer"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_a_recall_is_current_only_when_a_present_clause_is_about_the_attribute() -> None:
+    from memquill.retrieve.timeline import recalls
+
+    elsewhere = {
+        "text": "以前坐国航的时候老是延误，现在想想都头疼",
+        "parts": [["以前坐国航的时候老是延误", ["airline"]], ["现在想想都头疼", ["medical_condition"]]],
+    }
+    about = {
+        "text": "以前住成都，如今杭州",
+        "parts": [["以前住成都", ["city"]], ["如今杭州", ["city", "address"]]],
+    }
+    unsplit = {"text": "I used to take the bus, now I cycle"}
+    assert recalls(elsewhere, "airline")
+    assert not recalls(about, "city")
+    assert not recalls(unsplit, "commute")  # no clause readings kept: the present word says now
+    assert not recalls({"text": "Back when I lived in Graz I cycled; I moved to Vienna"}, "city")

@@ -47,6 +47,10 @@ STRONG = 3
 # classifier often reads a changing turn as a neighbouring attribute (``city``, ``color``)
 # with the asked one close behind.
 CUED_FLOOR = 0.03
+# …but a turn another attribute clearly outweighs ("Still settling in here in Braga": ``city``
+# 0.80, ``employer`` 0.11) is about that one: a distant runner-up reading, without a change
+# cue or a clearly read clause, states nothing (it led an employer question wrongly).
+OUTWEIGHED = 0.2
 # A turn's clause readings (each attribute at its best clause) state an attribute only when a
 # clause reads it clearly; a faint clause reading is noise the merge made look strong, and
 # the change-cue floor above applies to the whole turn's reading alone.
@@ -68,7 +72,8 @@ HISTORY = re.compile(
 SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 # A turn recalling an earlier value ("back when I lived in Graz…", "以前在字节的时候…") is
 # history however new the turn: it never leads, and the value it names is an older one —
-# unless it also says how things are now (a change or present cue: "…, now I take the tram").
+# unless it also says how things are now (a change cue, or a present cue in a clause read as
+# the attribute: "…, now I take the tram"; ``recalls``).
 PAST = re.compile(
     r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
     r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
@@ -180,11 +185,15 @@ def statements(
     said: list[Statement] = []
     others: list[Statement] = []  # the same attribute of someone else: no answer either
     heard = {str(t["event"]): str(t["at"]) for r in records for t in _turns(r) if t.get("event")}
-    words = {str(t["event"]): str(t.get("text", "")) for r in records for t in _turns(r) if t.get("event")}
+    said_in = {str(t["event"]): t for r in records for t in _turns(r) if t.get("event")}
+    words = {e: str(t.get("text", "")) for e, t in said_in.items()}
     named = whose.named(records)
     for r in records:
         if r.id in slot_ids:
-            own = Statement(r, r.content, _when(r, heard), 1.0)
+            # a slot record made only from recalls ("Back when I used Emacs…") is history too
+            told = [said_in[e] for e in r.evidence if e in said_in]
+            past = bool(told) and len(told) == len(r.evidence) and all(recalls(t, slot[1]) for t in told)
+            own = Statement(r, r.content, _when(r, heard), 1.0, past=past)
             (others if _supposed(r, words) else said).append(own)
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
@@ -199,20 +208,60 @@ def _loose(
 ) -> list[Statement]:
     """The pool's turns about the slot's subject that read the attribute only faintly (among
     their ``TOP`` readings down to ``CUED_FLOOR``, whole or by clause: "我叫林栖，在厦门做后端
-    开发，公司是拓维链" is read as ``name`` with ``employer`` fifth) and so are no statement."""
+    开发，公司是拓维链" is read as ``name`` with ``employer`` fifth) and so are no statement —
+    or, for an attribute whose values are names, that name one in passing ("佛山这边的早茶真的
+    离谱", "Back in Dali I used to bike…", read as food and sport): what they name is an older
+    value unless it is the newest statement's (``_outdone``)."""
     seen = {(s.record.id, s.text) for s in said}
     named = whose.named(records)
+    attr = load().get(slot[1])
+    passing = attr is not None and attr.value_type in slot_values.PASSING
     out = []
     for r in records:
         if r.type is not MemoryType.EPISODE:
             continue
         for t in _turns(r):
-            st = _statement(r, t, slot[1], loose=True)
+            st = _statement(r, t, slot[1], loose=True) or (_passing(r, t, slot[1]) if passing else None)
             if st is None or (r.id, st.text) in seen:
                 continue
             if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named)):
                 out.append(st)
     return out
+
+
+def _passing(rec: MemoryRecord, turn: Mapping[str, object], key: str) -> Statement | None:
+    """A said (not asked or supposed) turn, whatever its reading, as a passing mention of
+    ``key``: ``_outdone`` keeps it only when it names a value of the attribute's type."""
+    text, at, reading = str(turn.get("text", "")), turn.get("at"), turn.get("reading")
+    if not isinstance(at, str) or not isinstance(reading, list) or len(reading) != 2:
+        return None
+    if float(reading[0]) < MEMORY_FLOOR or NOT_SAID.search(text):
+        return None
+    return Statement(rec, text, datetime.fromisoformat(at), 0.0, past=recalls(turn, key))
+
+
+def recalls(turn: Mapping[str, object], key: str) -> bool:
+    """Does the turn recall an earlier value of ``key`` rather than state the present one? A
+    recall frame ("以前", "back when") and no change cue, unless a clause of its own that
+    recalls nothing says the present about the attribute ("以前住成都，现在杭州": ``city``
+    among that clause's readings; "以前坐东航的时候经常升舱，现在想都别想" recalls)."""
+    text = str(turn.get("text", ""))
+    if PAST.search(text) is None:
+        return False
+    kind = change_cues.kind(text)
+    if kind in change_cues.CHANGE:
+        return False
+    parts = turn.get("parts")
+    if kind is None or not isinstance(parts, list):
+        return kind is None  # read before clauses were kept apart: a present cue says now
+    return not any(
+        isinstance(c, list)
+        and len(c) == 2
+        and change_cues.kind(str(c[0])) == "present"
+        and PAST.search(str(c[0])) is None
+        and key in c[1]
+        for c in parts
+    )
 
 
 def _loose_records(
@@ -261,8 +310,8 @@ def _sources(
 def _outdone(st: Statement, newest: Statement, now: Collection[str], key: str) -> bool:
     """A faint older mention of the attribute that names a value of its type and none of the
     newest statement's values is history: it leaves with the older statements."""
-    if (newest.at - st.at).total_seconds() <= SAME_TIME or not slot_values.named(key, st):
-        return False
+    if (not st.past and (newest.at - st.at).total_seconds() <= SAME_TIME) or not slot_values.named(key, st):
+        return False  # a recall ("以前用 Sublime Text 的时候…") is history however new
     return not any(states_value(st.text, v) for v in now)
 
 
@@ -319,7 +368,9 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     ranked = [(str(k), float(p)) for k, p in reading[1]]
     memory, attrs = float(reading[0]), dict(ranked)
     p = attrs.get(key, 0.0)
-    strong = p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]}
+    strong = (
+        p >= ATTRIBUTE_FLOOR and key in {k for k, _ in ranked[:STRONG]} and p >= OUTWEIGHED * ranked[0][1]
+    )
     part = turn.get("clauses")  # the turn read clause by clause: a clearly read clause only
     if isinstance(part, list) and len(part) == 2:
         by_clause = [(str(k), float(v)) for k, v in part[1]]
@@ -333,8 +384,8 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event") if isinstance(turn.get("event"), str) else None
-    past = PAST.search(text) is not None and change_cues.kind(text) is None
-    return Statement(rec, text, datetime.fromisoformat(at), p, str(event) if event else None, past)
+    event = str(event) if event else None
+    return Statement(rec, text, datetime.fromisoformat(at), p, event, recalls(turn, key))
 
 
 def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:

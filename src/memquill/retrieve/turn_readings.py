@@ -2,8 +2,8 @@
 
 At session end (off the hot path) each user turn of an episode about to be written is read
 by the attribute classifier — wording, time, P(memory), likeliest attributes, and per clause
-for a long turn — in one batched embedding, so a query never embeds a stored turn
-(``timeline.py`` reads these at query time).
+for a long turn (merged, and each clause's own top three) — in one batched embedding, so a
+query never embeds a stored turn (``timeline.py`` reads these at query time).
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ from memquill.write.covered import clauses
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 TOP = 8  # attributes kept per turn
+# Each clause's own likeliest attributes (``parts``): which clause says what ("以前坐东航的时候
+# 经常升舱，现在想都别想" — the present clause is not about the airline).
+PART_TOP = 3
 
 
 class StatementReader:
@@ -39,6 +42,7 @@ class StatementReader:
             t["reading"] = _stored(found[text].memory, found[text].attributes)
             if parts[text]:
                 t["clauses"] = _merged([found[c] for c in parts[text]])
+                t["parts"] = [[c, [k for k, _ in found[c].attributes[:PART_TOP]]] for c in parts[text]]
 
 
 def _stored(memory: float, attributes: Iterable[tuple[str, float]]) -> list[object]:
