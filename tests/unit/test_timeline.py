@@ -428,3 +428,14 @@ def test_a_recall_is_current_only_when_a_present_clause_is_about_the_attribute()
     assert not recalls(about, "city")
     assert not recalls(unsplit, "commute")  # no clause readings kept: the present word says now
     assert not recalls({"text": "Back when I lived in Graz I cycled; I moved to Vienna"}, "city")
+
+
+def test_a_turn_naming_no_value_of_a_named_kind_states_none_of_it() -> None:
+    # the classifier read a hobby turn as ``employer``; it names no organisation: no statement
+    job = episode("e1", 1, turn("I work at Ferrous Labs", 1, [0.9, [["employer", 0.9]]], "evt-1"))
+    misread = [0.9, [["employer", 0.3], ["duration", 0.2]]]
+    chat = episode("e2", 9, turn("Finally finished a jigsaw puzzle, took three weeks", 9, misread, "evt-9"))
+    zh = episode("e3", 10, turn("终于拼完了那幅拼图，花了三个礼拜", 10, misread, "evt-10"))
+    tl = timeline([job, chat, zh], ("user", "employer"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    assert not {"e2", "e3"} & tl.drop

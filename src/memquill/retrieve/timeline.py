@@ -188,6 +188,8 @@ def statements(
     said_in = {str(t["event"]): t for r in records for t in _turns(r) if t.get("event")}
     words = {e: str(t.get("text", "")) for e, t in said_in.items()}
     named = whose.named(records)
+    attr = load().get(slot[1])
+    valued = attr is not None and attr.value_type in slot_values.NAMED
     for r in records:
         if r.id in slot_ids:
             # a slot record made only from recalls ("Back when I used Emacs…") is history too
@@ -198,6 +200,8 @@ def statements(
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
+                    if valued and not slot_values.named(slot[1], st):
+                        continue  # names no value of the attribute's kind: states none of it
                     who = whose.resolved(whose.subject(st.text), st.at, named)
                     (said if whose.same_subject(slot[0], who) else others).append(st)
     return said, others
