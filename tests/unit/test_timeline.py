@@ -435,7 +435,11 @@ def test_a_turn_naming_no_value_of_a_named_kind_states_none_of_it() -> None:
     job = episode("e1", 1, turn("I work at Ferrous Labs", 1, [0.9, [["employer", 0.9]]], "evt-1"))
     misread = [0.9, [["employer", 0.3], ["duration", 0.2]]]
     chat = episode("e2", 9, turn("Finally finished a jigsaw puzzle, took three weeks", 9, misread, "evt-9"))
-    zh = episode("e3", 10, turn("终于拼完了那幅拼图，花了三个礼拜", 10, misread, "evt-10"))
-    tl = timeline([job, chat, zh], ("user", "employer"), set())
-    assert tl.lead is not None and tl.lead.id == "e1"
-    assert not {"e2", "e3"} & tl.drop
+    tl = timeline([job, chat], ("user", "employer"), set())
+    assert tl.lead is not None and tl.lead.id == "e1" and "e2" not in tl.drop
+    # a Chinese turn is not judged by its typed spans: they miss most Chinese names
+    zh_job = [0.9, [["airline", 0.9]]]
+    old = episode("e3", 1, turn("出差一般坐东航", 1, zh_job, "evt-1"))
+    new = episode("e4", 9, turn("这半年出差都改坐海南航空了", 9, zh_job, "evt-9"))
+    tl = timeline([old, new], ("user", "airline"), set())
+    assert tl.lead is not None and tl.lead.id == "e4"

@@ -36,6 +36,7 @@ from memquill.retrieve.superseded import states_value
 from memquill.retrieve.turn_readings import StatementReader as StatementReader  # re-exported
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
+from memquill.text import is_cjk
 from memquill.write.episodes import SENTENCE, content_terms
 from memquill.write.extract import change_cues
 
@@ -188,6 +189,9 @@ def statements(
     said_in = {str(t["event"]): t for r in records for t in _turns(r) if t.get("event")}
     words = {e: str(t.get("text", "")) for e, t in said_in.items()}
     named = whose.named(records)
+    # A Latin-script turn that names no value of a name-valued attribute ("finished that puzzle"
+    # read as ``employer``) states none of it; Chinese names carry no capital the typed
+    # extractors could find ("改坐海南航空了" yields none), so a Chinese turn is not judged so.
     attr = load().get(slot[1])
     valued = attr is not None and attr.value_type in slot_values.NAMED
     for r in records:
@@ -200,7 +204,7 @@ def statements(
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
                 if (st := _statement(r, t, slot[1])) is not None:
-                    if valued and not slot_values.named(slot[1], st):
+                    if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
                     who = whose.resolved(whose.subject(st.text), st.at, named)
                     (said if whose.same_subject(slot[0], who) else others).append(st)
