@@ -37,7 +37,7 @@ from memquill.write.extract.model_gates import (
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.patterns_time import expiry
-from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
+from memquill.write.extract.rules import RuleExtractor, as_said_by, keyed, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.value_kinds import closed_list, kind_value
@@ -79,6 +79,8 @@ class Open:
     said: str
     speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
     whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
+    # a clause a rule took: the keys and values it gave (only its other segments are read)
+    ruled: tuple[tuple[str, str], ...] = ()
 
 
 class ModelExtractor:
@@ -105,16 +107,17 @@ class ModelExtractor:
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
             return []
-        parts = [[replace(c, said=x, whole=c.said) for x in segments(c.said)] for c in clauses]
+        parts = [[replace(c, said=x, whole=c.said) for x in _unruled(c)] for c in clauses]
         said = [c.said for c in clauses] + [x.said for ps in parts for x in ps]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
         rest = iter(found[len(clauses) :])
         out: list[Candidate] = []
         for c, p, ps in zip(clauses, found[: len(clauses)], parts, strict=True):
             times = batch.times.get(c.clause.event.id, [])
-            made = self.propose(c, p, times)
-            if p.memory >= self.thresholds.memory:
-                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], made, times)
+            made = [] if c.ruled else self.propose(c, p, times)
+            if p.memory >= self.thresholds.memory or c.ruled:
+                have = {x.key for x in made} | {k for k, _ in c.ruled}
+                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times)
             else:
                 for _ in ps:
                     next(rest)
@@ -127,14 +130,16 @@ class ModelExtractor:
         whole: str,
         parts: list[Open],
         found: list[Prediction],
-        made: list[Candidate],
+        have: set[str],
         times: Sequence[Any],
     ) -> list[Candidate]:
         """Facts of a clause's comma segments that the whole clause's prediction left out
         ("我叫何静，今年29，在南京做HR": the clause reads as a name, its segments also as an
         age, a city and an occupation): each segment the model reads as a memory on its
-        own proposes its top attribute, unless the clause already has that key."""
-        keys = {x.key for x in made}
+        own proposes its top attribute, unless the clause already has that key — from the
+        model or from the rule that took the clause ("我在腾讯上班，做游戏策划": the
+        employer rule leaves the occupation)."""
+        keys = set(have)
         out: list[Candidate] = []
         for o, p in zip(parts, found, strict=True):
             if p.memory < self.thresholds.memory or not p.attributes or p.attributes[0][0] in keys:
@@ -171,6 +176,10 @@ class ModelExtractor:
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
                 out.append(Open(c, words, who))
+            elif len(segments(words)) >= 2:
+                ruled = tuple((keyed(x).key, x.value or "") for x in taken)
+                if _unruled(Open(c, words, who, ruled=ruled)):
+                    out.append(Open(c, words, who, ruled=ruled))
         return out
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
@@ -363,6 +372,15 @@ def _retired(said: str, value: str | None) -> bool:
     """Does the clause negate ``value`` or name it as an old value?"""
     at = said.find(value) if value else -1
     return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+
+
+def _unruled(o: Open) -> list[str]:
+    """The comma segments of a clause the model reads on their own: all of them, or for a
+    clause a rule took, those holding none of the rule's values."""
+    parts = segments(o.said)
+    if not o.ruled:
+        return parts
+    return [x for x in parts if not any(v and (v in x or x in v) for _, v in o.ruled)]
 
 
 def segments(said: str) -> list[str]:

@@ -1,0 +1,68 @@
+"""A person named beside their relation, end to end, zh + en, on every backend: the clause's
+other fact is kept and the name is filed under the relation, where a later mention of the
+name alone finds the same person. A question or a transcript speaker's relative is no fact
+of the reader's."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+
+
+def names(mem: Memory, user: str) -> set[tuple[str, str | None]]:
+    recs = mem.records(user=user, statuses=["active", "candidate"])
+    return {(r.subject, r.value) for r in recs if r.key == "name"}
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "name"),
+    [
+        ("我同事老吴在数据平台组", "person:colleague", "老吴"),
+        ("我闺蜜邝诗雨下个月从温哥华回国", "person:friend", "邝诗雨"),
+        ("my colleague Rashid plays cricket on Sundays", "person:colleague", "Rashid"),
+        (
+            "my therapist Dr. Anjali Menon moved her practice to Brookline",
+            "person:doctor",
+            "Dr. Anjali Menon",
+        ),
+    ],
+)
+def test_a_name_beside_a_relation_is_the_relations_name(
+    mem: Memory, text: str, subject: str, name: str
+) -> None:
+    mem.add(text, user="u")
+    mem.flush()
+    assert (subject, name) in names(mem, "u")
+
+
+@pytest.mark.parametrize(
+    ("text", "later", "place", "subject"),
+    [
+        ("我同事王蕾从下周开始休产假", "王蕾是成都人", "成都", "person:colleague"),
+        ("my uncle Desmond lives on a narrowboat", "Desmond's hometown is Denver", "Denver", "person:uncle"),
+    ],
+)
+def test_the_name_alone_later_reaches_the_same_person(
+    mem_e5: Memory, text: str, later: str, place: str, subject: str
+) -> None:
+    mem_e5.add(text, user="u")
+    mem_e5.flush()
+    mem_e5.add(later, user="u")
+    mem_e5.flush()
+    about = [r for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.value == place]
+    assert about and all(r.subject == subject for r in about), [(r.subject, r.key) for r in about]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我同事老吴是不是在数据平台组？",
+        "is my friend Tom coming tonight?",
+        "Caroline: my friend Melanie loves pottery",
+    ],
+)
+def test_no_name_from_a_question_or_a_transcript_speakers_relative(mem: Memory, text: str) -> None:
+    mem.add(text, user="u")
+    mem.flush()
+    assert not names(mem, "u")
