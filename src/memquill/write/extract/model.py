@@ -116,7 +116,9 @@ class ModelExtractor:
             times = batch.times.get(c.clause.event.id, [])
             made = [] if c.ruled else self.propose(c, p, times)
             if p.memory >= self.thresholds.memory or c.ruled:
-                have = {x.key for x in made} | {k for k, _ in c.ruled}
+                have: dict[str, set[str]] = {}
+                for k, v in [(x.key, x.value or "") for x in made] + list(c.ruled):
+                    have.setdefault(k, set()).add(v.casefold())
                 made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times)
             else:
                 for _ in ps:
@@ -130,7 +132,7 @@ class ModelExtractor:
         whole: str,
         parts: list[Open],
         found: list[Prediction],
-        have: set[str],
+        have: dict[str, set[str]],
         times: Sequence[Any],
     ) -> list[Candidate]:
         """Facts of a clause's comma segments that the whole clause's prediction left out
@@ -138,22 +140,30 @@ class ModelExtractor:
         age, a city and an occupation): each segment the model reads as a memory on its
         own proposes its top attribute, unless the clause already has that key — from the
         model or from the rule that took the clause ("我在腾讯上班，做游戏策划": the
-        employer rule leaves the occupation)."""
-        keys = set(have)
+        employer rule leaves the occupation). A multi-valued attribute the clause already
+        has takes a further value from a segment that reads as it ("用的是Pixel 8 Pro，电脑是
+        ThinkPad", "单测用Vitest，端到端是Playwright"), whatever its value type: the clause's
+        reading gave the context."""
+        keys = {k: set(v) for k, v in have.items()}
         out: list[Candidate] = []
         for o, p in zip(parts, found, strict=True):
-            if p.memory < self.thresholds.memory or not p.attributes or p.attributes[0][0] in keys:
+            if p.memory < self.thresholds.memory or not p.attributes:
                 continue
             attr = self.catalogue.get(p.attributes[0][0])
-            if attr is None or attr.value_type not in TYPED_VALUES:
+            if attr is None or (attr.key in keys and attr.single):
+                continue
+            if attr.key not in keys and attr.value_type not in TYPED_VALUES:
                 continue  # a free-text value needs the clause's context
             score = p.memory * p.attributes[0][1]
             cands = [
                 x
                 for x in self._candidates(o, p, attr, score, times)
-                if self._sure(attr, x.subject, x.confidence) and not _retired(whole, x.value)
+                if self._sure(attr, x.subject, x.confidence)
+                and not _retired(whole, x.value)
+                and not _known(x.value, keys.get(attr.key, set()))
             ]
-            keys |= {x.key for x in cands}
+            for x in cands:
+                keys.setdefault(x.key, set()).add((x.value or "").casefold())
             out += cands
         return out
 
@@ -372,6 +382,12 @@ def _retired(said: str, value: str | None) -> bool:
     """Does the clause negate ``value`` or name it as an old value?"""
     at = said.find(value) if value else -1
     return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+
+
+def _known(value: str | None, seen: set[str]) -> bool:
+    """Is ``value`` one the clause already gave (or a part or extension of one)?"""
+    v = (value or "").casefold()
+    return not v or any(v in x or x in v for x in seen if x)
 
 
 def _unruled(o: Open) -> list[str]:
