@@ -32,6 +32,7 @@ from memquill.write.extract.model_gates import (
     cue_may_lift,
     fits_role,
     now_and_then,
+    usual,
     without_captions,
 )
 from memquill.write.extract.patterns import PATTERNS
@@ -338,6 +339,8 @@ class ModelExtractor:
             ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
+            if any(usual(v, o.said) for v in ranked):  # "mostly OCaml, Python for scripts"
+                ranked = {v: q for v, q in ranked.items() if usual(v, o.said)}
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
