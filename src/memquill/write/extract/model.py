@@ -339,8 +339,12 @@ class ModelExtractor:
             ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
-            if any(usual(v, o.said) for v in ranked):  # "mostly OCaml, Python for scripts"
-                ranked = {v: q for v, q in ranked.items() if usual(v, o.said)}
+            if said_usual := [o.said.find(v) for v in ranked if usual(v, o.said)]:
+                # "mostly OCaml, Python for scripts": not a value after the usual one (one before
+                # it is not what "mostly" qualifies: "Tagalog is my first…, I mostly think in English")
+                ranked = {
+                    v: q for v, q in ranked.items() if usual(v, o.said) or o.said.find(v) < min(said_usual)
+                }
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
