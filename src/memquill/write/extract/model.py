@@ -23,6 +23,7 @@ from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
 from memquill.write.extract import change_cues, span_change, span_path, span_scorer, subjects, values
+from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -105,9 +106,10 @@ class ModelExtractor:
         self.catalogue = load()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        named = [x for e in batch.events for x in self._named(e, batch)]
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
-            return []
+            return named
         parts = [[replace(c, said=x, whole=c.said) for x in _unruled(c)] for c in clauses]
         said = [c.said for c in clauses] + [x.said for ps in parts for x in ps]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
@@ -126,7 +128,25 @@ class ModelExtractor:
                     next(rest)
             owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
-        return out
+        slots = {(x.subject, x.key) for x in out}
+        return out + [x for x in named if (x.subject, x.key) not in slots]
+
+    def _named(self, event: Event, batch: ExtractionInput) -> list[Candidate]:
+        """Names said beside a relation in a user's own turn ("my colleague Rashid is…",
+        ``appositions``), whoever took the clause. Off the hot path: such a record carries
+        only part of its turn, and a rules-only session must keep the episode the rest of
+        the turn is in (the context block drops an episode a record of its turn carries).
+        Not in a transcript line: whose relation it is depends on the speaker."""
+        if event.role is not Role.USER or event.source is not Trust.USER:
+            return []
+        who, text = speaker(event, without_captions(batch.text(event)))
+        if who:
+            return []
+        return [
+            x
+            for c in self.rules.clauses(event, text, batch.times.get(event.id, []))
+            for x in named_relations(c, [])
+        ]
 
     def _segment_facts(
         self,

@@ -17,7 +17,6 @@ from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source,
 from memquill.text import detect_language
 from memquill.write import noise
 from memquill.write.extract import span_path, span_scorer
-from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
@@ -107,21 +106,15 @@ class RuleExtractor:
         who, text = speaker(event, text)
         out: list[Candidate] = []
         for clause in self.clauses(event, text, times):
-            made: list[Candidate] = []
             for pattern in self.patterns:
                 found = pattern(clause)
                 if found:
                     # keyed once: a catalogue key is no value-named key to map again
-                    made = [x for c in found for x in self._respan(keyed(c), clause)]
+                    out.extend(x for c in found for x in self._respan(keyed(c), clause))
                     break
             else:
                 if clause.explicit:
-                    made = [keyed(_note(clause))]
-            out.extend(made)
-            if not who and event.source is not Trust.EXTERNAL:
-                # "my colleague Rashid is…": the name beside the relation is a fact of its own
-                # (not in a transcript line: whose relation it is depends on the speaker)
-                out.extend(named_relations(clause, made))
+                    out.append(keyed(_note(clause)))
         return [as_said_by(c, who, event) for c in out] if who else out
 
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
