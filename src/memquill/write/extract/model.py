@@ -175,6 +175,8 @@ class ModelExtractor:
                 continue
             if attr.key not in keys and attr.value_type not in TYPED_VALUES:
                 continue  # a free-text value needs the clause's context
+            if attr.key in keys and _BACK.search(o.said):
+                continue  # "…"Paris, Texas", I rewatch it every winter": the value already given
             score = p.memory * p.attributes[0][1]
             cands = [
                 x
@@ -409,6 +411,10 @@ def _retired(said: str, value: str | None) -> bool:
     """Does the clause negate ``value`` or name it as an old value?"""
     at = said.find(value) if value else -1
     return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+
+
+# A segment that refers back to a thing by a pronoun talks about a value already given.
+_BACK = re.compile(r"\b(?:it|them|that one|this one)\b|它|这个|那个", re.IGNORECASE)
 
 
 def _known(value: str | None, seen: set[str]) -> bool:
