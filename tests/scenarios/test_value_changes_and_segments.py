@@ -68,3 +68,41 @@ def test_a_comma_segment_adds_a_typed_fact_about_the_clauses_subject(
     ages = [(r.subject, r.value) for r in stored(mem_e5, "u", "age")]
     assert (subject, age) in ages, ages
     assert all(s == subject for s, _ in ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "ruled", "key", "value"),
+    [
+        ("我从阿里跳槽到拼多多了，下周一入职", "employer", "work_start_date", "下周一"),
+        ("I work at Spotify, I'm 29", "employer", "age", "29"),
+    ],
+)
+def test_a_segment_the_rule_left_adds_its_typed_fact(
+    mem_e5: Memory, text: str, ruled: str, key: str, value: str
+) -> None:
+    """A rule took the clause for one fact; the model reads its other comma segments, which
+    state another ("下周一入职", "I'm 29"), instead of leaving them unread."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    assert stored(mem_e5, "u", ruled)
+    assert [r.value for r in stored(mem_e5, "u", key)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "values", "project"),
+    [
+        ("我平时用iPad Pro，手机是小米14", "device", {"iPad Pro", "小米14"}, None),
+        ("errors go to Sentry, metrics go to Datadog", "stack:monitoring", {"Sentry", "Datadog"}, "p"),
+    ],
+)
+def test_a_multi_valued_attribute_takes_a_value_from_each_segment(
+    mem_e5: Memory, text: str, key: str, values: set[str], project: str | None
+) -> None:
+    """The whole clause reads as one device (one monitoring tool); the segment naming the
+    other is a further value of the same multi-valued attribute, not left unread."""
+    scope = {"project": project} if project else {}
+    mem_e5.add(text, user="u", session="s", **scope)
+    mem_e5.end_session(user="u", session="s", **scope)
+    mem_e5.flush()
+    assert {r.value for r in stored(mem_e5, "u", key, **scope)} == values

@@ -7,7 +7,7 @@ import pytest
 
 from memquill.catalogue import load
 from memquill.write.extract import value_shapes
-from memquill.write.extract.model_gates import acceptable, foil, now_and_then, only_time, runs_on
+from memquill.write.extract.model_gates import acceptable, foil, now_and_then, only_time, runs_on, usual
 from memquill.write.extract.rules import _CLAUSES
 from memquill.write.extract.span_scorer import bundled
 
@@ -233,3 +233,39 @@ def test_a_listed_name_is_the_name_not_its_neighbourhood(key: str, text: str, va
 )
 def test_what_holds_now_and_then(value: str, said: str, expected: bool) -> None:
     assert now_and_then(value, said) is expected
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value", "zh", "expected"),
+    [
+        ("team", "got moved onto the Atlas team last spring", "Atlas", False, "Atlas team"),
+        (
+            "team",
+            "I'm on the Checkout Platform squad, we own carts",
+            "Checkout Platform",
+            False,
+            "Checkout Platform squad",
+        ),
+        ("team", "I'm on the payments team", "payments team", False, "payments team"),
+        ("team", "我在美团的到店营销组，负责优惠券", "美团的到店营销", True, "到店营销组"),
+        ("team", "我在支付组", "支付", True, "支付组"),
+        ("city", "I live in Austin team town", "Austin", False, "Austin"),
+    ],
+)
+def test_with_head(key: str, text: str, value: str, zh: bool, expected: str) -> None:
+    """A team keeps the word that says it is one; a Chinese team drops its organisation."""
+    assert value_shapes.with_head(key, text, value, zh) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "expected"),
+    [
+        ("Go", "我平时主要写Go，偶儿写点Python", True),
+        ("Python", "我平时主要写Go，偶儿写点Python", False),
+        ("Haskell", "I mostly write Haskell at work, Bash for glue", True),
+        ("Bash", "I mostly write Haskell at work, Bash for glue", False),
+    ],
+)
+def test_usual(value: str, said: str, expected: bool) -> None:
+    """The value said as the usual one, in its own part of the clause; not one after it."""
+    assert usual(value, said) is expected

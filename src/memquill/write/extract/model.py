@@ -23,6 +23,7 @@ from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
 from memquill.write.extract import change_cues, span_change, span_path, span_scorer, subjects, values
+from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
@@ -32,12 +33,13 @@ from memquill.write.extract.model_gates import (
     cue_may_lift,
     fits_role,
     now_and_then,
+    usual,
     without_captions,
 )
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.patterns_time import expiry
-from memquill.write.extract.rules import RuleExtractor, as_said_by, speaker
+from memquill.write.extract.rules import RuleExtractor, as_said_by, keyed, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.value_kinds import closed_list, kind_value
@@ -79,6 +81,8 @@ class Open:
     said: str
     speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
     whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
+    # a clause a rule took: the keys and values it gave (only its other segments are read)
+    ruled: tuple[tuple[str, str], ...] = ()
 
 
 class ModelExtractor:
@@ -102,53 +106,87 @@ class ModelExtractor:
         self.catalogue = load()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
+        named = [x for e in batch.events for x in self._named(e, batch)]
         clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
         if not clauses:
-            return []
-        parts = [[replace(c, said=x, whole=c.said) for x in segments(c.said)] for c in clauses]
+            return named
+        parts = [[replace(c, said=x, whole=c.said) for x in _unruled(c)] for c in clauses]
         said = [c.said for c in clauses] + [x.said for ps in parts for x in ps]
         found = self.classifier.predict(self.embedder.embed_passages(said), texts=said)
         rest = iter(found[len(clauses) :])
         out: list[Candidate] = []
         for c, p, ps in zip(clauses, found[: len(clauses)], parts, strict=True):
             times = batch.times.get(c.clause.event.id, [])
-            made = self.propose(c, p, times)
-            if p.memory >= self.thresholds.memory:
-                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], made, times)
+            made = [] if c.ruled else self.propose(c, p, times)
+            if p.memory >= self.thresholds.memory or c.ruled:
+                have: dict[str, set[str]] = {}
+                for k, v in [(x.key, x.value or "") for x in made] + list(c.ruled):
+                    have.setdefault(k, set()).add(v.casefold())
+                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times)
             else:
                 for _ in ps:
                     next(rest)
             owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
-        return out
+        slots = {(x.subject, x.key) for x in out}
+        return out + [x for x in named if (x.subject, x.key) not in slots]
+
+    def _named(self, event: Event, batch: ExtractionInput) -> list[Candidate]:
+        """Names said beside a relation in a user's own turn ("my colleague Rashid is…",
+        ``appositions``), whoever took the clause. Off the hot path: such a record carries
+        only part of its turn, and a rules-only session must keep the episode the rest of
+        the turn is in (the context block drops an episode a record of its turn carries).
+        Not in a transcript line: whose relation it is depends on the speaker."""
+        if event.role is not Role.USER or event.source is not Trust.USER:
+            return []
+        who, text = speaker(event, without_captions(batch.text(event)))
+        if who:
+            return []
+        return [
+            x
+            for c in self.rules.clauses(event, text, batch.times.get(event.id, []))
+            for x in named_relations(c, [])
+        ]
 
     def _segment_facts(
         self,
         whole: str,
         parts: list[Open],
         found: list[Prediction],
-        made: list[Candidate],
+        have: dict[str, set[str]],
         times: Sequence[Any],
     ) -> list[Candidate]:
         """Facts of a clause's comma segments that the whole clause's prediction left out
         ("我叫何静，今年29，在南京做HR": the clause reads as a name, its segments also as an
         age, a city and an occupation): each segment the model reads as a memory on its
-        own proposes its top attribute, unless the clause already has that key."""
-        keys = {x.key for x in made}
+        own proposes its top attribute, unless the clause already has that key — from the
+        model or from the rule that took the clause ("我在腾讯上班，做游戏策划": the
+        employer rule leaves the occupation). A multi-valued attribute the clause already
+        has takes a further value from a segment that reads as it ("用的是Pixel 8 Pro，电脑是
+        ThinkPad", "单测用Vitest，端到端是Playwright"), whatever its value type: the clause's
+        reading gave the context."""
+        keys = {k: set(v) for k, v in have.items()}
         out: list[Candidate] = []
         for o, p in zip(parts, found, strict=True):
-            if p.memory < self.thresholds.memory or not p.attributes or p.attributes[0][0] in keys:
+            if p.memory < self.thresholds.memory or not p.attributes:
                 continue
             attr = self.catalogue.get(p.attributes[0][0])
-            if attr is None or attr.value_type not in TYPED_VALUES:
+            if attr is None or (attr.key in keys and attr.single):
+                continue
+            if attr.key not in keys and attr.value_type not in TYPED_VALUES:
                 continue  # a free-text value needs the clause's context
+            if attr.key in keys and _BACK.search(o.said):
+                continue  # "…"Paris, Texas", I rewatch it every winter": the value already given
             score = p.memory * p.attributes[0][1]
             cands = [
                 x
                 for x in self._candidates(o, p, attr, score, times)
-                if self._sure(attr, x.subject, x.confidence) and not _retired(whole, x.value)
+                if self._sure(attr, x.subject, x.confidence)
+                and not _retired(whole, x.value)
+                and not _known(x.value, keys.get(attr.key, set()))
             ]
-            keys |= {x.key for x in cands}
+            for x in cands:
+                keys.setdefault(x.key, set()).add((x.value or "").casefold())
             out += cands
         return out
 
@@ -171,6 +209,10 @@ class ModelExtractor:
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
                 out.append(Open(c, words, who))
+            elif len(segments(words)) >= 2:
+                ruled = tuple((keyed(x).key, x.value or "") for x in taken)
+                if _unruled(Open(c, words, who, ruled=ruled)):
+                    out.append(Open(c, words, who, ruled=ruled))
         return out
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
@@ -319,6 +361,12 @@ class ModelExtractor:
             ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
+            if said_usual := [o.said.find(v) for v in ranked if usual(v, o.said)]:
+                # "mostly OCaml, Python for scripts": not a value after the usual one (one before
+                # it is not what "mostly" qualifies: "Tagalog is my first…, I mostly think in English")
+                ranked = {
+                    v: q for v, q in ranked.items() if usual(v, o.said) or o.said.find(v) < min(said_usual)
+                }
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
@@ -363,6 +411,25 @@ def _retired(said: str, value: str | None) -> bool:
     """Does the clause negate ``value`` or name it as an old value?"""
     at = said.find(value) if value else -1
     return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+
+
+# A segment that refers back to a thing by a pronoun talks about a value already given.
+_BACK = re.compile(r"\b(?:it|them|that one|this one)\b|它|这个|那个", re.IGNORECASE)
+
+
+def _known(value: str | None, seen: set[str]) -> bool:
+    """Is ``value`` one the clause already gave (or a part or extension of one)?"""
+    v = (value or "").casefold()
+    return not v or any(v in x or x in v for x in seen if x)
+
+
+def _unruled(o: Open) -> list[str]:
+    """The comma segments of a clause the model reads on their own: all of them, or for a
+    clause a rule took, those holding none of the rule's values."""
+    parts = segments(o.said)
+    if not o.ruled:
+        return parts
+    return [x for x in parts if not any(v and (v in x or x in v) for _, v in o.ruled)]
 
 
 def segments(said: str) -> list[str]:

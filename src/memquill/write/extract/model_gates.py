@@ -177,6 +177,20 @@ def now_and_then(value: str, said: str) -> bool:
     return at > 0 and bool(_NOW_AND_THEN.search(said[:at]))
 
 
+# The usual value said as such ("*主要*写Elixir，…写点Rust", "I *mostly* write OCaml, Python
+# for scripts"): beside it, another value of a single-valued slot is the occasional one.
+_USUAL = re.compile(
+    r"(?:主要|基本上?|大多|大部分|\b(?:mostly|mainly|primarily|largely|usually)\b)[^，,。；;!?！？]*$",
+    re.IGNORECASE,
+)
+
+
+def usual(value: str, said: str) -> bool:
+    """Is ``value`` said as the usual one (in its own part of the clause)?"""
+    at = said.find(value)
+    return at > 0 and bool(_USUAL.search(said[:at]))
+
+
 def runs_on(value: str, value_type: str) -> bool:
     """Does a name-typed ``value`` run on into a clause about it (a copula inside)?"""
     if value_type not in _NAMED:

@@ -95,6 +95,7 @@ def trimmed(
     toks = tokens(text, zh)
     out = [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
     out = [(value_shapes.whole_name(text, v), q) for v, q in out] if not zh else out
+    out = [(value_shapes.with_head(attr.key, text, v, zh), q) for v, q in out]
     if value_shapes.in_parts(attr.key, attr.memory_type, attr.single):
         return [(value_shapes.through_parts(text, v, attr.key), q) for v, q in out]
     return out

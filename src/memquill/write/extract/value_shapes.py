@@ -220,3 +220,30 @@ def whole_name(text: str, value: str) -> str:
     if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:at])):
         start = t.start()
     return text[start:end]
+
+
+@cache
+def _kind_heads() -> dict[str, tuple[re.Pattern[str], re.Pattern[str]]]:
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    out = {}
+    for key, spec in (raw.get("kind_heads") or {}).items():
+        en = "|".join(re.escape(w) for w in sorted(spec.get("en", []), key=len, reverse=True))
+        zh = "|".join(re.escape(w) for w in sorted(spec.get("zh", []), key=len, reverse=True))
+        out[key] = (re.compile(rf"\s+(?:{en})s?\b", re.IGNORECASE), re.compile(rf"\s*(?:{zh})"))
+    return out
+
+
+def with_head(key: str, text: str, value: str, zh: bool) -> str:
+    """``value`` with the word after it that says what it is, for the attributes whose
+    labelled values keep it (``kind_heads``: "Kraken" → "Kraken team", "飞书文档" → "飞书文档组");
+    a Chinese one named after its organisation ("字节的飞书文档组") without the organisation."""
+    heads = _kind_heads().get(key)
+    at = text.find(value)
+    if heads is None or at < 0:
+        return value
+    en, zh_rx = heads
+    m = (zh_rx if zh else en).match(text, at + len(value))
+    out = text[at : m.end()] if m else value
+    if zh and "的" in out and len(tail := out.rsplit("的", 1)[1]) >= 2:
+        out = tail
+    return out

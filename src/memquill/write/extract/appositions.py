@@ -1,0 +1,131 @@
+"""A person named beside their relation: "my wife Jess", "my boss, Gretchen,", "我闺蜜邝诗雨".
+
+A clause that introduces someone by relation and name in passing ("my colleague Rashid is a
+die-hard Arsenal fan", "我同事吕梓萌从下周开始休产假") states two facts: the name, and what
+the rest of it says. The rule that takes the clause (or the attribute model) reads the
+second; the name was lost — on the blind dev sets it was the most frequent missing fact of
+person subjects. The name is filed under ``person:<relation>`` (relation words from the
+catalogue), where entity linking (``write/entities.py``) finds it when the name is used
+alone later. Honorifics the name keeps ("Dr. Anjali Menon") and the words a Chinese name
+stops before are data (``data/value_kinds.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+from memquill.catalogue import load
+from memquill.model import Candidate, MemoryType
+from memquill.write.extract.clause import Clause
+from memquill.write.extract.patterns_common import blocked
+from memquill.write.extract.values import pos_cut
+
+_CJK = r"\u4e00-\u9fff"
+# Capitalised words that follow "my <relation>" without naming anyone ("my mom Facetimed…"
+# is rare; "my boss I think" and a weekday are not).
+_NOT_NAMES = frozenset(
+    """I I'm I've I'd I'll Im The A An And But So Or If On In At For From To With Monday Tuesday
+    Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday Tonight Lol Haha Ok Okay""".split()
+)
+# Pronouns, a function word or a verb first: "我妈叫我回家" names no one.
+_ZH_NOT_NAME_START = re.compile(r"^(?:我|你|他|她|它|咱|这|那|大家|自己|了|过|着|不|没|也|都|去|来|要)")
+_NOT_NAME_FLAGS = ("t", "d", "p", "f", "r", "u", "c", "m", "q", "v", "z", "y", "e")
+_NOT_NAMED_FLAGS = ("t", "d", "p", "f", "r", "u", "c", "v", "y", "e")
+
+
+@cache
+def _data() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
+    return tuple(raw.get("honorifics", [])), tuple(raw.get("zh_name_ends", []))
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = load().relation_words()
+    zh = sorted((w for w in words if re.search(f"[{_CJK}]", w)), key=len, reverse=True)
+    en = sorted((w for w in words if not re.search(f"[{_CJK}]", w)), key=len, reverse=True)
+    titles, ends = _data()
+    title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
+    en_rx = re.compile(
+        r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?((?i:"
+        + "|".join(map(re.escape, en))
+        + r"))(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
+        + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
+    )
+    stop = "|".join(re.escape(e) for e in sorted(ends, key=len, reverse=True))
+    latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
+    cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
+    zh_rx = re.compile(
+        r"(?:我|我的|我们|我家|咱)(?:的)?(?:新|现在的)?("
+        + "|".join(map(re.escape, zh))
+        + rf")(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))"
+    )
+    return en_rx, zh_rx
+
+
+def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
+    """(relation key, name) for each person the clause names beside their relation."""
+    en_rx, zh_rx = _patterns()
+    cat = load()
+    out: list[tuple[str, str]] = []
+    if not zh:
+        for m in en_rx.finditer(text):
+            name = re.sub(r"['’]s$", "", m.group(2))  # "my niece Poppy's birthday"
+            first = name.split()[0]
+            if first in _NOT_NAMES or (key := cat.relation(m.group(1))) is None:
+                continue
+            out.append((key, name))
+        return out
+    for m in zh_rx.finditer(text):
+        key = cat.relation(m.group(1))
+        name = m.group(3) or m.group(4) or m.group(5)
+        if key is None or not name or (not m.group(3) and not _zh_name(name, bool(m.group(2)))):
+            continue
+        out.append((key, name))
+    return out
+
+
+def _zh_name(name: str, introduced: bool) -> bool:
+    """Is a Chinese span after a relation word a person's name? After 叫 any word that is no
+    pronoun or function word; right after the relation word ("我同事吕梓萌") only one that
+    jieba reads as a name, or 小/老 + a surname ("小刘", "老吴")."""
+    if _ZH_NOT_NAME_START.match(name) or load().relation(name):
+        return False
+    cut = pos_cut(name)
+    if not cut:
+        return False
+    if introduced:  # reduplicated pet names read as measure words ("朵朵")
+        return not cut[0][1].startswith(_NOT_NAMED_FLAGS)
+    if cut[0][1].startswith(_NOT_NAME_FLAGS):
+        return False
+    if cut[0][1].startswith("nr"):
+        return True
+    return len(cut) == 2 and cut[0][0] in ("小", "老", "阿") and cut[1][1].startswith("nr")
+
+
+_CONTENT = {"zh": "{rel}叫{name}", "en": "The user's {rel} is named {name}"}
+
+
+def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
+    """Name facts of the people the clause names beside their relation, unless the clause's
+    other candidates already name them."""
+    if blocked(c):
+        return []
+    zh = c.language == "zh"
+    have = {(x.subject, x.key) for x in taken}
+    out = []
+    for key, name in relation_names(c.text, zh):
+        subject = f"person:{key}"
+        if (subject, "name") in have:
+            continue
+        have.add((subject, "name"))
+        rel = next((r for r in load().relations if r.key == key), None)
+        word = (rel.zh[0] if zh else rel.en[0]) if rel and (rel.zh if zh else rel.en) else key
+        content = _CONTENT["zh" if zh else "en"].format(rel=f"用户的{word}" if zh else word, name=name)
+        rule = "profile.relation_name"
+        out.append(c.make(MemoryType.FACT, subject, "name", content, value=name, rule=rule))
+    return out

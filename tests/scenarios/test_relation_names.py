@@ -1,0 +1,72 @@
+"""A person named beside their relation, end to end, zh + en, on every backend: the clause's
+other fact is kept and the name is filed under the relation, where a later mention of the
+name alone finds the same person. A question or a transcript speaker's relative is no fact
+of the reader's. The name is read off the hot path (with the attribute model): it carries
+only part of its turn, whose episode a rules-only session keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+
+
+def names(mem: Memory, user: str) -> set[tuple[str, str | None]]:
+    recs = mem.records(user=user, statuses=["active", "candidate"])
+    return {(r.subject, r.value) for r in recs if r.key == "name"}
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "name"),
+    [
+        ("我同事老陈在支付组", "person:colleague", "老陈"),
+        ("我闺蜜许静怡下个月从悉尼回来", "person:friend", "许静怡"),
+        ("my colleague Tobias plays rugby on Saturdays", "person:colleague", "Tobias"),
+        (
+            "my therapist Dr. Helena Voss moved her office to Cambridge",
+            "person:doctor",
+            "Dr. Helena Voss",
+        ),
+    ],
+)
+def test_a_name_beside_a_relation_is_the_relations_name(
+    mem_e5: Memory, text: str, subject: str, name: str
+) -> None:
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    assert (subject, name) in names(mem_e5, "u")
+
+
+@pytest.mark.parametrize(
+    ("text", "later", "place", "subject"),
+    [
+        ("我同事王蕾从下个月开始休假", "王蕾是成都人", "成都", "person:colleague"),
+        ("my uncle Barnaby lives on a houseboat", "Barnaby's hometown is Denver", "Denver", "person:uncle"),
+    ],
+)
+def test_the_name_alone_later_reaches_the_same_person(
+    mem_e5: Memory, text: str, later: str, place: str, subject: str
+) -> None:
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    mem_e5.add(later, user="u")
+    mem_e5.flush()
+    about = [r for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.value == place]
+    assert about and all(r.subject == subject for r in about), [(r.subject, r.key) for r in about]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我同事老陈是不是在支付组？",
+        "is my friend Tom coming tonight?",
+        "Caroline: my friend Melanie loves pottery",
+    ],
+)
+def test_no_name_from_a_question_or_a_transcript_speakers_relative(mem_e5: Memory, text: str) -> None:
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    assert not names(mem_e5, "u")

@@ -1,0 +1,35 @@
+"""A person named beside their relation (``appositions.relation_names``), zh + en: the name
+is found with its honorific and without a possessive, and words that name no one are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.write.extract.appositions import relation_names
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "expected"),
+    [
+        ("my colleague Tobias is a huge Celtic fan", False, [("colleague", "Tobias")]),
+        ("So my boss, Marguerite, signed off on my leave", False, [("manager", "Marguerite")]),
+        ("my therapist Dr. Helena Voss retired last year", False, [("doctor", "Dr. Helena Voss")]),
+        ("remember my nephew Felix's birthday is in May", False, [("nephew", "Felix")]),
+        ("I run a bakery with my husband Tom", False, [("husband", "Tom")]),
+        ("my mom I think is right", False, []),
+        ("my manager Monday said no", False, []),
+        ("my friend's Tesla broke down", False, []),
+        ("我同事韩雪从下个月开始休假", True, [("colleague", "韩雪")]),
+        ("这事由我同事小李牵头", True, [("colleague", "小李")]),
+        ("我儿子叫豆丁，今年三岁", True, [("son", "豆丁")]),
+        ("我领导叫Oliver Brandt，德国人", True, [("manager", "Oliver Brandt")]),
+        ("我闺蜜许静怡2026年12月从悉尼回来", True, [("friend", "许静怡")]),
+        ("我妈叫我回家吃饭", True, []),
+        ("我朋友老家是湖南的", True, []),
+        ("我同事小时候很胖", True, []),
+        ("我表妹在苏州做护士", True, []),
+        ("我老板老是加班", True, []),
+    ],
+)
+def test_relation_names(text: str, zh: bool, expected: list[tuple[str, str]]) -> None:
+    assert relation_names(text, zh) == expected
