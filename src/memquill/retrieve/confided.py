@@ -216,8 +216,10 @@ class Request:
         theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
         if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
-        if own := sensitivity.label_of(found, theirs):
-            out.add(own)
+        if own := sensitivity.label_of(found, theirs):  # the head overrode a catalogue flag, if
+            out = {x for x in out if not critical.attribute(x)} | {own}  # any: it opens nothing
+            if critical.standing_need(attr):  # a private schedule still bears on a meeting
+                out.add(attr.key)
         return frozenset(out)
 
     def named(self, text: str) -> bool:
@@ -235,8 +237,10 @@ class Request:
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
         if model:  # the head's topic is the finer reading: "a family dinner bears on marital
-            # status" is for "married to Li", not for the custody hearing it also reads as that
-            keys = {k for k in keys if critical.attribute(k)}
+            # status" is for "married to Li", not for the custody hearing it also reads as that;
+            # a schedule or a diet it states still bears (``critical.standing_need``)
+            cat = bundled()
+            keys = {k for k in keys if critical.attribute(k) or critical.standing_need(cat.attributes.get(k))}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         if whom := others(labels, text):  # someone else's private matter: theirs to open
             met = sorted(whom & self.people)

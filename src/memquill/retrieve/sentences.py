@@ -150,6 +150,7 @@ class SentenceReader:
         no head, wrote — an upgraded store is labelled lazily, once per wording."""
         if self.sensitive is None:
             return None
+        text = sensitivity.first_person(text)
         found = self._sensitivities(list(dict.fromkeys([text, *sentences(text)])))
         return max(found, key=lambda x: x.private)
 
@@ -233,9 +234,13 @@ class SentenceReader:
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
             theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
+            if critical.private_matter(r.sensitive):  # a therapist, filed as a medical condition
+                own -= {a for a in own if critical.attribute(a, self.catalogue)}
             safe = critical.safety_critical(key=r.attribute, head=r.sensitive, theirs=theirs)
             if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
+                if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
+                    own.add(r.attribute)  # the therapy slot still bears on a Tuesday meeting
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
