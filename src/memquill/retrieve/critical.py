@@ -99,8 +99,10 @@ def standing_need(attr: Attribute | None) -> bool:
     ``constraint`` group, and the context schedules). "Tuesdays at 4 I have therapy" is a
     therapist, private, and the reason a Tuesday 1:1 cannot be at four; "I'm doing IVF, early
     clinic mornings" is why the user comes in late. A code review bears on none of these."""
-    return attr is not None and not attr.safety_critical and (
-        attr.profile == "constraint" or attr.key in SCHEDULES
+    return (
+        attr is not None
+        and not attr.safety_critical
+        and (attr.profile == "constraint" or attr.key in SCHEDULES)
     )
 
 
