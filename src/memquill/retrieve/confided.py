@@ -64,15 +64,22 @@ def discreet(text: str) -> bool:
     return bool(_cues().search(text.casefold().replace("’", "'")))
 
 
-def turn_labels(rec: MemoryRecord) -> dict[str, frozenset[str]]:
-    """An episode's private user turns (``statements``), by wording, with their labels."""
-    return {str(st["text"]): labels for st, labels in _private_turns(rec)}
+def turn_labels(rec: MemoryRecord, relabel: Relabel | None = None) -> dict[str, frozenset[str]]:
+    """An episode's private user turns (``statements``), by wording, with their labels.
+
+    With ``relabel`` (a reader with the sensitivity head) a turn the head calls private is
+    private as a whole, as a confided one is: its other sentences are about the same matter
+    ("Dad died in June. Mum's on her own in Chennai now and I call her every night." — the
+    second, alone, reads as where the mother lives; "The funeral was in Cork. Anyway…")."""
+    return {str(st["text"]): labels for st, labels in _private_turns(rec, relabel)}
 
 
-def _private_turns(rec: MemoryRecord) -> Iterator[tuple[dict[str, Any], frozenset[str]]]:
+def _private_turns(
+    rec: MemoryRecord, relabel: Relabel | None = None
+) -> Iterator[tuple[dict[str, Any], frozenset[str]]]:
     """The episode's user turns that carry private labels, with them."""
     for st in rec.attributes.get("statements") or []:
-        if labels := _turn(st):
+        if labels := _turn(st) | (_sensitive_turn(st, relabel) if relabel is not None else frozenset()):
             yield st, labels
 
 
