@@ -24,6 +24,9 @@ MATTER = 0.9  # the head's private probability that makes the user's own conditi
 MATTER_SAFETY = 0.05  # …when it reads it less likely than this as a safety need
 # a pregnancy is a private matter that still bears on a meal, a drink, a remedy: never overridden
 MATTER_KEEPS = frozenset({"pregnancy"})
+# the catalogue's umbrella for conditions, some a safety need (diabetes, epilepsy), some a private
+# matter (a therapist, PCOS); an allergy, a medication or a wheelchair is a need by what it is
+MATTER_ATTRIBUTES = frozenset({"medical_condition"})
 
 
 class HasSafety(Protocol):
@@ -66,17 +69,28 @@ def safety_critical(
     that person's condition, not a constraint of the user's, whatever attribute it reads as.
     And the user's own condition the head is near sure is a private matter and not a safety
     need (``private_matter``: therapy for panic attacks, PCOS, a biopsy) is private, though the
-    catalogue files it as a medical condition: a ski weekend or a concert outing does not need it."""
+    catalogue files it as a medical condition: a ski weekend or a concert outing does not need it.
+    Not when the text is also read as an allergy, a medication, a mobility need (``_need``)."""
     if theirs and head is not None and head.private >= THEIRS and head.safety < THEIRS_SAFETY:
         return False
-    if private_matter(head):
-        return False
     cat = catalogue or bundled()
+    if private_matter(head) and not _need(key, reading, cat):
+        return False
     if attribute(key, cat):
         return True
     if sum(float(p) for k, p in reading if attribute(str(k), cat)) >= ATTRIBUTE_MASS:
         return True
     return head is not None and head.safety >= HEAD_SAFETY
+
+
+def _need(key: str | Attribute | None, reading: Iterable[tuple[str, float]], cat: Catalogue) -> bool:
+    """A safety-critical attribute other than the condition umbrella is named: by the key, or
+    with ``ATTRIBUTE_MASS`` of the reading."""
+    name = key.key if isinstance(key, Attribute) else key
+    if name not in MATTER_ATTRIBUTES and attribute(key, cat):
+        return True
+    mass = sum(float(p) for k, p in reading if str(k) not in MATTER_ATTRIBUTES and attribute(str(k), cat))
+    return mass >= ATTRIBUTE_MASS
 
 
 def private_matter(head: HasSafety | None) -> bool:

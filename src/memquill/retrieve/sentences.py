@@ -235,7 +235,7 @@ class SentenceReader:
                 own.add(attr.key)
             theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
             if critical.private_matter(r.sensitive):  # a therapist, filed as a medical condition
-                own -= {a for a in own if critical.attribute(a, self.catalogue)}
+                own -= critical.MATTER_ATTRIBUTES
             # the likeliest attribute counts when the classifier reads the sentence as critical
             # at all: "怀孕十周了…" leans medical (0.17), states none, and is the head's to judge
             key = r.attribute if r.critical else None
