@@ -60,3 +60,12 @@ def test_a_schedule_diet_or_budget_is_a_standing_need_a_private_line_still_serve
     )
     assert not any(critical.standing_need(cat[k]) for k in ("occupation", "city", "allergy", "hobby"))
     assert not critical.standing_need(None)
+
+
+def test_a_soft_reading_of_a_critical_attribute_does_not_keep_a_private_matter_critical() -> None:
+    """A bereaved turn ("…and I call her every night") reads 0.23 as an emergency contact: the
+    head, near sure it is grief and no safety need, decides; a reading mostly of an allergy
+    keeps the text critical."""
+    grief = Sensitivity("grief", 0.97, 0.0)
+    assert not critical.safety_critical(reading=[("emergency_contact", 0.23), ("city", 0.1)], head=grief)
+    assert critical.safety_critical(reading=[("allergy", critical.NEED_MASS)], head=grief)
