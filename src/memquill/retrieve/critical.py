@@ -112,9 +112,10 @@ def private_matter(head: HasSafety | None) -> bool:
 def standing_need(attr: Attribute | None) -> bool:
     """A private line read as this attribute still serves a request bearing on it: when the
     user is free, what they eat, what they can spend (the catalogue's non-critical
-    ``constraint`` group, and the context schedules). "Tuesdays at 4 I have therapy" is a
-    therapist, private, and the reason a Tuesday 1:1 cannot be at four; "I'm doing IVF, early
-    clinic mornings" is why the user comes in late. A code review bears on none of these."""
+    ``constraint`` group, the context schedules, drinks and foods avoided). "Tuesdays at 4 I
+    have therapy" is a therapist, private, and the reason a Tuesday 1:1 cannot be at four;
+    "I'm doing IVF, early clinic mornings" is why the user comes in late; "Three years sober"
+    is why there is no wine pairing. A code review bears on none of these."""
     return (
         attr is not None
         and not attr.safety_critical
@@ -122,7 +123,8 @@ def standing_need(attr: Attribute | None) -> bool:
     )
 
 
-SCHEDULES = frozenset({"availability", "sleep_schedule"})
+# schedules, and what a meal must avoid ("Three years sober. So no wine pairings")
+SCHEDULES = frozenset({"availability", "sleep_schedule", "beverage", "food_dislike"})
 
 
 def turn_reading(value: object) -> list[tuple[str, float]]:
