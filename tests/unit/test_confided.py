@@ -116,3 +116,15 @@ def test_a_confided_fact_about_a_parent_opens_only_to_a_request_naming_them(
         assert request.labels(fact, attributes.attribute_of(fact)) >= {CONFIDED, "medical_condition"}
         assert (shown_because(fact, request) is not None) is shown, query
         assert request.labels(ep, attributes.attribute_of(ep)) == frozenset()  # episodes are trimmed instead
+
+
+def test_a_listener_named_by_place_or_a_telling_not_yet_done_is_a_cue() -> None:
+    from memquill.retrieve.confided import discreet
+
+    assert discreet("Had a second interview today, nobody at the yard knows I'm looking")
+    assert discreet("No one in the band knows yet")
+    assert discreet("怀孕十周了，学校那边我还没说")
+    assert discreet("这事我还没跟我妈讲")
+    assert not discreet("我还没说完呢")
+    assert not discreet("周末去哪还没说好")
+    assert not discreet("Nobody knew the answer at the quiz")

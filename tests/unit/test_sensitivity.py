@@ -184,3 +184,15 @@ def test_a_stored_reading_names_its_head_and_only_the_shipped_heads_is_current()
     assert sensitivity.current(["money", 0.9, 0.0]) is None  # written before versions
     assert sensitivity.current(["money", 0.9, 0.0, "0-older"]) is None  # another head
     assert sensitivity.current(None) is None
+
+
+def test_a_record_is_read_in_the_words_the_user_said_it() -> None:
+    """Extraction writes in the third person; the head learnt from first-person statements."""
+    from memquill.retrieve.sensitivity import first_person
+
+    assert first_person("The user got put on a PIP at work, so the user is trying hard") == (
+        "I got put on a PIP at work, so I am trying hard"
+    )
+    assert first_person("The user's dad died in June") == "my dad died in June"
+    assert first_person("用户姐在闹离婚，搬到用户这来住了") == "我姐在闹离婚，搬到我这来住了"
+    assert first_person("用户的妈妈查出来帕金森") == "我妈妈查出来帕金森"

@@ -64,15 +64,22 @@ def discreet(text: str) -> bool:
     return bool(_cues().search(text.casefold().replace("’", "'")))
 
 
-def turn_labels(rec: MemoryRecord) -> dict[str, frozenset[str]]:
-    """An episode's private user turns (``statements``), by wording, with their labels."""
-    return {str(st["text"]): labels for st, labels in _private_turns(rec)}
+def turn_labels(rec: MemoryRecord, relabel: Relabel | None = None) -> dict[str, frozenset[str]]:
+    """An episode's private user turns (``statements``), by wording, with their labels.
+
+    With ``relabel`` (a reader with the sensitivity head) a turn the head calls private is
+    private as a whole, as a confided one is: its other sentences are about the same matter
+    ("Dad died in June. Mum's on her own in Chennai now and I call her every night." — the
+    second, alone, reads as where the mother lives; "The funeral was in Cork. Anyway…")."""
+    return {str(st["text"]): labels for st, labels in _private_turns(rec, relabel)}
 
 
-def _private_turns(rec: MemoryRecord) -> Iterator[tuple[dict[str, Any], frozenset[str]]]:
+def _private_turns(
+    rec: MemoryRecord, relabel: Relabel | None = None
+) -> Iterator[tuple[dict[str, Any], frozenset[str]]]:
     """The episode's user turns that carry private labels, with them."""
     for st in rec.attributes.get("statements") or []:
-        if labels := _turn(st):
+        if labels := _turn(st) | (_sensitive_turn(st, relabel) if relabel is not None else frozenset()):
             yield st, labels
 
 
@@ -216,8 +223,10 @@ class Request:
         theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
         if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
-        if own := sensitivity.label_of(found, theirs):
-            out.add(own)
+        if own := sensitivity.label_of(found, theirs):  # the head overrode a catalogue flag, if
+            out = {x for x in out if not critical.attribute(x)} | {own}  # any: it opens nothing
+            if critical.standing_need(attr):  # a private schedule still bears on a meeting
+                out.add(attr.key)
         return frozenset(out)
 
     def named(self, text: str) -> bool:
@@ -235,8 +244,10 @@ class Request:
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
         if model:  # the head's topic is the finer reading: "a family dinner bears on marital
-            # status" is for "married to Li", not for the custody hearing it also reads as that
-            keys = {k for k in keys if critical.attribute(k)}
+            # status" is for "married to Li", not for the custody hearing it also reads as that;
+            # a schedule or a diet it states still bears (``critical.standing_need``)
+            cat = bundled()
+            keys = {k for k in keys if critical.attribute(k) or critical.standing_need(cat.attributes.get(k))}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         if whom := others(labels, text):  # someone else's private matter: theirs to open
             met = sorted(whom & self.people)

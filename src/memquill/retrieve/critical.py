@@ -20,10 +20,21 @@ ATTRIBUTE_MASS = 0.1  # summed probability on safety-critical attributes that ma
 HEAD_SAFETY = 0.1  # the sensitivity head's ``safety`` probability that makes a text critical
 THEIRS = 0.5  # the head's private probability that makes someone else's condition their matter
 THEIRS_SAFETY = 0.25  # …unless the head reads it this likely as a safety need (a child's allergy)
+MATTER = 0.9  # the head's private probability that makes the user's own condition a private matter
+MATTER_SAFETY = 0.05  # …when it reads it less likely than this as a safety need
+# a pregnancy is a private matter that still bears on a meal, a drink, a remedy: never overridden
+MATTER_KEEPS = frozenset({"pregnancy"})
+# the catalogue's umbrella for conditions, some a safety need (diabetes, epilepsy), some a private
+# matter (a therapist, PCOS); an allergy, a medication or a wheelchair is a need by what it is
+MATTER_ATTRIBUTES = frozenset({"medical_condition"})
+NEED_MASS = 0.5  # a reading this sure of another safety-critical attribute keeps a matter critical
 
 
 class HasSafety(Protocol):
     """A sensitivity reading (``sensitivity.Sensitivity``)."""
+
+    @property
+    def topic(self) -> str: ...
 
     @property
     def private(self) -> float: ...
@@ -54,17 +65,66 @@ def safety_critical(
     more. The floors are low on purpose: a miss hides an allergy, a false alarm only shows
     a private line where the request may not need it.
 
-    One exception: a text about someone else in the user's life (``theirs``: "昨天带我爸去复诊，
+    Two exceptions. A text about someone else in the user's life (``theirs``: "昨天带我爸去复诊，
     他帕金森…") that the head reads as a private matter (``THEIRS``) and not as a safety need is
-    that person's condition, not a constraint of the user's, whatever attribute it reads as."""
+    that person's condition, not a constraint of the user's, whatever attribute it reads as.
+    And the user's own condition the head is near sure is a private matter and not a safety
+    need (``private_matter``: therapy for panic attacks, PCOS, a biopsy) is private, though the
+    catalogue files it as a medical condition: a ski weekend or a concert outing does not need it.
+    Not when the text is also read as an allergy, a medication, a mobility need (``_need``)."""
     if theirs and head is not None and head.private >= THEIRS and head.safety < THEIRS_SAFETY:
         return False
     cat = catalogue or bundled()
+    if private_matter(head) and not _need(key, reading, cat):
+        return False
     if attribute(key, cat):
         return True
     if sum(float(p) for k, p in reading if attribute(str(k), cat)) >= ATTRIBUTE_MASS:
         return True
     return head is not None and head.safety >= HEAD_SAFETY
+
+
+def _need(key: str | Attribute | None, reading: Iterable[tuple[str, float]], cat: Catalogue) -> bool:
+    """A safety-critical attribute other than the condition umbrella is named: by the key, or
+    by most of the reading (``NEED_MASS``; not the soft ``ATTRIBUTE_MASS``: "Dad died in June.
+    Mum's on her own now and I call her every night" puts 0.23 on an emergency contact)."""
+    name = key.key if isinstance(key, Attribute) else key
+    if name not in MATTER_ATTRIBUTES and attribute(key, cat):
+        return True
+    mass = sum(float(p) for k, p in reading if str(k) not in MATTER_ATTRIBUTES and attribute(str(k), cat))
+    return mass >= NEED_MASS
+
+
+def private_matter(head: HasSafety | None) -> bool:
+    """The head is near sure (``MATTER``) a text is a private matter and reads it as no safety
+    need (below ``MATTER_SAFETY``): a therapist, a diagnosis nobody needs at a meal. On the
+    tuning specs every safety-critical fact the head reads so (one) is a pregnancy, which keeps
+    the catalogue's rule (``MATTER_KEEPS``); the medical facts a meal or a trip needs (diabetes,
+    epilepsy, an allergy, a wheelchair) read as a safety need at 0.1 or more."""
+    return (
+        head is not None
+        and head.private >= MATTER
+        and head.safety < MATTER_SAFETY
+        and head.topic not in MATTER_KEEPS
+    )
+
+
+def standing_need(attr: Attribute | None) -> bool:
+    """A private line read as this attribute still serves a request bearing on it: when the
+    user is free, what they eat, what they can spend (the catalogue's non-critical
+    ``constraint`` group, the context schedules, drinks and foods avoided). "Tuesdays at 4 I
+    have therapy" is a therapist, private, and the reason a Tuesday 1:1 cannot be at four;
+    "I'm doing IVF, early clinic mornings" is why the user comes in late; "Three years sober"
+    is why there is no wine pairing. A code review bears on none of these."""
+    return (
+        attr is not None
+        and not attr.safety_critical
+        and (attr.profile == "constraint" or attr.key in SCHEDULES)
+    )
+
+
+# schedules, and what a meal must avoid ("Three years sober. So no wine pairings")
+SCHEDULES = frozenset({"availability", "sleep_schedule", "beverage", "food_dislike"})
 
 
 def turn_reading(value: object) -> list[tuple[str, float]]:

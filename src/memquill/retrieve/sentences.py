@@ -150,6 +150,7 @@ class SentenceReader:
         no head, wrote — an upgraded store is labelled lazily, once per wording."""
         if self.sensitive is None:
             return None
+        text = sensitivity.first_person(text)
         found = self._sensitivities(list(dict.fromkeys([text, *sentences(text)])))
         return max(found, key=lambda x: x.private)
 
@@ -225,7 +226,7 @@ class SentenceReader:
         sensitive attributes it states, and those of the private user turn holding it
         (``confided.py``); empty for a sentence that is not private."""
         self.seed([rec])
-        turns = confided.turn_labels(rec)
+        turns = confided.turn_labels(rec, self.relabel if self.sensitive is not None else None)
         out = []
         for text, r in zip(parts, self.read(parts), strict=True):
             own = set(r.critical)
@@ -233,9 +234,16 @@ class SentenceReader:
             if attr is not None and attr.sensitive and r.score >= MEMORY_FLOOR:
                 own.add(attr.key)
             theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
-            safe = critical.safety_critical(key=r.attribute, head=r.sensitive, theirs=theirs)
+            if critical.private_matter(r.sensitive):  # a therapist, filed as a medical condition
+                own -= critical.MATTER_ATTRIBUTES
+            # the likeliest attribute counts when the classifier reads the sentence as critical
+            # at all: "怀孕十周了…" leans medical (0.17), states none, and is the head's to judge
+            key = r.attribute if r.critical else None
+            safe = critical.safety_critical(key=key, head=r.sensitive, theirs=theirs)
             if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
+                if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
+                    own.add(r.attribute)  # the therapy slot still bears on a Tuesday meeting
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
         return out
 
