@@ -240,6 +240,11 @@ class SentenceReader:
             # at all: "怀孕十周了…" leans medical (0.17), states none, and is the head's to judge
             key = r.attribute if r.critical else None
             safe = critical.safety_critical(key=key, head=r.sensitive, theirs=theirs)
+            if safe and not own and not theirs and critical.attribute(r.attribute, self.catalogue):
+                # the head calls it a safety need and the classifier leans to a critical attribute
+                # it is unsure of ("包里常年揣着一支肾上腺素笔…": medication 0.23): it is that
+                # attribute's line, or it would be no one's — shown in no profile, cut from nothing
+                own.add(r.attribute)
             if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
                 if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
