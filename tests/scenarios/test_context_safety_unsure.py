@@ -58,3 +58,31 @@ def test_an_unsure_safety_line_is_shown_for_a_trip_and_cut_from_a_code_task(
     assert shown[0].why.get("safety_critical"), shown[0].why
     task = mem_read.context(case.task, user="u", budget_tokens=300)
     assert case.word not in task.text, task.text
+
+
+class Trip(NamedTuple):
+    turns: list[str]
+    word: str  # a word of the allergy
+    trip: str  # a trip no situation's cue word names; the head reads it 0.6–0.8 as a safety need
+
+
+TRIPS = [
+    Trip(["我在一家动物医院当助理。", "我对芒果过敏。"], "芒果", "下个月去曼谷玩五天，帮我规划一下"),
+    Trip(
+        ["I work as a veterinary assistant.", "I'm allergic to mango."],
+        "mango",
+        "off to Lisbon for four days next month, help me plan it",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", TRIPS, ids=["zh", "en"])
+def test_a_trip_no_cue_names_still_brings_the_allergy(
+    mem_read: Memory, clock: FixedClock, case: Trip
+) -> None:
+    """The bar the head's reading of a request must reach (``REQUEST_SAFETY``) was 0.8; on the
+    tuning specs 0.6 opens a third more of the requests a safety-critical fact bears on and no
+    fact a request must not see."""
+    say(mem_read, clock, case.turns, "s1")
+    ctx = mem_read.context(case.trip, user="u", budget_tokens=300)
+    assert case.word in ctx.text, ctx.text

@@ -37,7 +37,8 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-REQUEST_SAFETY = 0.8  # a request the head reads this likely as bearing on the user's safety
+REQUEST_SAFETY = 0.6  # a request the head reads this likely as bearing on the user's safety (0.8 missed
+# a third of the tuning requests a safety-critical fact bears on and opened none a request must not see)
 
 
 @dataclass(frozen=True)
