@@ -14,8 +14,10 @@ going to no user slot, as before.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from importlib import resources
 
 from memquill.catalogue import load
 from memquill.text import is_cjk
@@ -171,3 +173,42 @@ def fits(relation: str, gender: str) -> bool:
     if gender == "female":
         return relation not in MALE
     return True
+
+
+# --- a belonging or pet the question names ------------------------------------------------
+# "dog's name?", "what's the pup called again?", "猫现在叫啥": the name asked for is the pet's
+# (``item:<name>``), not the reader's own ``name``. The words and the subject names the
+# write path gives such things (``subjects.item_name``) are data (``data/items.json``).
+_NAME_Q = re.compile(r"叫啥|叫什么|叫做?什么|名字|\b(?:name|named|called|call)\b", re.I)
+
+
+@cache
+def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], ...]:
+    data = json.loads(resources.files("memquill").joinpath("data/items.json").read_text("utf-8"))
+    out = []
+    for g in data["items"]:
+        en = "|".join(map(re.escape, sorted(g["en"], key=len, reverse=True)))
+        zh = "|".join(map(re.escape, sorted(g["zh"], key=len, reverse=True)))
+        # English: owned or definite ("my dog", "the pup", "our kelpie") or opening it ("dog's name?")
+        en_rx = re.compile(rf"(?:\b(?:my|our|the)\s+(?:[\w-]+\s+)?|^\W*)(?:{en})(?:'s)?\b", re.I)
+        # Chinese: opening the question or after 我(家/的)/咱家/家里的 ("猫现在叫啥", "我家狗狗叫什么")
+        zh_rx = re.compile(rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:{zh})")
+        out.append((en_rx, zh_rx, tuple(g["subjects"])))
+    return tuple(out)
+
+
+def named_item(query: str) -> tuple[str, ...]:
+    """Item subjects (``item:dog``, ``item:猫``) whose name a question asks, most likely first;
+    empty when it asks no name or names no belonging."""
+    if not _NAME_Q.search(query) or names_other(query):
+        return ()
+    for en_rx, zh_rx, names in _items():
+        if is_cjk(query):
+            if zh_rx.search(query):
+                return tuple(f"item:{n}" for n in names if not n.isascii())
+        elif m := en_rx.search(query):
+            word = re.sub(r"'s$", "", m.group(0).split()[-1].casefold())
+            ascii_names = [n for n in names if n.isascii()]
+            first = [word] if word in ascii_names else []
+            return tuple(f"item:{n}" for n in dict.fromkeys([*first, *ascii_names]))[:2]
+    return ()

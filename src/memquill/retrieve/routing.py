@@ -30,7 +30,8 @@ from memquill.write.extract.classifier import AttributeClassifier
 SLOT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"邮箱|邮件地址|e-?mail", re.I)),
     ("phone", re.compile(r"手机号|电话号|phone|mobile number", re.I)),
-    ("name", re.compile(r"我叫什么|我的名字|my name\b|who am i", re.I)),
+    # "who am I?" asks the name; "who am I drawing plans for" asks something else
+    ("name", re.compile(r"我叫什么|我的名字|my name\b|\bwho am i\b(?!\s*[a-z])", re.I)),
     (
         "city",
         re.compile(
@@ -126,20 +127,49 @@ def route(
     subject = subject_of(query, project)
     cat = load()
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
+    if items := asked.named_item(query):  # "dog's name?", "猫现在叫啥": the pet's name, not the reader's
+        found = [*(Slot(i, "name", "words") for i in items), *(s for s in found if s.key != "name")]
     if _BOSS_Q.search(query):
         found.insert(0, Slot("person:manager", "name", "words"))
+    elif rel := bare_relation(query):  # "boss?", "老板？": who that is
+        found.insert(0, Slot(f"person:{rel}", "name", "words"))
     guessed: list[Slot] = []
     if (key := catalogue_key(query)) is not None:
         guessed.append(Slot(subject, key, "catalogue"))
     if forms is not None and vector is not None:
         guessed += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
+        if subject.startswith("person:") and not guessed:
+            guessed += [Slot(subject, k, "question_form") for k in _person_keys(forms, vector, cat)]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
     if subject == "user" and not asked.about_reader(query):
         # "When did Caroline …" asks about Caroline, not the user's slot ("city?" does)
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
+    if items:
+        guessed = [s for s in guessed if s.key != "name"]
     return _distinct([*found, *guessed], cat, project)
+
+
+# A question naming a relative ("sis doing what these days") can only mean a person's
+# attribute, so its nearest form among those may route at a lower cosine than one over all.
+RELATIVE_MIN_COSINE = 0.89
+_BARE = re.compile(r"^\W*(?:my\s+|the\s+|我的?|我们的?)?(.+?)(?:\s+now|现在|是谁|是哪位)?\W*$", re.I)
+
+
+def _person_keys(forms: FormIndex, vector: np.ndarray, cat: Catalogue) -> list[str]:
+    """The person attribute of the nearest form, when near enough for a relative's question."""
+    best = [(k, c) for k, c in forms.nearest(vector) if cat.allows(k, "person")]
+    return [best[0][0]] if best and best[0][1] >= RELATIVE_MIN_COSINE else []
+
+
+def bare_relation(query: str) -> str | None:
+    """The relation a question names and nothing else ("boss?", "my dentist?", "老板？"): it
+    asks who that person is."""
+    if not re.search(r"[?？]\s*$", query):
+        return None
+    m = _BARE.match(query)
+    return load().relation(m.group(1).strip().casefold()) if m else None
 
 
 def _model_keys(read: tuple[tuple[str, float], ...]) -> list[str]:
@@ -182,12 +212,14 @@ def _owner(subject: str, key: str, cat: Catalogue, project: str | None) -> str:
 
 
 def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Slot]:
-    """The first slot of each key the catalogue allows for its subject, at most three."""
+    """The first slot of each key the catalogue allows for its subject, at most three (an
+    item's name may be asked under two subject names: "the pup" is ``item:dog`` or ``item:puppy``)."""
     out: list[Slot] = []
     for s in found:
         s = Slot(_owner(s.subject, s.key, cat, project), s.key, s.via)  # "what do we manage deps with"
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
-        if allowed and all(o.key != s.key for o in out):
+        item = s.subject.startswith("item:")
+        if allowed and all(o.key != s.key or (item and o.subject != s.subject) for o in out):
             out.append(s)
     return out[:3]
 

