@@ -17,7 +17,6 @@ is no head and nothing changes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +31,7 @@ from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.critical import THEIRS, safety_critical
 from memquill.retrieve.spend import sentences
 from memquill.write.extract.classifier import Head, unit_rows
+from memquill.write.extract.phrasing import first_person
 
 Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
@@ -112,26 +112,6 @@ def current(value: object) -> Sensitivity | None:
     another head, or before there was one, which a reader labels again when it meets it."""
     model, found = bundled(), Sensitivity.of_stored(value)
     return found if model is not None and found is not None and found.version == model.version else None
-
-
-_THIRD = (
-    (re.compile(r"\bthe user's\b", re.IGNORECASE), "my"),
-    (re.compile(r"\bthe user is\b", re.IGNORECASE), "I am"),
-    (re.compile(r"\bthe user has\b", re.IGNORECASE), "I have"),
-    (re.compile(r"\bthe user\b", re.IGNORECASE), "I"),
-    (re.compile(r"用户的?(?=[爸妈父母哥姐弟妹儿女老公婆丈妻爷奶外孩家朋])"), "我"),
-    (re.compile(r"用户"), "我"),
-)
-
-
-def first_person(text: str) -> str:
-    """A record's wording as the user said it, for the head to read: extraction writes in the
-    third person ("The user got put on a PIP at work", "用户姐在闹离婚"), the head learnt
-    from what people say of themselves, and reads the third-person wording as ordinary (the
-    PIP line: 0.52 private as said, 0.01 as stored)."""
-    for pattern, repl in _THIRD:
-        text = pattern.sub(repl, text)
-    return text
 
 
 def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[Sensitivity]]) -> None:

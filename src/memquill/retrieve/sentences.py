@@ -28,7 +28,7 @@ from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.sensitivity import Sensitivity, SensitivityModel
 from memquill.retrieve.spend import sentences
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
-from memquill.write.extract import classifier
+from memquill.write.extract import classifier, phrasing
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 MEMORY_FLOOR = 0.5  # the sentence states something durable at all
@@ -150,7 +150,7 @@ class SentenceReader:
         no head, wrote — an upgraded store is labelled lazily, once per wording."""
         if self.sensitive is None:
             return None
-        text = sensitivity.first_person(text)
+        text = phrasing.first_person(text)
         found = self._sensitivities(list(dict.fromkeys([text, *sentences(text)])))
         return max(found, key=lambda x: x.private)
 

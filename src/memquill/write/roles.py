@@ -16,6 +16,7 @@ import re
 
 from memquill.model import Candidate, Event, Role, Trust
 from memquill.write import noise
+from memquill.write.extract.phrasing import substitute
 
 _SENTENCES = re.compile(r"(?<=[.!?。！？；;\n])\s*")
 _FIRST = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|our)\b|我", re.IGNORECASE)
@@ -42,9 +43,7 @@ def voiced(event: Event) -> bool:
 
 def to_user_side(text: str) -> str:
     """ "You live in Paris" → "I live in Paris": the claim as the user would state it."""
-    for rx, repl in _SWAP:
-        text = rx.sub(repl, text)
-    return text
+    return substitute(text, _SWAP)
 
 
 def split_assistant(text: str) -> tuple[str, str, str]:

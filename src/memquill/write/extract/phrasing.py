@@ -93,16 +93,39 @@ def third_person(clause: str, language: str, team: str | None = None) -> str:
     text = clause.strip()
     if language == "zh":
         return _zh(text, team)
-    for pattern, repl in _EN_SUBS:
-        text = pattern.sub(repl, text)
-    text = _I_VERB.sub(_conjugate, text)
-    text = re.sub(r"\bI\b", "the user", text)
-    for pattern, repl in _EN_PRONOUNS:
-        text = pattern.sub(repl, text)
+    text = _I_VERB.sub(_conjugate, substitute(text, _EN_SUBS))
+    text = substitute(re.sub(r"\bI\b", "the user", text), _EN_PRONOUNS)
     text = _possessive(text)
     if team:
         text = re.sub(r"\bthe team\b", team, text)
     return text[:1].upper() + text[1:]
+
+
+Table = tuple[tuple[re.Pattern[str], str], ...]
+
+# the stored wording back in the user's voice: the inverse of ``third_person``, for readers that
+# learnt from what people say of themselves (the sensitivity head)
+_FIRST = (
+    (re.compile(r"\bthe user's\b", re.IGNORECASE), "my"),
+    (re.compile(r"\bthe user is\b", re.IGNORECASE), "I am"),
+    (re.compile(r"\bthe user has\b", re.IGNORECASE), "I have"),
+    (re.compile(r"\bthe user\b", re.IGNORECASE), "I"),
+    (re.compile(r"用户的?(?=[爸妈父母哥姐弟妹儿女老公婆丈妻爷奶外孩家朋])"), "我"),
+    (re.compile(r"用户"), "我"),
+)
+
+
+def substitute(text: str, table: Table) -> str:
+    """Apply a table of (pattern, replacement) rewrites in order."""
+    for pattern, repl in table:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def first_person(text: str) -> str:
+    """A record's wording as the user said it ("The user's dad died" → "my dad died",
+    "用户姐在闹离婚" → "我姐在闹离婚")."""
+    return substitute(text, _FIRST)
 
 
 _LOWER_FIRST = frozenset(
