@@ -21,6 +21,7 @@ from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import blocked
+from memquill.write.extract.subjects import relation_alternations
 from memquill.write.extract.values import pos_cut
 
 _CJK = r"\u4e00-\u9fff"
@@ -44,15 +45,13 @@ def _data() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    words = load().relation_words()
-    zh = sorted((w for w in words if re.search(f"[{_CJK}]", w)), key=len, reverse=True)
-    en = sorted((w for w in words if not re.search(f"[{_CJK}]", w)), key=len, reverse=True)
+    zh, en = relation_alternations()
     titles, ends = _data()
     title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
     en_rx = re.compile(
         r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?((?i:"
-        + "|".join(map(re.escape, en))
+        + en
         + r"))(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
         + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
     )
@@ -61,7 +60,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
     zh_rx = re.compile(
         r"(?:我|我的|我们|我家|咱)(?:的)?(?:新|现在的)?("
-        + "|".join(map(re.escape, zh))
+        + zh
         + rf")(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))"
     )
     return en_rx, zh_rx

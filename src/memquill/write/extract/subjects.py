@@ -45,16 +45,21 @@ _ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b"
 
 
 @cache
-def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def relation_alternations() -> tuple[str, str]:
+    """The catalogue's relation words as two regex alternations, Chinese and English, longest
+    first (so "表妹" is tried before "妹")."""
     words = load().relation_words()
     zh = sorted((w for w in words if re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
     en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
+    return "|".join(map(re.escape, zh)), "|".join(map(re.escape, en))
+
+
+@cache
+def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    zh, en = relation_alternations()
     # "我现在的上级", "my new manager": the current one is still the relation
-    zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(?:现在的|新的?)?(" + "|".join(map(re.escape, zh)) + ")")
-    en_rx = re.compile(
-        r"\b(?:my|our)\s+(?:(?:new|current)\s+)?(" + "|".join(map(re.escape, en)) + r")(?:'s)?\b",
-        re.IGNORECASE,
-    )
+    zh_rx = re.compile(r"(?:我|我的|我们|我家|咱)(?:现在的|新的?)?(" + zh + ")")
+    en_rx = re.compile(r"\b(?:my|our)\s+(?:(?:new|current)\s+)?(" + en + r")(?:'s)?\b", re.IGNORECASE)
     return zh_rx, en_rx
 
 
