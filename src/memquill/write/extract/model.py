@@ -106,8 +106,9 @@ class ModelExtractor:
         self.catalogue = load()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
-        named = [x for e in batch.events for x in self._named(e, batch)]
-        clauses = [c for e in batch.events for c in self._open_clauses(e, batch)]
+        read = [self._open_clauses(e, batch) for e in batch.events]
+        clauses = [c for opened, _ in read for c in opened]
+        named = [x for _, names in read for x in names]
         if not clauses:
             return named
         parts = [[replace(c, said=x, whole=c.said) for x in _unruled(c)] for c in clauses]
@@ -130,23 +131,6 @@ class ModelExtractor:
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         slots = {(x.subject, x.key) for x in out}
         return out + [x for x in named if (x.subject, x.key) not in slots]
-
-    def _named(self, event: Event, batch: ExtractionInput) -> list[Candidate]:
-        """Names said beside a relation in a user's own turn ("my colleague Rashid is…",
-        ``appositions``), whoever took the clause. Off the hot path: such a record carries
-        only part of its turn, and a rules-only session must keep the episode the rest of
-        the turn is in (the context block drops an episode a record of its turn carries).
-        Not in a transcript line: whose relation it is depends on the speaker."""
-        if event.role is not Role.USER or event.source is not Trust.USER:
-            return []
-        who, text = speaker(event, without_captions(batch.text(event)))
-        if who:
-            return []
-        return [
-            x
-            for c in self.rules.clauses(event, text, batch.times.get(event.id, []))
-            for x in named_relations(c, [])
-        ]
 
     def _segment_facts(
         self,
@@ -190,16 +174,23 @@ class ModelExtractor:
             out += cands
         return out
 
-    def _open_clauses(self, event: Event, batch: ExtractionInput) -> list[Open]:
+    def _open_clauses(self, event: Event, batch: ExtractionInput) -> tuple[list[Open], list[Candidate]]:
         """Clauses of a user's own turn that no rule pattern claimed, with their wording as
         said: the model was trained on how people talk, and values keep that wording; the
-        normalised clause (absolute times, resolved references) becomes the content."""
+        normalised clause (absolute times, resolved references) becomes the content.
+
+        Beside them, the names said beside a relation ("my colleague Rashid is…",
+        ``appositions``), whoever took the clause. Off the hot path: such a record carries only
+        part of its turn, and a rules-only session must keep the episode the rest of the turn
+        is in (the context block drops an episode a record of its turn carries). Not in a
+        transcript line: whose relation it is depends on the speaker."""
         if event.role is not Role.USER or event.source is not Trust.USER:
-            return []
+            return [], []
         times = batch.times.get(event.id, [])
         who, text = speaker(event, without_captions(batch.text(event)))
         _, content = speaker(event, without_captions(event.content))
         norm = self.rules.clauses(event, text, times)
+        named = [] if who else [x for c in norm for x in named_relations(c, [])]
         raw = self.rules.clauses(event, content, times)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
@@ -213,7 +204,7 @@ class ModelExtractor:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
                 if _unruled(Open(c, words, who, ruled=ruled)):
                     out.append(Open(c, words, who, ruled=ruled))
-        return out
+        return out, named
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
         """Zero or more candidates for one clause from one prediction."""
