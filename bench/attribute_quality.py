@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/attribute_quality.py [--corpus tests/data/attributes_test.jsonl]
         [--holdout] [--no-model] [--records] [--per-attribute] [--json out.json]
-        [--model weights.npz] [--spans ranker.npz] [--misses]
+        [--model weights.npz] [--spans ranker.npz] [--misses] [--confusions N]
 
 Each clause goes through the real write stages — noise gate → time normalisation →
 reference resolution → rules → attribute model (off-hot-path extraction) → worthiness —
@@ -24,7 +24,9 @@ and its candidates are compared with the labelled facts:
 at weights trained without that share (``train_attributes.py --out`` without ``--refit``;
 the shipped weights were refit on every clause) and ``--spans`` at a span ranker trained
 without it (``train_spans.py --without-holdout --out``). Tables per memory type and
-(``--per-attribute``) per attribute; ``--misses`` lists each wrong attribute or value.
+(``--per-attribute``) per attribute; ``--misses`` lists each wrong attribute or value; a
+confusion table (labelled attribute -> the key it was read as, ``--confusions N`` rows)
+shows which near neighbours the attribute head mixes up.
 """
 
 from __future__ import annotations
@@ -120,6 +122,13 @@ def bucket(gold: str, same: list[Candidate]) -> str:
     return f"{cause} ({path})"
 
 
+def confused_with(cands: list[Candidate], gold_keys: set[str]) -> str:
+    """The attribute a clause's labelled fact was read as: the first candidate key that is
+    none of the clause's labelled attributes, or ``(another fact's)`` when every candidate
+    belongs to another labelled fact of the clause (the fact was simply not proposed)."""
+    return next((c.key for c in cands if c.key not in gold_keys), "(another fact's)")
+
+
 def score_rows(
     rows: list[dict[str, Any]], found: list[list[Candidate]], misses: list[str] | None = None
 ) -> dict[str, Any]:
@@ -146,6 +155,8 @@ def score_rows(
                 misses.append(f"{r['id']}\t{r['text']}\t{f['attribute']}={f['value']!r}\t{got_s}")
             if not hit:
                 by["miss"][bucket(f["value"], same)] += 1
+            if not same:
+                by["confused"][f"{f['attribute']} -> {confused_with(cands, gold_keys)}"] += 1
             for g in groups:
                 by[g]["facts"] += 1
                 by[g]["attr"] += bool(same)
@@ -203,6 +214,7 @@ def main() -> int:
     ap.add_argument("--model", help="classifier weights to use instead of the shipped ones")
     ap.add_argument("--spans", help="span ranker weights to use instead of the shipped ones")
     ap.add_argument("--misses", action="store_true", help="list wrong attributes and values")
+    ap.add_argument("--confusions", type=int, default=25, help="rows of the wrong-attribute table (0: none)")
     args = ap.parse_args()
     rows = rows_of(Path(args.corpus), args.holdout)
     misses: list[str] | None = [] if args.misses else None
@@ -219,13 +231,17 @@ def main() -> int:
     print(f"{'group':<34} {'facts':>5} {'attr acc':>8} {'value EM':>8} {'canon':>8}")
     groups = res["groups"]
     for name in sorted(groups, key=lambda k: (k != "all", not k.startswith("type:"), k)):
-        if name == "miss" or (name.startswith("attr:") and not args.per_attribute):
+        if name in ("miss", "confused") or (name.startswith("attr:") and not args.per_attribute):
             continue
         print(_row(name, groups[name]))
     if groups.get("miss"):
         print("missed facts by cause (path):")
         for cause, n in sorted(groups["miss"].items(), key=lambda x: -x[1]):
             print(f"  {cause:<26} {n:>5}")
+    if groups.get("confused") and args.confusions:
+        print(f"wrong attribute, labelled -> read as (top {args.confusions}):")
+        for pair, n in sorted(groups["confused"].items(), key=lambda x: (-x[1], x[0]))[: args.confusions]:
+            print(f"  {pair:<56} {n:>4}")
     if args.records:
         res["structured_share"] = structured_share(rows, not args.no_model)
         print(f"structured (non-episode) share of clauses with facts: {res['structured_share']:.3f}")

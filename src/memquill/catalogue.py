@@ -59,11 +59,14 @@ class Questions(_Frozen):
 
 
 class Relation(_Frozen):
-    """A relation word family: ``manager`` ← "boss", "领导", "上司"…"""
+    """A relation word family: ``manager`` ← "boss", "领导", "上司"…; ``several`` when one
+    has several people of it at once (colleagues, friends, cousins), so a second name is a
+    second person rather than a new name of the first (a new manager replaces the old)."""
 
     key: str
     en: tuple[str, ...]
     zh: tuple[str, ...]
+    several: bool = False
 
 
 class Attribute(_Frozen):

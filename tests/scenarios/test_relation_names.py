@@ -70,3 +70,46 @@ def test_no_name_from_a_question_or_a_transcript_speakers_relative(mem_e5: Memor
     mem_e5.end_session(user="u", session="s")
     mem_e5.flush()
     assert not names(mem_e5, "u")
+
+
+def _told(mem: Memory, *turns: str) -> None:
+    for i, text in enumerate(turns):
+        mem.add(text, user="u", session=f"s{i}")
+        mem.end_session(user="u", session=f"s{i}")
+        mem.flush()
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "later", "place"),
+    [
+        ("我同事王磊下周出差", "我同事陈静从下个月开始休假", "陈静是成都人", "成都"),
+        ("my colleague Tobias plays rugby on Saturdays", "my colleague Priya moved to Leeds", None, None),
+    ],
+)
+def test_two_colleagues_named_in_turn_are_two_people(
+    mem_e5: Memory, first: str, second: str, later: str | None, place: str | None
+) -> None:
+    """Before: ``name`` is single-valued per subject, so the second colleague's name
+    superseded the first's ("王磊" → "陈静") and one person had both."""
+    _told(mem_e5, first, second, *([later] if later else []))
+    (one,) = [n for s, n in names(mem_e5, "u") if s == "person:colleague"]
+    (two,) = [(s, n) for s, n in names(mem_e5, "u") if s.startswith("person:colleague:")]
+    assert one in ("王磊", "Tobias") and two == (f"person:colleague:{two[1]}", two[1]) and two[1] != one
+    every = mem_e5.records(user="u", statuses=None)
+    assert not [r for r in every if r.key == "name" and r.status.value == "superseded"]
+    if place:  # the second one's name alone later reaches the second person
+        about = [r for r in every if r.value == place]
+        assert about and all(r.subject == two[0] for r in about), [(r.subject, r.key) for r in about]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "new"),
+    [
+        ("我的领导是周琴", "我的领导是王建国", "王建国"),
+        ("My manager is Dana Lee", "My manager is Tom Hart", "Tom Hart"),
+    ],
+)
+def test_a_new_manager_still_replaces_the_old(mem_e5: Memory, first: str, second: str, new: str) -> None:
+    """One has one manager at a time: the relation is no ``several`` one, its name supersedes."""
+    _told(mem_e5, first, second)
+    assert names(mem_e5, "u") == {("person:manager", new)}

@@ -269,3 +269,42 @@ def test_with_head(key: str, text: str, value: str, zh: bool, expected: str) -> 
 def test_usual(value: str, said: str, expected: bool) -> None:
     """The value said as the usual one, in its own part of the clause; not one after it."""
     assert usual(value, said) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("use 24-hour time please", "24", "24-hour"),
+        ("I listen to lo-fi hip hop when I work", "lo", "lo-fi"),
+        ("I train Brazilian jiu-jitsu twice a week", "jitsu", "jiu-jitsu"),
+        ("我练巴西柔术，英文叫jiu-jitsu", "jiu", "jiu-jitsu"),
+        ("我用Wi-Fi 6路由器", "Wi", "Wi-Fi"),
+        ("I'm a full-stack developer", "full-stack developer", "full-stack developer"),  # whole already
+        ("我住在杭州", "杭州", "杭州"),  # no hyphen: unchanged
+    ],
+)
+def test_a_value_does_not_end_inside_a_hyphenated_word(text: str, value: str, expected: str) -> None:
+    assert value_shapes.joined(text, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value", "expected"),
+    [
+        ("device", "My laptop is a ThinkPad X1 Carbon, love it", "ThinkPad X1", "ThinkPad X1 Carbon"),
+        ("device", "我的手机是Pixel 8 Pro用了两年", "Pixel 8", "Pixel 8 Pro"),
+        ("device", "我买了台Mac mini放在家里", "Mac", "Mac mini"),
+        ("vehicle", "I drive a Toyota Corolla Hybrid", "Toyota Corolla", "Toyota Corolla Hybrid"),
+        ("device", "I got a MacBook Pro 2021 I think", "MacBook", "MacBook Pro"),  # a year is no model
+        ("device", "My iPad Air I use for notes", "iPad Air", "iPad Air"),  # "I" is no model part
+        ("employer", "I work at Acme Pro now", "Acme", "Acme"),  # no product attribute
+    ],
+)
+def test_a_model_name_keeps_its_parts(key: str, text: str, value: str, expected: str) -> None:
+    assert value_shapes.model_name(key, text, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("24-hour", False), ("24 hours", True), ("twice-weekly", False)]
+)
+def test_a_hyphenated_compound_is_no_time_alone(value: str, expected: bool) -> None:
+    assert only_time(value, "enum", "units") is expected

@@ -7,7 +7,10 @@ entity with one set of slots:
   re-addressed to ``person:manager`` before reconciliation (``link``);
 * the name comes last: records already filed under ``person:周琴`` / ``person:Zhou Qin``
   move to ``person:manager`` once its ``name`` is written (``relink``); what was said about
-  "my manager" before the name was known is already there.
+  "my manager" before the name was known is already there;
+* a second person of a relation one has several of ("my colleague Ana", later "my
+  colleague Rashid") is ``person:colleague:Rashid`` (``another_person``), not a new name of
+  the first.
 
 Lookups are local and bounded: the reader's visible name records, newest first, and the
 open records of one named subject.
@@ -65,9 +68,36 @@ def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
 
 
 def is_relation_subject(subject: str) -> bool:
-    """``person:manager`` (a relation the catalogue knows), not ``person:周琴``."""
+    """``person:manager`` (a relation the catalogue knows) or ``person:colleague:Rashid`` (a
+    further person of it, ``another_person``), not ``person:周琴``."""
     kind, _, rest = subject.partition(":")
-    return kind == "person" and any(r.key == rest for r in load().relations)
+    return kind == "person" and any(r.key == rest.split(":", 1)[0] for r in load().relations)
+
+
+def another_person(cand: Candidate, store: Store, scope: Scope) -> Candidate:
+    """A name of ``person:<relation>`` that differs from the one the relation already holds,
+    for a relation one has several people of (``Relation.several``: colleagues, friends,
+    cousins), is a second person: ``person:<relation>:<name>``, with a slot set of its own.
+    "我同事叫王磊" then "我同事小陈…" are two colleagues, not a new name of the first; a new
+    manager or partner still replaces the old one (single-valued ``name``)."""
+    kind, _, rel = cand.subject.partition(":")
+    if cand.key != "name" or not cand.value or kind != "person":
+        return cand
+    relation = next((r for r in load().relations if r.key == rel), None)
+    if relation is None or not relation.several:
+        return cand
+    held = store.find(
+        RecordFilter(scope, statuses=SLOT_OPEN, subject=cand.subject, key="name"), limit=NAME_LOOKUP_LIMIT
+    )
+    want = canonical(cand.value, "person")
+    if not held or any(r.value and canonical(r.value, "person") == want for r in held):
+        return cand
+    return cand.model_copy(
+        update={
+            "subject": f"{cand.subject}:{cand.value}",
+            "attributes": {**cand.attributes, "another_of": cand.subject},
+        }
+    )
 
 
 def name_aliases(name: str) -> list[str]:

@@ -240,6 +240,7 @@ class WritePipeline:
         """Load → decide → apply; a concurrent writer moving the slot makes us re-decide."""
         scope = event.scope.bind(level_for(cand, event, self.about_project))
         cand = entities.link(cand, self.store, scope)  # "周琴" → the person:manager it names
+        cand = entities.another_person(cand, self.store, scope)  # a second colleague is a second person
         for attempt in range(MAX_RETRIES):
             proposal = Proposal(cand, scope, self.clock.now(), actor)
             decision = decide(proposal, load_view(self.store, proposal, self.rules), self.rules, embed)

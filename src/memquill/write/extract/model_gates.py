@@ -136,7 +136,8 @@ def only_time(value: str, value_type: str, key: str) -> bool:
     if value_type in _TIME_TYPES or _TIME_KEYS.search(key):
         return False
     if value.isascii():
-        words = re.findall(r"[a-z0-9]+", value.casefold())
+        # a hyphenated compound is one word: "24-hour" (time) is a format, not an hour
+        words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", value.casefold())
         return any(w in EN_TIME for w in words) and all(
             w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words
         )

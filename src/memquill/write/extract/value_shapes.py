@@ -13,6 +13,11 @@ choice can only cut it wrong:
   digit group);
 * **Chinese organisations** (``org_heads``): a name ends with the word that says what it is
   ("杭州外国语学校", "协和医院"), which the typed extractors then propose whole;
+* **joined words**: a value never ends inside a hyphenated compound ("24" of "24-hour",
+  "lo" of "lo-fi", "jitsu" of "jiu-jitsu"): the ranker's English tokens end at a hyphen;
+* **model names** (``model_names``: devices, vehicles…): a product's name runs on over
+  its model's parts after it — a word with a digit that is no year, a model word of the
+  data ("ThinkPad X1" of "ThinkPad X1 Carbon", "Pixel 8" of "Pixel 8 Pro");
 * **titles** (``titled``: books, films and shows, games, music): a name between title or
   quotation marks (《请回答1988》, “Dune”) is the work the clause is about, whatever other
   words the clause has ("前前后后看了三遍" is no film).
@@ -220,6 +225,59 @@ def whole_name(text: str, value: str) -> str:
     if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:at])):
         start = t.start()
     return text[start:end]
+
+
+# the rest of a hyphenated compound after a value's last character / before its first
+_JOINED_ON = re.compile(r"(?:-[A-Za-z0-9]+)+(?![A-Za-z0-9])")
+_JOINED_BACK = re.compile(r"(?<![A-Za-z0-9-])(?:[A-Za-z0-9]+-)+$")
+
+
+def joined(text: str, value: str) -> str:
+    """``value`` extended to the whole of a hyphenated compound it starts or ends inside
+    ("24" → "24-hour", "lo" → "lo-fi", "jitsu" → "jiu-jitsu"); unchanged otherwise."""
+    at = text.find(value)
+    if at < 0 or not value:
+        return value
+    start, end = at, at + len(value)
+    if value[-1].isascii() and value[-1].isalnum() and (m := _JOINED_ON.match(text, end)):
+        end = m.end()
+    if value[0].isascii() and value[0].isalnum() and (b := _JOINED_BACK.search(text[:start])):
+        start = b.start()
+    return text[start:end]
+
+
+@dataclass(frozen=True)
+class ModelNames:
+    attributes: frozenset[str]
+    words: frozenset[str]
+
+
+@cache
+def _model_names() -> ModelNames:
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    spec = raw.get("model_names") or {}
+    return ModelNames(frozenset(spec.get("attributes", [])), frozenset(spec.get("words", [])))
+
+
+_MODEL_PART = re.compile(r"[ \t]+([A-Za-z0-9][A-Za-z0-9+]*)(?![A-Za-z0-9'’-])")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def model_name(key: str, text: str, value: str) -> str:
+    """``value`` of a product attribute (``model_names``) run on over the parts of its model
+    name said right after it: a word with a digit that is no year ("X1", "14", "M2") or a
+    model word ("Pro", "Carbon", "mini") — "ThinkPad X1" → "ThinkPad X1 Carbon"."""
+    spec = _model_names()
+    at = text.find(value)
+    if key not in spec.attributes or at < 0 or not value[-1:].isascii() or not value[-1:].isalnum():
+        return value
+    end = at + len(value)
+    while (m := _MODEL_PART.match(text, end)) is not None:
+        word = m.group(1)
+        if word not in spec.words and not (any(c.isdigit() for c in word) and not _YEAR.fullmatch(word)):
+            break
+        end = m.end()
+    return text[at:end]
 
 
 @cache
