@@ -207,7 +207,7 @@ def statements(
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
                     who = whose.resolved(whose.subject(st.text), st.at, named)
-                    (said if whose.same_subject(slot[0], who) else others).append(st)
+                    (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
 
 
@@ -232,7 +232,7 @@ def _loose(
             st = _statement(r, t, slot[1], loose=True) or (_passing(r, t, slot[1]) if passing else None)
             if st is None or (r.id, st.text) in seen:
                 continue
-            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named)):
+            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named), st.text):
                 out.append(st)
     return out
 

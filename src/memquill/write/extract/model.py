@@ -27,6 +27,7 @@ from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
+from memquill.write.extract.item_names import named_items
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
@@ -130,6 +131,13 @@ class ModelExtractor:
             owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         slots = {(x.subject, x.key) for x in out}
+        # a pet's or belonging's name ("猫叫芝士") is the item's, not the user's own name
+        pets = {(x.value or "").casefold() for x in named if x.subject.startswith("item:")}
+        out = [
+            x
+            for x in out
+            if not (x.key == "name" and x.subject == "user" and (x.value or "").casefold() in pets)
+        ]
         return out + [x for x in named if (x.subject, x.key) not in slots]
 
     def _segment_facts(
@@ -190,7 +198,7 @@ class ModelExtractor:
         who, text = speaker(event, without_captions(batch.text(event)))
         _, content = speaker(event, without_captions(event.content))
         norm = self.rules.clauses(event, text, times)
-        named = [] if who else [x for c in norm for x in named_relations(c, [])]
+        named = [] if who else [x for c in norm for x in [*named_relations(c, []), *named_items(c)]]
         raw = self.rules.clauses(event, content, times)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
@@ -378,6 +386,11 @@ class ModelExtractor:
 # Rule families whose keys are minted from the wording, not a catalogue attribute: a clause
 # they took may still state an attribute ("我喜欢东野圭吾的推理" → likes:… and reading).
 FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder", "decision", "task"})
+
+
+def _pets_name(c: Candidate, pets: set[str]) -> bool:
+    """Is ``c`` the user's ``name`` read from a clause naming a pet ("猫叫芝士" read as a name)?"""
+    return c.key == "name" and c.subject == "user" and (c.value or "").casefold() in pets
 
 
 def _freeform(key: str) -> bool:
