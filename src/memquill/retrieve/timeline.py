@@ -75,12 +75,7 @@ SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 # history however new the turn: it never leads, and the value it names is an older one —
 # unless it also says how things are now (a change cue, or a present cue in a clause read as
 # the attribute: "…, now I take the tram"; ``recalls``).
-PAST = re.compile(
-    r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
-    r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
-    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
-    re.IGNORECASE,
-)
+PAST = change_cues.RECALL
 
 
 # --- read time -------------------------------------------------------------------------

@@ -266,6 +266,8 @@ class ModelExtractor:
     ) -> list[Candidate]:
         """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
+        if attr.single and change_cues.RECALL.search(o.said) and change_cues.kind(o.said) is None:
+            return []  # "以前在青岛的时候…", "back when I lived in Lisbon": how it was, not how it is
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
@@ -300,6 +302,8 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
+        if cue is None and self._present(o, p, attr, subject, score):
+            extra["present"] = True  # reconcile may let it replace the slot's value (see there)
         kind = _TYPES[attr.memory_type]
         # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
         when = c.when if kind is MemoryType.TEMPORARY else None
@@ -327,6 +331,24 @@ class ModelExtractor:
                 ),
             },
             **extra,
+        )
+
+    def _present(self, o: Open, p: Prediction, attr: Attribute, subject: str, score: float) -> bool:
+        """Does the clause state a value of a single-valued attribute of the user as how things
+        are, without a change cue ("Lapce is what I code in", "我在鹭岛数智上班")? The model
+        reads the attribute first and the clause as a memory, the value is a typed span (a
+        place, an organisation, a tool, a contact detail), the joint score clears the bar a
+        single-valued guess needs, and the clause recalls nothing ("back when I used Emacs")
+        and is not about a transcript speaker. Questions and suppositions never get here."""
+        return (
+            attr.single
+            and attr.value_type in PRESENT_TYPES
+            and subject == "user"
+            and o.speaker is None
+            and rank_ok(p, attr.key)
+            and p.memory >= self.thresholds.memory
+            and score >= self.thresholds.single
+            and change_cues.RECALL.search(o.said) is None
         )
 
     def _values(
@@ -400,6 +422,9 @@ def _freeform(key: str) -> bool:
 # A change cue may put a span the ranker found less likely first, but not a far less
 # likely one (the cue's "in" must not turn "Xiamen" into "in Xiamen").
 CUE_OVERRULES = 0.25
+# Value types a present statement may carry to replace a slot's value without a change cue:
+# the typed extractors found them, so the value is a thing of the slot's kind, not free text.
+PRESENT_TYPES = TYPED_VALUES | frozenset({"organisation", "tech"})
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
 
 
