@@ -52,12 +52,23 @@ def named_subject(store: Store, scope: Scope, name: str) -> str | None:
     return None
 
 
+def _known_names(store: Store, scope: Scope) -> dict[str, str]:
+    """canonical name → ``person:<relation>`` of the reader's named relations (one lookup)."""
+    out: dict[str, str] = {}
+    for rec in store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT):
+        if rec.subject.startswith("person:") and rec.value:
+            out.setdefault(canonical(rec.value, "person"), rec.subject)
+    return out
+
+
 def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     """The candidate re-addressed to the known entity its subject names, or unchanged."""
     kind, _, name = cand.subject.partition(":")
     if cand.subject == "user" and cand.key != "name":
         # "Maeve … took her straight back as a veterinary nurse": Maeve's, when Maeve is known
-        found = (s for n in _opening_names(cand) if (s := named_subject(store, scope, n)))
+        opening = _opening_names(cand)
+        known = _known_names(store, scope) if opening else {}
+        found = (known[k] for n in opening if (k := canonical(n, "person")) in known)
         if (subject := next(found, None)) is not None:
             return cand.model_copy(
                 update={"subject": subject, "attributes": {**cand.attributes, "linked_from": "user"}}
