@@ -266,8 +266,11 @@ class ModelExtractor:
     ) -> list[Candidate]:
         """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
-        if attr.single and change_cues.RECALL.search(o.said) and change_cues.kind(o.said) is None:
-            return []  # "以前在青岛的时候…", "back when I lived in Lisbon": how it was, not how it is
+        recalled = change_cues.RECALL.search(o.said) is not None and not change_cues.kind(o.said)
+        if attr.single and o.speaker is None and recalled:
+            # "以前在青岛的时候…", "back when I lived in Lisbon": how it was, not how it is (a
+            # transcript's recalls stay: its questions ask about the speakers' past)
+            return []
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
