@@ -28,6 +28,7 @@ from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.item_names import named_items
+from memquill.write.extract.lexicon import tech_roles
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
@@ -305,7 +306,7 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
-        if cue is None and self._present(o, p, attr, subject, score):
+        if cue is None and self._present(o, p, attr, subject, score) and _names_thing(value, attr.value_type):
             extra["present"] = True  # reconcile may let it replace the slot's value (see there)
         kind = _TYPES[attr.memory_type]
         # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
@@ -429,6 +430,17 @@ CUE_OVERRULES = 0.25
 # the typed extractors found them, so the value is a thing of the slot's kind, not free text.
 PRESENT_TYPES = TYPED_VALUES | frozenset({"organisation", "tech"})
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
+
+
+def _names_thing(value: str, value_type: str) -> bool:
+    """Is a Latin-script value a name the way a present statement must give one: a place,
+    organisation or person capitalised ("Lisbon", not the "lease" of "got a Rivian on a
+    lease"), a tool the lexicon knows or capitalised? Other types and Chinese values pass."""
+    if not value.isascii() or value_type not in ("place", "organisation", "person", "tech"):
+        return True
+    if value_type == "tech" and tech_roles(value) is not None:
+        return True
+    return any(ch.isupper() for ch in value)
 
 
 def rank_ok(p: Prediction, key: str) -> bool:
