@@ -75,12 +75,7 @@ SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 # history however new the turn: it never leads, and the value it names is an older one —
 # unless it also says how things are now (a change cue, or a present cue in a clause read as
 # the attribute: "…, now I take the tram"; ``recalls``).
-PAST = re.compile(
-    r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
-    r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
-    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
-    re.IGNORECASE,
-)
+PAST = change_cues.RECALL
 
 
 # --- read time -------------------------------------------------------------------------
@@ -207,7 +202,7 @@ def statements(
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
                     who = whose.resolved(whose.subject(st.text), st.at, named)
-                    (said if whose.same_subject(slot[0], who) else others).append(st)
+                    (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
 
 
@@ -232,7 +227,7 @@ def _loose(
             st = _statement(r, t, slot[1], loose=True) or (_passing(r, t, slot[1]) if passing else None)
             if st is None or (r.id, st.text) in seen:
                 continue
-            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named)):
+            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named), st.text):
                 out.append(st)
     return out
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from memquill.model import MemoryRecord
 from memquill.retrieve import asked
 from memquill.retrieve.turn_readings import turns
-from memquill.write.extract import subjects
+from memquill.write.extract import item_names, subjects
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
 _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
@@ -54,9 +54,12 @@ def resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str
     return before[-1] if before else said
 
 
-def same_subject(slot_subject: str, said: str | None) -> bool:
+def same_subject(slot_subject: str, said: str | None, text: str = "") -> bool:
     """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
-    about the user (or the user's project)."""
+    about the user (or the user's project) — and about a pet or belonging (``item:dog``)
+    only when it names that thing ("the dog's called Admiral now"; ``text`` is the turn)."""
     if slot_subject.startswith("person:"):
         return said == slot_subject
+    if slot_subject.startswith("item:"):
+        return said is None and item_names.mentions(slot_subject, text)
     return said is None

@@ -19,6 +19,7 @@ open records of one named subject.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -54,9 +55,27 @@ def named_subject(store: Store, scope: Scope, name: str) -> str | None:
     return None
 
 
+def _known_names(store: Store, scope: Scope) -> dict[str, str]:
+    """canonical name → ``person:<relation>`` of the reader's named relations (one lookup)."""
+    out: dict[str, str] = {}
+    for rec in store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT):
+        if rec.subject.startswith("person:") and rec.value:
+            out.setdefault(canonical(rec.value, "person"), rec.subject)
+    return out
+
+
 def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     """The candidate re-addressed to the known entity its subject names, or unchanged."""
     kind, _, name = cand.subject.partition(":")
+    if cand.subject == "user" and cand.key != "name":
+        # "Maeve … took her straight back as a veterinary nurse": Maeve's, when Maeve is known
+        opening = _opening_names(cand)
+        known = _known_names(store, scope) if opening else {}
+        found = (known[k] for n in opening if (k := canonical(n, "person")) in known)
+        if (subject := next(found, None)) is not None:
+            return cand.model_copy(
+                update={"subject": subject, "attributes": {**cand.attributes, "linked_from": "user"}}
+            )
     if kind != "person" or not name or cand.key == "name":
         return cand
     subject = named_subject(store, scope, name)
@@ -65,6 +84,35 @@ def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     return cand.model_copy(
         update={"subject": subject, "attributes": {**cand.attributes, "linked_from": cand.subject}}
     )
+
+
+# A clause opening with someone's name is about them ("Maeve called me herself — the clinic
+# took her straight back as a veterinary nurse"), though a rule reading "as a …" filed it
+# under the user; unless the user is the subject of a later part ("…, and the user …").
+_OPEN_EN = re.compile(r"^([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?:'s|’s)?\b")
+_OPEN_ZH = re.compile(r"^([\u4e00-\u9fff]{2,3})")
+_NOT_OPENING = frozenset(
+    "The This That These Those There Here It My Our Your His Her Their User Users".split()
+)
+_USER_SUBJECT = re.compile(
+    r"(?:^|[,;:—–，；：]\s*|\b(?:and|so|but|then)\s+)(?:the user\b(?!\s+(?:herself|himself))|用户(?!的))",
+    re.IGNORECASE,
+)
+
+
+def _opening_names(cand: Candidate) -> list[str]:
+    """The names a user-subject candidate's content may open with, when the user is no
+    subject of it and the attribute can be a person's; the caller keeps one only when it is
+    a known person's name (``named_subject``)."""
+    text = cand.content.strip()
+    attr = load().get(cand.key)
+    if attr is None or "person" not in attr.subjects or _USER_SUBJECT.search(text):
+        return []
+    if (m := _OPEN_EN.match(text)) and m.group(1).split()[0] not in _NOT_OPENING:
+        return list(dict.fromkeys([m.group(1), m.group(1).split()[0]]))
+    if (m := _OPEN_ZH.match(text)) and not text.startswith(("用户", "我")):
+        return [m.group(1)[:2], m.group(1)]
+    return []
 
 
 def is_relation_subject(subject: str) -> bool:

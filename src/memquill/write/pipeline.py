@@ -21,7 +21,18 @@ from memquill.model import Candidate, Create, Event, Level, MemoryRecord, Role, 
 from memquill.model.candidate import Trigger
 from memquill.providers.base import Embedder
 from memquill.store.base import Store
-from memquill.write import coref, covered, entities, noise, roles, scoping, staleness, supposed, timenorm
+from memquill.write import (
+    coref,
+    corrections,
+    covered,
+    entities,
+    noise,
+    roles,
+    scoping,
+    staleness,
+    supposed,
+    timenorm,
+)
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
 from memquill.write.policy import LOG_MARKERS, WritePolicy
@@ -204,6 +215,8 @@ class WritePipeline:
         if not batch.events:
             return report
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
+        if Trigger.BACKGROUND in allowed:  # "Sorry, Captain, not Admiral": the slot holding Admiral
+            found += corrections.by_value(batch.events, self.store, found)
         if Trigger.SESSION_END in allowed:
             found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
         found = [self.policy.shape(c) for c in found]

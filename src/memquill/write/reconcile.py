@@ -15,6 +15,7 @@ new policy inputs rather than new store reads.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from difflib import SequenceMatcher
 
 import numpy as np
@@ -148,13 +149,33 @@ def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: 
         return build.flag(proposal, cur, "external content cannot replace memory", embed)
     if ends or c.attributes.get("correction"):
         return build.invalidate(proposal, policy, cur, embed)
-    if cur.status is Status.ACTIVE and build.initial_status(c, policy) is not Status.ACTIVE:
+    said_now = _said_now(c, policy)
+    if said_now:  # the slot's attribute stated again, with another value, as how things are
+        proposal = replace(proposal, candidate=c.model_copy(update={"confidence": policy.confidence_floor}))
+    elif cur.status is Status.ACTIVE and build.initial_status(c, policy) is not Status.ACTIVE:
         return build.flag(proposal, cur, "an unconfirmed claim may not replace an active value", embed)
     start = c.valid_from or c.observed_at or proposal.now
     began = start_of(cur)
     if began is not None and start < began:
         return build.insert_history(proposal, view, cur, start, embed)
-    return build.supersede(proposal, policy, cur, start, embed)
+    return build.supersede(proposal, policy, cur, start, embed, PRESENT_WHY if said_now else None)
+
+
+PRESENT_WHY = "a different value of the slot said as the present, without a change cue"
+
+
+def _said_now(c: Candidate, policy: Policy) -> bool:
+    """Is ``c`` a present statement (``attributes.present``: the model's first reading of a
+    user's clause, a typed value, no recall; ``extract/model.py``) that waits below the
+    confidence floor only for want of a change cue? The slot already holds a value of the
+    attribute, so the attribute is not in doubt: a different value said as how things are
+    *is* the change ("Lapce is what I code in now" after Zed). A claim awaiting
+    confirmation, an external one or one not worth keeping still waits."""
+    if not c.attributes.get("present") or c.confidence >= policy.confidence_floor:
+        return False
+    if c.attributes.get("needs_confirmation") or c.source is Source.EXTERNAL or c.worthiness < 0.5:
+        return False
+    return c.polarity is Polarity.POSITIVE and not policy.multi_valued(c.key)
 
 
 def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: Embed) -> MemoryRecord | None:

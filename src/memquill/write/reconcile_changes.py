@@ -138,15 +138,19 @@ def flag(p: Proposal, cur: MemoryRecord, why: str, embed: Embed) -> Decision:
     return Decision(Op.FLAG, c, p.scope, why, rec.id, target=cur, changes=changes)
 
 
-def supersede(p: Proposal, policy: Policy, cur: MemoryRecord, start: datetime, embed: Embed) -> Decision:
-    """Same slot, new value: the old version ends where the new one starts."""
+def supersede(
+    p: Proposal, policy: Policy, cur: MemoryRecord, start: datetime, embed: Embed, reason: str | None = None
+) -> Decision:
+    """Same slot, new value: the old version ends where the new one starts (``reason``: why
+    the new value could replace it, when not the usual "same slot, new value")."""
     c = p.candidate
     rec = new_record(p, initial_status(c, policy))
     rec.valid_from, rec.supersedes = start, cur.id
     old = _next(cur, p.now, status=Status.SUPERSEDED, valid_to=start, superseded_by=rec.id)
-    why = f"same slot, new value (was: {cur.value or cur.content})"
+    why = f"{reason or 'same slot, new value'} (was: {cur.value or cur.content})"
     audit = Audit(RevisionOp.SUPERSEDE, p.actor, why, tuple(c.evidence))
-    added = Audit(RevisionOp.ADD, p.actor, f"new value of the slot; supersedes {cur.id}", tuple(c.evidence))
+    said = f"{reason or 'new value of the slot'}; supersedes {cur.id}"
+    added = Audit(RevisionOp.ADD, p.actor, said, tuple(c.evidence))
     changes = (
         Update(old, cur.revision, audit, reindex=False),
         Create(rec, added, _emb(embed())),

@@ -27,6 +27,14 @@ from importlib import resources
 from memquill.errors import ConfigError
 
 CUES_FILE = "data/change_cues.json"
+# A clause recalling an earlier value ("back when I lived in Graz…", "以前在字节的时候…") says
+# how things were, not how they are (the slot timeline and the present-statement rule read it).
+RECALL = re.compile(
+    r"以前|曾经|当年|那时候|那会儿|那几年|还在.{1,12}?的时候|"
+    r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
+    r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
+    re.IGNORECASE,
+)
 KINDS = ("new", "start", "back", "old", "present")
 CHANGE = frozenset({"new", "start", "back"})
 NEAR = 16  # characters between a cue and the value it introduces ("switched over to the …")

@@ -27,6 +27,8 @@ from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
+from memquill.write.extract.item_names import named_items
+from memquill.write.extract.lexicon import tech_roles
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
@@ -130,6 +132,13 @@ class ModelExtractor:
             owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         slots = {(x.subject, x.key) for x in out}
+        # a pet's or belonging's name ("猫叫芝士") is the item's, not the user's own name
+        pets = {(x.value or "").casefold() for x in named if x.subject.startswith("item:")}
+        out = [
+            x
+            for x in out
+            if not (x.key == "name" and x.subject == "user" and (x.value or "").casefold() in pets)
+        ]
         return out + [x for x in named if (x.subject, x.key) not in slots]
 
     def _segment_facts(
@@ -190,7 +199,7 @@ class ModelExtractor:
         who, text = speaker(event, without_captions(batch.text(event)))
         _, content = speaker(event, without_captions(event.content))
         norm = self.rules.clauses(event, text, times)
-        named = [] if who else [x for c in norm for x in named_relations(c, [])]
+        named = [] if who else [x for c in norm for x in [*named_relations(c, []), *named_items(c)]]
         raw = self.rules.clauses(event, content, times)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
@@ -258,6 +267,11 @@ class ModelExtractor:
     ) -> list[Candidate]:
         """One candidate per value (several for a multi-valued attribute given as a list)."""
         c = o.clause
+        recalled = change_cues.RECALL.search(o.said) is not None and not change_cues.kind(o.said)
+        if attr.single and o.speaker is None and recalled:
+            # "以前在青岛的时候…", "back when I lived in Lisbon": how it was, not how it is (a
+            # transcript's recalls stay: its questions ask about the speakers' past)
+            return []
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
         if subject is None or not self.catalogue.allows(attr.key, subject):
@@ -292,6 +306,8 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, attr.key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
+        if cue is None and self._present(o, p, attr, subject, score) and _names_thing(value, attr.value_type):
+            extra["present"] = True  # reconcile may let it replace the slot's value (see there)
         kind = _TYPES[attr.memory_type]
         # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
         when = c.when if kind is MemoryType.TEMPORARY else None
@@ -319,6 +335,24 @@ class ModelExtractor:
                 ),
             },
             **extra,
+        )
+
+    def _present(self, o: Open, p: Prediction, attr: Attribute, subject: str, score: float) -> bool:
+        """Does the clause state a value of a single-valued attribute of the user as how things
+        are, without a change cue ("Lapce is what I code in", "我在鹭岛数智上班")? The model
+        reads the attribute first and the clause as a memory, the value is a typed span (a
+        place, an organisation, a tool, a contact detail), the joint score clears the bar a
+        single-valued guess needs, and the clause recalls nothing ("back when I used Emacs")
+        and is not about a transcript speaker. Questions and suppositions never get here."""
+        return (
+            attr.single
+            and attr.value_type in PRESENT_TYPES
+            and subject == "user"
+            and o.speaker is None
+            and rank_ok(p, attr.key)
+            and p.memory >= self.thresholds.memory
+            and score >= self.thresholds.single
+            and change_cues.RECALL.search(o.said) is None
         )
 
     def _values(
@@ -380,6 +414,11 @@ class ModelExtractor:
 FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "reminder", "decision", "task"})
 
 
+def _pets_name(c: Candidate, pets: set[str]) -> bool:
+    """Is ``c`` the user's ``name`` read from a clause naming a pet ("猫叫芝士" read as a name)?"""
+    return c.key == "name" and c.subject == "user" and (c.value or "").casefold() in pets
+
+
 def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
 
@@ -387,7 +426,21 @@ def _freeform(key: str) -> bool:
 # A change cue may put a span the ranker found less likely first, but not a far less
 # likely one (the cue's "in" must not turn "Xiamen" into "in Xiamen").
 CUE_OVERRULES = 0.25
+# Value types a present statement may carry to replace a slot's value without a change cue:
+# the typed extractors found them, so the value is a thing of the slot's kind, not free text.
+PRESENT_TYPES = TYPED_VALUES | frozenset({"organisation", "tech"})
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
+
+
+def _names_thing(value: str, value_type: str) -> bool:
+    """Is a Latin-script value a name the way a present statement must give one: a place,
+    organisation or person capitalised ("Lisbon", not the "lease" of "got a Rivian on a
+    lease"), a tool the lexicon knows or capitalised? Other types and Chinese values pass."""
+    if not value.isascii() or value_type not in ("place", "organisation", "person", "tech"):
+        return True
+    if value_type == "tech" and tech_roles(value) is not None:
+        return True
+    return any(ch.isupper() for ch in value)
 
 
 def rank_ok(p: Prediction, key: str) -> bool:

@@ -163,8 +163,18 @@ def person_name(text: str) -> str | None:
         return m.group(1)
     m = _NAME_ZH.match(text)
     if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)) and _nominal(text, m.group(1)):
+        if text[m.end(1) :].startswith("的") and not _person_word(m.group(1)):
+            return None  # "新租的房子", "家里的猫": a thing's owner is a person only by name
         return m.group(1)
     return None
+
+
+def _person_word(name: str) -> bool:
+    """Does jieba read ``name`` as a person's name ("周琴", "小刘")?"""
+    cut = pos_cut(name)
+    if cut and cut[0][1].startswith("nr"):
+        return True
+    return len(cut) == 2 and cut[0][0] in ("小", "老", "阿")
 
 
 # jieba POS flags no name is made of: time, adverb, preposition, locality, pronoun, particle,

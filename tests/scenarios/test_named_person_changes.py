@@ -1,0 +1,63 @@
+"""A relative's change said by their name is theirs (zh + en, every backend, the real embedder
+and the attribute model): once "my sister Maeve" / "我姐姐叫林晓" is known, a clause opening
+with the name ("Maeve … took her straight back as a veterinary nurse", "林晓…现在在一家药企做
+医药代表") goes to ``person:sister`` even when a rule read it as the user's, and the user's own
+slot is untouched; a clause where the user is the subject stays the user's."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import say
+
+
+@pytest.mark.parametrize(
+    ("intro", "change", "key", "value", "question"),
+    [
+        (
+            "我姐姐叫林晓，在医院当护士。",
+            "林晓上个月辞职了，现在在一家药企做医药代表。",
+            "employer",
+            "药企",
+            "我姐现在在哪上班",
+        ),
+        (
+            "My sister Maeve is a paramedic in Galway.",
+            "Maeve called me herself — the clinic took her straight back as a veterinary nurse.",
+            "occupation",
+            "veterinary nurse",
+            "sis's job now?",
+        ),
+    ],
+)
+def test_a_clause_opening_with_a_known_name_is_that_persons(
+    mem_e5: Memory, clock: FixedClock, intro: str, change: str, key: str, value: str, question: str
+) -> None:
+    say(mem_e5, clock, [intro], "s1", gap_days=20)
+    say(mem_e5, clock, [change], "s2", gap_days=20)
+    recs = mem_e5.records(user="u", statuses=["active", "candidate"])
+    assert ("person:sister", value) in {(r.subject, r.value) for r in recs if r.key == key}
+    assert not [r for r in recs if r.subject == "user" and r.value == value]
+    hits = mem_e5.search(question, user="u", k=5)
+    assert any(h.memory.value == value for h in hits[:2])
+
+
+@pytest.mark.parametrize(
+    ("intro", "mine"),
+    [
+        ("我姐姐叫林晓，在医院当护士。", "林晓介绍我去了一家药企，我现在在药企做医药代表。"),
+        (
+            "My sister Maeve is a paramedic in Galway.",
+            "Maeve got me an interview, and I work as a data analyst now.",
+        ),
+    ],
+)
+def test_the_users_own_change_beside_a_name_stays_the_users(
+    mem_e5: Memory, clock: FixedClock, intro: str, mine: str
+) -> None:
+    say(mem_e5, clock, [intro], "s1", gap_days=20)
+    say(mem_e5, clock, [mine], "s2", gap_days=20)
+    recs = mem_e5.records(user="u", statuses=["active", "candidate"])
+    assert not [r for r in recs if r.attributes.get("linked_from") == "user"]
