@@ -23,6 +23,7 @@ import numpy as np
 from memquill.catalogue import Catalogue, load
 from memquill.retrieve import asked
 from memquill.retrieve.question_forms import FormIndex
+from memquill.retrieve.question_router import QuestionRouter
 from memquill.write import timenorm
 from memquill.write.extract import subjects
 from memquill.write.extract.classifier import AttributeClassifier
@@ -72,7 +73,7 @@ OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to rout
 class Slot:
     subject: str
     key: str
-    via: str  # "words" | "catalogue" | "question_form" | "model"
+    via: str  # "words" | "catalogue" | "question_form" | "router" | "model"
 
 
 def _terms(text: str) -> set[str]:
@@ -122,6 +123,7 @@ def route(
     classifier: AttributeClassifier | None = None,
     vector: np.ndarray | None = None,
     forms: FormIndex | None = None,
+    router: QuestionRouter | None = None,
 ) -> list[Slot]:
     """The slots that may answer a question, most certain first (at most three)."""
     subject = subject_of(query, project)
@@ -140,6 +142,8 @@ def route(
         guessed += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
         if subject.startswith("person:") and not guessed:
             guessed += [Slot(subject, k, "question_form") for k in _person_keys(forms, vector, cat)]
+    if router is not None and vector is not None:
+        guessed += [Slot(subject, k, "router") for k in router.keys_for(vector)]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
