@@ -51,6 +51,10 @@ class QuestionRouter:
         order = np.argsort(-p)
         return [(self.head.labels[int(i)], float(p[int(i)])) for i in order]
 
+    def no_slot(self, qvec: Array) -> float:
+        """The probability that the question asks about no remembered slot."""
+        return dict(self.read(qvec)).get(NONE, 0.0)
+
     def keys_for(self, qvec: Array) -> list[str]:
         """The attribute to route to: the best reading when it is an attribute at least
         ``route_min`` likely; nothing when "no slot" leads or the reading is spread."""

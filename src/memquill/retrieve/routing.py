@@ -4,7 +4,8 @@
 cousin live" from ``person:cousin`` / ``city``, "我现在爱喝什么" from ``beverage``. A query
 is routed to (subject, key) slots by, in order: fixed phrasings (``SLOT_WORDS``), the
 catalogue's bilingual question forms and labels (word overlap), the nearest question form
-by embedding (``question_forms.py``), and the attribute classifier over the query's
+by embedding (``question_forms.py``), the learned question router (``question_router.py``,
+trained on thousands of paraphrases), and the attribute classifier over the query's
 embedding. The subject is the relation the question names
 ("我表妹", "my boss"), the reader's project for project questions, else the user. Time words
 in the query ("明天", "last week") become a window that boosts records dated inside it.
@@ -108,8 +109,9 @@ def catalogue_key(query: str) -> str | None:
 
 
 def subject_of(query: str, project: str | None) -> str:
-    if rel := subjects.relation(query):
-        return f"person:{rel[0]}"
+    rel = subjects.relation(query)
+    if key := asked.named_relative(query, rel[0] if rel else None):  # "我家那位…", "my Spanish teacher"
+        return f"person:{key}"
     if key := asked.relative(query):  # "老公现在做啥", "wife's job now?"
         return f"person:{key}"
     if _PROJECT_Q.search(query):
@@ -152,6 +154,8 @@ def route(
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
     if items:
         guessed = [s for s in guessed if s.key != "name"]
+    elif owned := asked.owned_item(query):  # "what breed is my dog": a belonging's own attributes
+        guessed = [Slot(owned[0], s.key, s.via) if cat.allows(s.key, "item") else s for s in guessed]
     return _distinct([*found, *guessed], cat, project)
 
 
