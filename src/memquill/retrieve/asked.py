@@ -35,7 +35,7 @@ FAMILY = frozenset(
     "grandmother grandchild uncle aunt cousin nephew niece father_in_law mother_in_law sibling_in_law".split()
 )
 # The partner named by no relation word: "我家那位", "我那位", "那口子", "my other half"
-_PARTNER = re.compile(r"我家那位|我那位|那口子|(?:other|better) half|significant other", re.I)
+_PARTNER = re.compile(r"我家那位|我那位|那口子|\b(?:other|better) half\b|\bsignificant other\b", re.I)
 _FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
 _PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|their)\b", re.I)
 # An interrogative ("city?", "上班咋走", "where's mum staying"); a chat line ("need more
