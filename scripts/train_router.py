@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/train_router.py [--corpus tests/data/questions_train.jsonl]
         [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
-        [--route-min 0.5] [--refit] [--compare]
+        [--route-min 0.4] [--refit] [--compare]
 
 Reads the question corpus (one question per line: ``text``, ``lang``, ``subject``,
 ``attribute``; ``attribute`` null for questions about no remembered slot), embeds every
@@ -111,7 +111,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--l2", type=float, default=1e-5)
     ap.add_argument("--epochs", type=int, default=400)
-    ap.add_argument("--route-min", type=float, default=0.5, help="probability needed to route")
+    ap.add_argument("--route-min", type=float, default=0.4, help="probability needed to route")
     ap.add_argument("--refit", action="store_true", help="refit on every row with the held-out temperature")
     ap.add_argument("--compare", action="store_true", help="also report centroid and kNN heads")
     args = ap.parse_args()
