@@ -174,9 +174,12 @@ def main() -> int:
         hit = sum(reaches(route(r["text"]), (r["subject"], r["attribute"])) for r in pos)
         neg = [r["text"] for r in val if r["attribute"] is None]
         falsely = [t for t in neg if route(t)]
+        unrouted = sum(not route(r["text"]) for r in pos)
+        silent = len(neg) - len(falsely)
         print(
             f"router's held-out share: {hit}/{len(pos)} reach the slot ({hit / len(pos):.3f}); "
-            f"{len(falsely)}/{len(neg)} questions about no slot routed somewhere"
+            f"{len(falsely)}/{len(neg)} questions about no slot routed somewhere; no route: "
+            f"precision {silent / max(silent + unrouted, 1):.3f} recall {silent / max(len(neg), 1):.3f}"
         )
         if args.show_misses:
             for r in pos:
