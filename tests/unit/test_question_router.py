@@ -114,10 +114,26 @@ def test_a_relation_word_in_passing_names_nobody(query: str) -> None:
         ("我家狗狗是什么品种", ("item:狗", "model")),
     ],
 )
-def test_an_owned_things_own_attributes_are_the_items(route_with_model, query: str, slot: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
+def test_an_owned_things_own_attributes_are_the_items(
+    route_with_model, query: str, slot: tuple[str, str]
+) -> None:  # type: ignore[no-untyped-def]
     assert slot in route_with_model(query)
 
 
 @pytest.mark.parametrize("query", ["Ines's dog is what breed?", "what's a good dog breed for flats"])
 def test_no_item_when_the_thing_is_someone_elses_or_nobodys(query: str) -> None:
     assert asked.owned_item(query) == ()
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("what's my pet called?", "item:dog"),
+        ("fur baby's name again?", "item:dog"),
+        ("我家那只毛孩子现在叫啥", "item:狗"),
+        ("我家那只猫叫什么", "item:猫"),
+    ],
+)
+def test_a_pet_named_by_no_species_asks_the_pets_name(query: str, first: str) -> None:
+    items = asked.named_item(query)
+    assert items and items[0] == first

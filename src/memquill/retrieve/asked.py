@@ -236,7 +236,10 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
         # English: owned or definite ("my dog", "the pup", "our kelpie") or opening it ("dog's name?")
         en_rx = re.compile(rf"(?:\b(?:my|our|the)\s+(?:[\w-]+\s+)?|^\W*)(?:{en})(?:'s)?\b", re.I)
         # Chinese: opening the question or after 我(家/的)/咱家/家里的 ("猫现在叫啥", "我家狗狗叫什么")
-        zh_rx = re.compile(rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:{zh})")
+        # ("我家那只毛孩子": a demonstrative and measure word may stand between)
+        zh_rx = re.compile(
+            rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:[那这][只条个头])?(?:{zh})"
+        )
         out.append((en_rx, zh_rx, tuple(g["subjects"])))
     return tuple(out)
 
