@@ -145,7 +145,12 @@ def route(
         if subject.startswith("person:") and not guessed:
             guessed += [Slot(subject, k, "question_form") for k in _person_keys(forms, vector, cat)]
     if router is not None and vector is not None:
-        guessed += [Slot(subject, k, "router") for k in router.keys_for(vector)]
+        # only keys the subject (or a thing it owns) may have: a project key read in a question naming no project
+        # ("Keybindings you suggest should be for which tool?" → ``stack:library``) is a misreading
+        fit = [k for k in router.keys_for(vector) if cat.allows(k, subject) or cat.allows(k, "item")]
+        guessed += [
+            Slot(subject, k, "router") for k in fit if cat.allows(k, subject) or asked.owned_item(query)
+        ]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
