@@ -69,7 +69,7 @@ def bucket(mem: Memory, q: dict[str, Any], user: str, top: Hit | None, hits: lis
     r = mem.retriever
     qvec = mem.embedder.embed_query(q["text"]) if mem.embedder is not None else None
     forms = question_forms.bundled(mem.embedder.name) if mem.embedder is not None else None
-    routed = routing.route(q["text"], None, r.router, qvec, forms)
+    routed = routing.route(q["text"], None, r.router, qvec, forms, r.asker)
     if q["attribute"] not in {s.key for s in routed}:
         return "route"
     key, cur = q["attribute"], q["current"].casefold()
@@ -82,7 +82,9 @@ def bucket(mem: Memory, q: dict[str, Any], user: str, top: Hit | None, hits: lis
     return "read"
 
 
-def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, int]:
+def run_user(
+    u: dict[str, Any], tmp: Path, also_without_router: bool = False
+) -> tuple[list[dict[str, Any]], int, int]:
     last = max(datetime.fromisoformat(t["at"]) for t in u["turns"])
     clock = FixedClock(last + timedelta(days=1))
     mem = Memory(
@@ -101,6 +103,17 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
     if session is not None:
         mem.end_session(user=user, session=session)
     mem.flush()
+    out = ask(mem, u, user)
+    if also_without_router:  # the same store asked without the learned question router
+        asker, mem.retriever.asker = mem.retriever.asker, None
+        out += [{**r, "without_router": True} for r in ask(mem, u, user)]
+        mem.retriever.asker = asker
+    active = mem.count(user=user)
+    mem.close()
+    return out, active, len(u["turns"])
+
+
+def ask(mem: Memory, u: dict[str, Any], user: str) -> list[dict[str, Any]]:
     out = []
     for q in u["questions"]:
         hits = mem.search(q["text"], user=user, k=5)
@@ -127,15 +140,16 @@ def run_user(u: dict[str, Any], tmp: Path) -> tuple[list[dict[str, Any]], int, i
                 ],
             }
         )
-    active = mem.count(user=user)
-    mem.close()
-    return out, active, len(u["turns"])
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(ROOT / "bench/data/knowledge_update_test.json"))
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument(
+        "--without-router", action="store_true", help="also ask each store without the question router"
+    )
     args = ap.parse_args()
     users = json.loads(Path(args.data).read_text("utf-8"))["users"]
     rows: list[dict[str, Any]] = []
@@ -143,9 +157,11 @@ def main() -> int:
     by_lang: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for u in users:
-            res, a, n = run_user(u, Path(tmp))
-            rows += res
-            by_lang.setdefault(u["lang"], []).extend(res)
+            res, a, n = run_user(u, Path(tmp), args.without_router)
+            rows += [r for r in res if not r.get("without_router")]
+            by_lang.setdefault(u["lang"], []).extend(r for r in res if not r.get("without_router"))
+            if args.without_router:
+                by_lang.setdefault("all without router", []).extend(r for r in res if r.get("without_router"))
             active, events = active + a, events + n
     mode = "on" if Settings.from_env().attribute_model else "off"
     print(f"{len(users)} users, {events} turns, {len(rows)} questions, attribute model {mode}")
@@ -154,6 +170,8 @@ def main() -> int:
         f"{'newest turn':>11}"
     )
     for lang, rs in [*sorted(by_lang.items()), ("all", rows)]:
+        if not rs:
+            continue
         n = len(rs)
         print(
             f"{lang:<6} {n:>9} {sum(r['top1'] for r in rs) / n:>13.3f} "

@@ -25,9 +25,17 @@ from memquill.write.extract import subjects
 
 TERSE_WORDS = 6  # an English question of at most this many words is terse…
 TERSE_HAN = 12  # …a Chinese one of at most this many characters
-# Family is named without "my" ("老公又换了工作", "wife's job now?"); other relations
-# ("friend", "coach", "老师") are too often generic words to count without it.
-FAMILY = frozenset("partner husband wife father mother parents son daughter child brother sister".split())
+# Family is named without "my" ("老公又换了工作", "wife's job now?", "grandpa's age?"); other
+# relations ("friend", "coach", "老师") are too often generic words to count without it in a
+# turn or anywhere in a question — but a question *opening* with one in Chinese ("闺蜜生日是
+# 哪天来着", "老板业余喜欢啥") or naming one as an owner in English ("boss's email?") asks
+# about that person (``relative``).
+FAMILY = frozenset(
+    "partner husband wife father mother parents son daughter child brother sister grandfather "
+    "grandmother grandchild uncle aunt cousin nephew niece father_in_law mother_in_law sibling_in_law".split()
+)
+# The partner named by no relation word: "我家那位", "我那位", "那口子", "my other half"
+_PARTNER = re.compile(r"我家那位|我那位|那口子|\b(?:other|better) half\b|\bsignificant other\b", re.I)
 _FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
 _PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|their)\b", re.I)
 # An interrogative ("city?", "上班咋走", "where's mum staying"); a chat line ("need more
@@ -111,15 +119,51 @@ def opening_relative(text: str) -> str | None:
 
 
 def relative(query: str) -> str | None:
-    """The relation a question names by a family word without "my" ("老公现在做啥",
-    "what's dad up to work-wise"), when it names nobody else and has no first person
-    (with one, "my sister" is read by ``subjects.relation``)."""
+    """The relation a question names without "my": by a family word ("老公现在做啥", "what's
+    dad up to work-wise"), or by any relation word opening a Chinese question ("闺蜜生日是哪天")
+    or owning something in an English one ("boss's email?"), when it names nobody else and
+    has no first person (with one, "my sister" is read by ``subjects.relation``)."""
     if _FIRST.search(query) or names_other(query) or not asks(query):
         return None
     if key := opening_relative(query):
         return key
     m = _family_words()[1].search(query)
+    if m:
+        return load().relation(m.group(1))
+    zh_any, en_owner = _any_relation()
+    m = zh_any.match(query) or en_owner.search(query)
     return load().relation(m.group(1)) if m else None
+
+
+@cache
+def _any_relation() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Any relation word opening a Chinese question; any English one with "'s" (an owner)."""
+    zh, en = subjects.relation_alternations()
+    return (
+        re.compile(r"^\W*(" + zh + ")"),
+        re.compile(r"(?:^|\b(?:the|a)\s+)\W*(" + en + r")'s\b", re.I),
+    )
+
+
+@cache
+def _my_loose() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    en = subjects.relation_alternations()[1]
+    return (
+        re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+){1,2}?(" + en + r")\b(?!'s)", re.I),
+        re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:" + en + r")'s\s+(?:[\w-]+\s+)?(" + en + r")\b", re.I),
+    )
+
+
+def named_relative(query: str, relation: str | None) -> str | None:
+    """The relation a question asks about when the first "my <relation>" (``relation``, from
+    ``subjects.relation``) does not say it: the partner named by no relation word ("我家那位
+    现在干哪行", "my other half's job"), the owned one of "my <relation>'s <relation>" ("what's
+    my kid's teacher called"), or "my <word> <relation>" ("who's my Spanish teacher now")."""
+    if _PARTNER.search(query):
+        return "partner"
+    loose, chain = _my_loose()
+    m = chain.search(query) if relation else loose.search(query)
+    return load().relation(m.group(1)) if m else relation
 
 
 # --- whom a turn is about ----------------------------------------------------------------
@@ -192,7 +236,10 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
         # English: owned or definite ("my dog", "the pup", "our kelpie") or opening it ("dog's name?")
         en_rx = re.compile(rf"(?:\b(?:my|our|the)\s+(?:[\w-]+\s+)?|^\W*)(?:{en})(?:'s)?\b", re.I)
         # Chinese: opening the question or after 我(家/的)/咱家/家里的 ("猫现在叫啥", "我家狗狗叫什么")
-        zh_rx = re.compile(rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:{zh})")
+        # ("我家那只毛孩子": a demonstrative and measure word may stand between)
+        zh_rx = re.compile(
+            rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:[那这][只条个头])?(?:{zh})"
+        )
         out.append((en_rx, zh_rx, tuple(g["subjects"])))
     return tuple(out)
 
@@ -200,7 +247,16 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
 def named_item(query: str) -> tuple[str, ...]:
     """Item subjects (``item:dog``, ``item:猫``) whose name a question asks, most likely first;
     empty when it asks no name or names no belonging."""
-    if not _NAME_Q.search(query) or names_other(query):
+    if not _NAME_Q.search(query):
+        return ()
+    return owned_item(query)
+
+
+def owned_item(query: str) -> tuple[str, ...]:
+    """Item subjects of a pet or belonging a question names as owned or definite ("what breed
+    is my dog", "where did I lock up my bike", "我家猫几岁了"), most likely first; empty when
+    it names none or names someone else."""
+    if names_other(query):
         return ()
     for en_rx, zh_rx, names in _items():
         if is_cjk(query):

@@ -19,7 +19,7 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import derived, intents, question_forms, routing
+from memquill.retrieve import derived, intents, question_forms, question_router, routing
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
@@ -65,6 +65,8 @@ class Retriever:
         self.dedup_similarity = dedup_similarity
         self.reranker = reranker
         self.router = router  # the attribute classifier, when it matches the embedder
+        # the learned question router (questions → the asked attribute), for the same embedder
+        self.asker = question_router.bundled(embedder.name) if embedder is not None else None
 
     def filter_for(self, q: Query, at: datetime) -> RecordFilter:
         if q.include_history:
@@ -186,7 +188,7 @@ class Retriever:
         are outdated answers (``superseded.py``)."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms)
+        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms, self.asker)
         for s in slots:
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)

@@ -4,7 +4,8 @@
 cousin live" from ``person:cousin`` / ``city``, "我现在爱喝什么" from ``beverage``. A query
 is routed to (subject, key) slots by, in order: fixed phrasings (``SLOT_WORDS``), the
 catalogue's bilingual question forms and labels (word overlap), the nearest question form
-by embedding (``question_forms.py``), and the attribute classifier over the query's
+by embedding (``question_forms.py``), the learned question router (``question_router.py``,
+trained on thousands of paraphrases), and the attribute classifier over the query's
 embedding. The subject is the relation the question names
 ("我表妹", "my boss"), the reader's project for project questions, else the user. Time words
 in the query ("明天", "last week") become a window that boosts records dated inside it.
@@ -23,6 +24,7 @@ import numpy as np
 from memquill.catalogue import Catalogue, load
 from memquill.retrieve import asked
 from memquill.retrieve.question_forms import FormIndex
+from memquill.retrieve.question_router import QuestionRouter
 from memquill.write import timenorm
 from memquill.write.extract import subjects
 from memquill.write.extract.classifier import AttributeClassifier
@@ -72,7 +74,7 @@ OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to rout
 class Slot:
     subject: str
     key: str
-    via: str  # "words" | "catalogue" | "question_form" | "model"
+    via: str  # "words" | "catalogue" | "question_form" | "router" | "model"
 
 
 def _terms(text: str) -> set[str]:
@@ -107,8 +109,9 @@ def catalogue_key(query: str) -> str | None:
 
 
 def subject_of(query: str, project: str | None) -> str:
-    if rel := subjects.relation(query):
-        return f"person:{rel[0]}"
+    rel = subjects.relation(query)
+    if key := asked.named_relative(query, rel[0] if rel else None):  # "我家那位…", "my Spanish teacher"
+        return f"person:{key}"
     if key := asked.relative(query):  # "老公现在做啥", "wife's job now?"
         return f"person:{key}"
     if _PROJECT_Q.search(query):
@@ -122,6 +125,7 @@ def route(
     classifier: AttributeClassifier | None = None,
     vector: np.ndarray | None = None,
     forms: FormIndex | None = None,
+    router: QuestionRouter | None = None,
 ) -> list[Slot]:
     """The slots that may answer a question, most certain first (at most three)."""
     subject = subject_of(query, project)
@@ -140,6 +144,13 @@ def route(
         guessed += [Slot(subject, k, "question_form") for k in forms.keys_for(vector)]
         if subject.startswith("person:") and not guessed:
             guessed += [Slot(subject, k, "question_form") for k in _person_keys(forms, vector, cat)]
+    if router is not None and vector is not None:
+        # only keys the subject (or a thing it owns) may have: a project key read in a question naming no project
+        # ("Keybindings you suggest should be for which tool?" → ``stack:library``) is a misreading
+        fit = [k for k in router.keys_for(vector) if cat.allows(k, subject) or cat.allows(k, "item")]
+        guessed += [
+            Slot(subject, k, "router") for k in fit if cat.allows(k, subject) or asked.owned_item(query)
+        ]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
@@ -148,6 +159,8 @@ def route(
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
     if items:
         guessed = [s for s in guessed if s.key != "name"]
+    elif owned := asked.owned_item(query):  # "what breed is my dog": a belonging's own attributes
+        guessed = [Slot(owned[0], s.key, s.via) if cat.allows(s.key, "item") else s for s in guessed]
     return _distinct([*found, *guessed], cat, project)
 
 
