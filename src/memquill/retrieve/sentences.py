@@ -247,6 +247,8 @@ class SentenceReader:
                 own.add(r.attribute)
             if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
+                if r.sensitive is not None:  # a pregnancy still bears on a meal or a trip
+                    own |= critical.topic_need(r.sensitive.topic, theirs)
                 if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
                     own.add(r.attribute)  # the therapy slot still bears on a Tuesday meeting
             out.append(frozenset(own) | confided.sentence_labels(turns, text))
