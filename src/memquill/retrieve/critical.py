@@ -22,8 +22,11 @@ THEIRS = 0.5  # the head's private probability that makes someone else's conditi
 THEIRS_SAFETY = 0.25  # …unless the head reads it this likely as a safety need (a child's allergy)
 MATTER = 0.9  # the head's private probability that makes the user's own condition a private matter
 MATTER_SAFETY = 0.05  # …when it reads it less likely than this as a safety need
-# a pregnancy is a private matter that still bears on a meal, a drink, a remedy: never overridden
-MATTER_KEEPS = frozenset({"pregnancy"})
+# a private topic of the head that still bears on a meal, a drink, a remedy, a trip, and the
+# catalogue attribute whose situations open it: a pregnancy said beside a question ("怀孕已经
+# 五个月了，孕期有啥要注意的吗") reads as no attribute, only as a private pregnancy
+TOPIC_NEEDS = {"pregnancy": "medical_condition"}
+MATTER_KEEPS = frozenset(TOPIC_NEEDS)  # never overridden as a mere private matter
 # the catalogue's umbrella for conditions, some a safety need (diabetes, epilepsy), some a private
 # matter (a therapist, PCOS); an allergy, a medication or a wheelchair is a need by what it is
 MATTER_ATTRIBUTES = frozenset({"medical_condition"})
@@ -107,6 +110,15 @@ def private_matter(head: HasSafety | None) -> bool:
         and head.safety < MATTER_SAFETY
         and head.topic not in MATTER_KEEPS
     )
+
+
+def topic_need(topic: str, theirs: bool = False) -> frozenset[str]:
+    """The safety-critical attribute a private topic of the user's own still bears on
+    (``TOPIC_NEEDS``): the pregnancy a dinner or a trip must respect, though only a pregnancy
+    request opens its other private topics. Someone else's matter (``theirs``) bears on none:
+    only a request naming that person opens it."""
+    need = TOPIC_NEEDS.get(topic)
+    return frozenset([need]) if need is not None and not theirs else frozenset()
 
 
 def standing_need(attr: Attribute | None) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from io import BytesIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +38,10 @@ Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
-REQUEST_SAFETY = 0.6  # a request the head reads this likely as bearing on the user's safety (0.8 missed
-# a third of the tuning requests a safety-critical fact bears on and opened none a request must not see)
+REQUEST_SAFETY = 0.7  # a request the head reads this likely as bearing on the user's safety. On the
+# seven specs (344 requests of users with a safety-critical fact) the head with the request rows
+# written apart opens 109 of the 145 a safety-critical fact bears on at 0.7 and none that must not
+# see one; at 0.6, 116 and a penicillin allergy for a weekend class (the older head: 93 at 0.6)
 
 
 @dataclass(frozen=True)
@@ -135,12 +138,30 @@ def mark(records: Sequence[MemoryRecord], read: Callable[[Sequence[str]], list[S
 
 
 class SensitivityModel:
-    """The head plus the embedder name its weights were trained against."""
+    """The head plus the embedder name its weights were trained against.
 
-    def __init__(self, head: Head, version: str, embedder: str, threshold: float, request: float) -> None:
+    Requests have a head of their own (``request_head``, when the weights carry one): the
+    same statements plus requests written apart, many of them near misses (a present, a card,
+    decorations) that must not read as bearing on safety. Learnt in one softmax with the
+    statements, the requests' ``safety`` rows pulled the class toward the query side, and a
+    statement's safety need fell ("我包里常年揣着一支肾上腺素笔，以防不测": 0.28 → 0.06, no
+    longer safety-critical); apart, statements read as before and keep their stored version."""
+
+    def __init__(
+        self,
+        head: Head,
+        version: str,
+        embedder: str,
+        threshold: float,
+        request: float,
+        request_head: Head | None = None,
+    ) -> None:
         if not set(NOT_PRIVATE) <= set(head.labels):
             raise ConfigError("sensitivity model lacks the none/safety labels")
+        if request_head is not None and request_head.labels != head.labels:
+            raise ConfigError("sensitivity request head has other labels")
         self.head = head
+        self.request_head = request_head or head
         self.version = version
         self.embedder = embedder
         self.threshold = threshold  # a sentence this likely private is private
@@ -167,7 +188,7 @@ class SensitivityModel:
     def topics(self, x: Array) -> frozenset[str]:
         """The private topics a request (its embedding, one row) is about: those it gives
         at least ``request`` probability."""
-        p = self.head.probabilities(unit_rows(np.atleast_2d(x)))[0]
+        p = self.request_head.probabilities(unit_rows(np.atleast_2d(x)))[0]
         return frozenset(
             lab
             for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
@@ -177,31 +198,41 @@ class SensitivityModel:
     def safety_need(self, x: Array) -> float:
         """How likely a request (its embedding, one row) bears on the user's safety: a meal,
         a trip, an outing, a remedy — what every safety-critical fact is for."""
-        p = self.head.probabilities(unit_rows(np.atleast_2d(x)))[0]
+        p = self.request_head.probabilities(unit_rows(np.atleast_2d(x)))[0]
         return float(p[self.head.labels.index("safety")])
 
     def to_bytes(self) -> bytes:
+        arrays: dict[str, Any] = {  # array values (numpy's stub would take a key for allow_pickle)
+            "version": np.array(self.version),
+            "embedder": np.array(self.embedder),
+            "labels": np.array(self.head.labels),
+            "weights": self.head.weights.astype(np.float32),
+            "bias": self.head.bias.astype(np.float32),
+            "temperature": np.array(self.head.temperature, dtype=np.float32),
+            "threshold": np.array(self.threshold, dtype=np.float32),
+            "request": np.array(self.request, dtype=np.float32),
+        }
+        if self.request_head is not self.head:
+            arrays["request_weights"] = self.request_head.weights.astype(np.float32)
+            arrays["request_bias"] = self.request_head.bias.astype(np.float32)
+            arrays["request_temperature"] = np.array(self.request_head.temperature, dtype=np.float32)
         buf = BytesIO()
-        np.savez_compressed(
-            buf,
-            version=np.array(self.version),
-            embedder=np.array(self.embedder),
-            labels=np.array(self.head.labels),
-            weights=self.head.weights.astype(np.float32),
-            bias=self.head.bias.astype(np.float32),
-            temperature=np.array(self.head.temperature, dtype=np.float32),
-            threshold=np.array(self.threshold, dtype=np.float32),
-            request=np.array(self.request, dtype=np.float32),
-        )
+        np.savez_compressed(buf, **arrays)
         return buf.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SensitivityModel:
         try:
             z = np.load(BytesIO(data), allow_pickle=False)
-            head = Head(tuple(str(s) for s in z["labels"]), z["weights"], z["bias"], float(z["temperature"]))
+            labels = tuple(str(s) for s in z["labels"])
+            head = Head(labels, z["weights"], z["bias"], float(z["temperature"]))
+            asked = (
+                Head(labels, z["request_weights"], z["request_bias"], float(z["request_temperature"]))
+                if "request_weights" in z.files
+                else None
+            )
             return cls(
-                head, str(z["version"]), str(z["embedder"]), float(z["threshold"]), float(z["request"])
+                head, str(z["version"]), str(z["embedder"]), float(z["threshold"]), float(z["request"]), asked
             )
         except (KeyError, ValueError, OSError) as exc:
             raise ConfigError(f"unreadable sensitivity model: {exc}") from exc

@@ -236,6 +236,13 @@ class SentenceReader:
             theirs = bool(confided.about(text))  # a relative's diagnosis: private, theirs
             if critical.private_matter(r.sensitive):  # a therapist, filed as a medical condition
                 own -= critical.MATTER_ATTRIBUTES
+            turn = confided.sentence_labels(turns, text)
+            if _matter_turn(turn) and r.sensitive is not None and r.sensitive.safety < critical.MATTER_SAFETY:
+                # alone the sentence reads as a condition ("An Oslo hospital has offered me a
+                # position": medical 0.53); its turn, read whole, is a private matter the one rule
+                # found no safety need (a job offer nobody may hear of): the turn's reading wins
+                own -= set(r.critical)
+                r = Reading((), r.attribute, r.score, r.sensitive)
             # the likeliest attribute counts when the classifier reads the sentence as critical
             # at all: "怀孕十周了…" leans medical (0.17), states none, and is the head's to judge
             key = r.attribute if r.critical else None
@@ -247,10 +254,20 @@ class SentenceReader:
                 own.add(r.attribute)
             if not (safe or (own and not theirs)) and (lab := self.model_label(r.sensitive, theirs)):
                 own.add(lab)  # a safety-critical sentence is its own class
+                if r.sensitive is not None:  # a pregnancy still bears on a meal or a trip
+                    own |= critical.topic_need(r.sensitive.topic, theirs)
                 if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
                     own.add(r.attribute)  # the therapy slot still bears on a Tuesday meeting
-            out.append(frozenset(own) | confided.sentence_labels(turns, text))
+            out.append(frozenset(own) | turn)
         return out
+
+
+def _matter_turn(labels: Collection[str]) -> bool:
+    """A user turn's labels say the head read it whole as a private matter that is no safety
+    need (``confided._sensitive_turn`` gives a head label only then) and that bears on nothing
+    a meal or a trip must respect (not a pregnancy, ``critical.TOPIC_NEEDS``)."""
+    topics = [found[0] for x in labels if (found := sensitivity.parse(x))]
+    return bool(topics) and not any(t in critical.TOPIC_NEEDS for t in topics)
 
 
 def private_split(
