@@ -17,6 +17,9 @@ from memquill.write.corrections import said_instead
         ("纠正一下：不是 Zed，是 Lapce", ("Lapce", "Zed")),
         # a preference or a contrast is no correction; Chinese needs a correcting word
         ("I like tea, not coffee", None),
+        # what follows "no," is a clause or a negation, not the right value
+        ("No, I want tea, not coffee", None),
+        ("No not really, not today", None),
         ("no, not really", None),
         ("是猫，不是狗", None),
     ],

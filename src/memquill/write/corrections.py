@@ -28,6 +28,8 @@ _EN = re.compile(
     rf"(?P<new>{_V})\s*,?\s+not\s+(?P<old>{_V})\s*(?:[,.;!?—–]|$)",
     re.IGNORECASE,
 )
+# "No, I want tea, not coffee", "No not really, not today": a clause or a negation, not a value
+_CLAUSE = re.compile(r"\s*(?:i|i'm|we|you|he|she|they|it's|not|never|really)\b", re.IGNORECASE)
 _ZV = r"[^，,。；;！!？?\s]{1,20}?"
 _ZH = (
     re.compile(rf"不是\s*(?P<old>{_ZV})\s*[，,]\s*(?:是|而是)\s*(?P<new>{_ZV})(?=[，,。；;！!？?\s]|$)"),
@@ -41,7 +43,7 @@ _ZH_MARK = re.compile(r"说错了|不对|纠正|更正|搞错了|口误|记错�
 def said_instead(text: str) -> tuple[str, str] | None:
     """(right value, wrong value) of a turn that corrects by naming both, else ``None``."""
     t = text.strip()
-    if m := _EN.search(t):
+    if (m := _EN.search(t)) and not _CLAUSE.match(m.group("new")):
         return m.group("new").strip(), m.group("old").strip()
     if _ZH_MARK.search(t):
         for rx in _ZH:
