@@ -38,6 +38,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from route_check import reaches, target  # bench/ is on the path when run as a script
+
 from memquill.clock import FixedClock
 from memquill.memory import Memory
 from memquill.model import MemoryRecord
@@ -70,9 +72,11 @@ def bucket(mem: Memory, q: dict[str, Any], user: str, top: Hit | None, hits: lis
     qvec = mem.embedder.embed_query(q["text"]) if mem.embedder is not None else None
     forms = question_forms.bundled(mem.embedder.name) if mem.embedder is not None else None
     routed = routing.route(q["text"], None, r.router, qvec, forms, r.asker)
-    if q["attribute"] not in {s.key for s in routed}:
+    # the catalogue slot the data's key names (dev8/dev9 use keys of their own: ``route_check``)
+    want = target(q.get("subject", "user"), q["attribute"])
+    if want is None or not reaches(routed, want):
         return "route"
-    key, cur = q["attribute"], q["current"].casefold()
+    key, cur = want[1], q["current"].casefold()
     for rec in mem.records(user=user):
         if rec.key == key and cur in f"{rec.value or ''} {rec.content}".casefold():
             return "kept"
