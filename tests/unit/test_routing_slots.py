@@ -13,6 +13,8 @@ from memquill.retrieve import asked, routing
     ("query", "subject"),
     [
         ("what's our puppy called?", "item:puppy"),
+        ("What's our dog called again?", "item:dog"),  # "What's" opens it: no name's possessive
+        ("What's my kitty called now?", "item:cat"),
         ("the beagle's name again?", "item:dog"),
         ("kitty's name?", "item:cat"),
         ("狗狗叫什么名字来着", "item:狗"),

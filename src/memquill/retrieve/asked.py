@@ -59,13 +59,19 @@ def terse(query: str) -> bool:
     return len(_WORD.findall(query)) <= TERSE_WORDS
 
 
+# "What's our dog called?" opens with a contraction, not a name's possessive ("Ines's job?")
+_CONTRACTED = frozenset(
+    "what's who's where's when's how's why's which's it's that's there's here's let's".split()
+)
+
+
 def names_other(query: str) -> bool:
     """The question names someone: a pronoun, or a capitalised word after its first
     ("When did Caroline…", "what's Ines's job") or the first with "'s" ("Ines's job?")."""
     if _PRONOUN.search(query):
         return True
     words = _WORD.findall(query)
-    if words and re.fullmatch(r"[A-Z][a-z]+'s", words[0]):
+    if words and re.fullmatch(r"[A-Z][a-z]+'s", words[0]) and words[0].casefold() not in _CONTRACTED:
         return True
     return any(re.fullmatch(r"[A-Z][a-z]+(?:'s)?", w) for w in words[1:])
 
