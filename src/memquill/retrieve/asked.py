@@ -14,14 +14,12 @@ going to no user slot, as before.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib import resources
 
 from memquill.catalogue import load
 from memquill.text import is_cjk
-from memquill.write.extract import subjects
+from memquill.write.extract import item_names, subjects
 
 TERSE_WORDS = 6  # an English question of at most this many words is terse…
 TERSE_HAN = 12  # …a Chinese one of at most this many characters
@@ -234,11 +232,10 @@ _NAME_Q = re.compile(r"叫啥|叫什么|叫做?什么|名字|\b(?:name|named|cal
 
 @cache
 def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], ...]:
-    data = json.loads(resources.files("memquill").joinpath("data/items.json").read_text("utf-8"))
     out = []
-    for g in data["items"]:
-        en = "|".join(map(re.escape, sorted(g["en"], key=len, reverse=True)))
-        zh = "|".join(map(re.escape, sorted(g["zh"], key=len, reverse=True)))
+    for names, en_words, zh_words in item_names.groups():
+        en = "|".join(map(re.escape, sorted(en_words, key=len, reverse=True)))
+        zh = "|".join(map(re.escape, sorted(zh_words, key=len, reverse=True)))
         # English: owned or definite ("my dog", "the pup", "our kelpie") or opening it ("dog's name?")
         en_rx = re.compile(rf"(?:\b(?:my|our|the)\s+(?:[\w-]+\s+)?|^\W*)(?:{en})(?:'s)?\b", re.I)
         # Chinese: opening the question or after 我(家/的)/咱家/家里的 ("猫现在叫啥", "我家狗狗叫什么")
@@ -246,7 +243,7 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
         zh_rx = re.compile(
             rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:[那这][只条个头])?(?:{zh})"
         )
-        out.append((en_rx, zh_rx, tuple(g["subjects"])))
+        out.append((en_rx, zh_rx, names))
     return tuple(out)
 
 

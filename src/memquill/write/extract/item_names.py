@@ -45,7 +45,9 @@ _Group = tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str
 
 
 @cache
-def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]:
+def groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]:
+    """``data/items.json`` as (subjects, English words, Chinese words) per group: the one
+    reading of it, for the write side here and routing's (``retrieve/asked.py``)."""
     raw = json.loads(resources.files("memquill").joinpath("data/items.json").read_text("utf-8"))
     return tuple((tuple(g["subjects"]), tuple(g["en"]), tuple(g["zh"])) for g in raw["items"])
 
@@ -56,7 +58,7 @@ def _patterns() -> tuple[_Group, ...]:
     thing (for a pronoun that names it), someone else's thing, and the subjects (en, zh)."""
     zh_rel, en_rel = relation_alternations()
     out = []
-    for subjects, en, zh in _groups():
+    for subjects, en, zh in groups():
         ew = "|".join(map(re.escape, sorted(en, key=len, reverse=True)))
         zw = "|".join(map(re.escape, sorted(zh, key=len, reverse=True)))
         en_rx = re.compile(
