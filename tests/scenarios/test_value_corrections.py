@@ -59,3 +59,27 @@ def test_a_value_no_slot_holds_corrects_nothing(mem_e5: Memory, clock: FixedCloc
     say(mem_e5, clock, [fix], "s2", gap_days=3)
     recs = mem_e5.records(user="u", statuses=["active", "candidate", "needs_review"])
     assert {r.value for r in recs if r.key == "city"} == {"厦门"}
+
+
+@pytest.mark.parametrize(
+    ("said", "fix"),
+    [
+        ("家里的猫叫糯米，三岁，特别能吃。", "说错了，不是糯米，是糯糯。"),
+        ("The dog's called Admiral now.", "Sorry, Captain, not Admiral."),
+    ],
+)
+def test_a_correction_by_the_assistant_a_tool_or_another_user_corrects_nothing(
+    mem_e5: Memory, clock: FixedClock, said: str, fix: str
+) -> None:
+    """The side doors: only the user's own turn, in the user's own scope, corrects a slot."""
+    say(mem_e5, clock, [said], "s1", gap_days=3)
+    before = {(r.subject, r.value) for r in mem_e5.records(user="u") if r.key == "name"}
+    assert before
+    mem_e5.add(fix, role="assistant", user="u", session="s2")
+    mem_e5.add(fix, role="tool", user="u", session="s2")
+    mem_e5.add(fix, user="someone-else", session="s9")
+    mem_e5.end_session(user="u", session="s2")
+    mem_e5.end_session(user="someone-else", session="s9")
+    clock.advance(days=1)
+    mem_e5.flush()
+    assert {(r.subject, r.value) for r in mem_e5.records(user="u") if r.key == "name"} == before
