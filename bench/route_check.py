@@ -7,7 +7,7 @@
 No store is built: every question of ``bench/data/knowledge_update_<set>.json`` is routed by
 ``routing.route`` with the bundled attribute classifier, question-form vectors and question
 router (``--no-router`` leaves the router out, as before it existed), and counts when one of
-its slots has the data's attribute and subject (a bare relation "sister" is
+its slots has the data's attribute and subject (and, "first slot", when the first does) (a bare relation "sister" is
 ``person:sister``; any project subject matches "project:<name>"). The held-out test set is
 never read. ``--locomo`` routes the LoCoMo dev questions too and reports how many reach a
 slot; ``--dump`` writes every route, ``--compare`` counts the questions whose route changed
@@ -128,7 +128,9 @@ def main() -> int:
     ap.add_argument("--dump", default=None, help="write every route to this JSON file")
     ap.add_argument("--compare", default=None, help="an earlier --dump to diff against")
     ap.add_argument("--no-router", action="store_true", help="route without the question router")
-    ap.add_argument("--val", default=None, help="the router's corpora (comma-separated): route their held-out share too")
+    ap.add_argument(
+        "--val", default=None, help="the router's corpora (comma-separated): route their held-out share too"
+    )
     args = ap.parse_args()
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if any("test" in s for s in sets):
@@ -165,13 +167,15 @@ def main() -> int:
             unslotted += 1
             continue
         ok = reaches(slots, want)
-        per.setdefault(name, [0, 0])[0] += ok
+        per.setdefault(name, [0, 0, 0])[0] += ok
         per[name][1] += 1
+        per[name][2] += reaches(slots[:1], want)
         if not ok:
             misses.append((q["id"], q["text"], "/".join(want), slots))
-    total = [sum(v[0] for v in per.values()), sum(v[1] for v in per.values())]
-    for name, (ok, n) in [*per.items(), ("all", total)]:
-        print(f"{name:<6} {ok:>4}/{n:<4} {ok / n:.3f}")
+    total = [sum(v[i] for v in per.values()) for i in range(3)]
+    print("set    reached       first slot")
+    for name, (ok, n, first) in [*per.items(), ("all", total)]:
+        print(f"{name:<6} {ok:>4}/{n:<4} {ok / n:.3f}  {first:>4} {first / n:.3f}")
     print(f"({unslotted} questions whose slot the catalogue lacks left out)")
     if args.show_misses:
         for qid, text, want, slots in misses:
@@ -180,12 +184,14 @@ def main() -> int:
     if val:
         pos = [r for r in val if r["attribute"] is not None]
         hit = sum(reaches(route(r["text"]), (r["subject"], r["attribute"])) for r in pos)
+        first = sum(reaches(route(r["text"])[:1], (r["subject"], r["attribute"])) for r in pos)
         neg = [r["text"] for r in val if r["attribute"] is None]
         falsely = [t for t in neg if route(t)]
         unrouted = sum(not route(r["text"]) for r in pos)
         silent = len(neg) - len(falsely)
         print(
-            f"router's held-out share: {hit}/{len(pos)} reach the slot ({hit / len(pos):.3f}); "
+            f"router's held-out share: {hit}/{len(pos)} reach the slot ({hit / len(pos):.3f}), "
+            f"first slot {first} ({first / len(pos):.3f}); "
             f"{len(falsely)}/{len(neg)} questions about no slot routed somewhere; no route: "
             f"precision {silent / max(silent + unrouted, 1):.3f} recall {silent / max(len(neg), 1):.3f}"
         )

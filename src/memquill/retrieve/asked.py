@@ -35,6 +35,9 @@ FAMILY = frozenset(
 # The partner named by no relation word: "我家那位", "我那位", "那口子", "my other half"
 _PARTNER = re.compile(r"我家那位|我那位|那口子|\b(?:other|better) half\b|\bsignificant other\b", re.I)
 _FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+# The reader speaking for a group ("which DB are we on", "我们订单库跑在啥上面", "咱们组CI用的啥"):
+# a key only projects have, read from such a question, is the reader's project's.
+_GROUP = re.compile(r"我们|咱们|\b(?i:we|we're|we've|our|ours)\b|\bus\b")  # "US states" is no group
 _PRONOUN = re.compile(r"(?<!其)他|她|\b(?:he|she|him|his|her|hers|they|them|their)\b", re.I)
 # An interrogative ("city?", "上班咋走", "where's mum staying"); a chat line ("need more
 # coffee", "ttyl") is no question about anyone, however short.
@@ -80,6 +83,11 @@ def asks(query: str) -> bool:
         return True
     words = len(_WORD.findall(query))
     return not is_cjk(query) and 2 <= words <= NOUN_PHRASE and not re.search(r"[!.]\s*$", query)
+
+
+def for_group(query: str) -> bool:
+    """Does the question speak for the reader's group ("we", "our", "我们", "咱们")?"""
+    return bool(_GROUP.search(query))
 
 
 def about_reader(query: str) -> bool:
@@ -245,6 +253,21 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
         )
         out.append((en_rx, zh_rx, names))
     return tuple(out)
+
+
+def belonging_slots(subject: str, key: str, zh: bool) -> tuple[tuple[str, str], ...]:
+    """The other slot that may state the same answer about the reader's belonging (``data/items.json``
+    "owned_as"): the user's ``vehicle`` ↔ the car's ``model`` ("what car do I drive", "我家现在开的是啥车",
+    "what model is my car"). Which one the write path filled depends on how it was said ("I drive a
+    Civic" vs "提了台轩逸"); an empty slot costs nothing. Empty for anything else."""
+    kinds = item_names.owned_as()
+    if subject == "user" and key in kinds:
+        names = [n for n in kinds[key] if n.isascii() != zh]
+        return ((f"item:{names[0]}", "model"),) if names else ()
+    if subject.startswith("item:") and key == "model":
+        thing = subject.removeprefix("item:")
+        return tuple(("user", k) for k, names in kinds.items() if thing in names)
+    return ()
 
 
 def named_item(query: str) -> tuple[str, ...]:

@@ -53,6 +53,15 @@ def groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], 
 
 
 @cache
+def owned_as() -> dict[str, tuple[str, ...]]:
+    """The reader's attribute a kind of belonging answers → that kind's subjects ("vehicle" →
+    ``car``, ``车``): "what car do I drive" may be stated as the user's ``vehicle`` or as the
+    car's own ``model``, so routing asks both (``retrieve/asked.py``)."""
+    raw = json.loads(resources.files("memquill").joinpath("data/items.json").read_text("utf-8"))
+    return {g["owned_as"]: tuple(g["subjects"]) for g in raw["items"] if "owned_as" in g}
+
+
+@cache
 def _patterns() -> tuple[_Group, ...]:
     """Per item group: the English naming pattern, the Chinese one, a bare mention of the
     thing (for a pronoun that names it), someone else's thing, and the subjects (en, zh)."""
