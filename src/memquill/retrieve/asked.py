@@ -34,7 +34,8 @@ FAMILY = frozenset(
 )
 # The partner named by no relation word: "我家那位", "我那位", "那口子", "my other half"
 _PARTNER = re.compile(r"我家那位|我那位|那口子|\b(?:other|better) half\b|\bsignificant other\b", re.I)
-_FIRST = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+# "us", not "US" ("Which US states might Tim be in" names no reader)
+_FIRST = re.compile(r"我|咱|\b(?i:i|i'm|i've|i'd|me|my|mine|myself|we|we're|we've|our|ours)\b|\b[Uu]s\b")
 # The reader speaking for a group ("which DB are we on", "我们订单库跑在啥上面", "咱们组CI用的啥"):
 # a key only projects have, read from such a question, is the reader's project's.
 _GROUP = re.compile(r"我们|咱们|\b(?i:we|we're|we've|our|ours)\b|\bus\b")  # "US states" is no group
