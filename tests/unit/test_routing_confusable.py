@@ -107,3 +107,17 @@ def test_speaking_for_a_group(query: str, group: bool) -> None:
 def test_locomo_style_questions_reach_no_readers_slot(route_with_model, query: str) -> None:  # type: ignore[no-untyped-def]
     assert not asked.about_reader(query)
     assert not any(subject == "user" for subject, _ in route_with_model(query))
+
+
+@pytest.mark.parametrize(
+    ("query", "item"),
+    [("我那辆车是什么牌子", "item:车"), ("停车场找不到车了，我车是什么颜色来着", "item:车"),
+     ("我那台笔记本什么型号", "item:笔记本"), ("what colour is my car again", "item:car")],
+)  # fmt: skip
+def test_a_belonging_named_with_a_measure_word_or_bare_is_the_readers(query: str, item: str) -> None:
+    assert asked.owned_item(query)[0] == item
+
+
+@pytest.mark.parametrize("query", ["我妈的车是什么车", "我开车去哪上班"])
+def test_someone_elses_car_or_driving_is_no_owned_car(query: str) -> None:
+    assert asked.owned_item(query) == ()

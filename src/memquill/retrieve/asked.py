@@ -248,9 +248,9 @@ def _items() -> tuple[tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]], 
         # English: owned or definite ("my dog", "the pup", "our kelpie") or opening it ("dog's name?")
         en_rx = re.compile(rf"(?:\b(?:my|our|the)\s+(?:[\w-]+\s+)?|^\W*)(?:{en})(?:'s)?\b", re.I)
         # Chinese: opening the question or after 我(家/的)/咱家/家里的 ("猫现在叫啥", "我家狗狗叫什么")
-        # ("我家那只毛孩子": a demonstrative and measure word may stand between)
+        # ("我家那只毛孩子", "我那辆车": a demonstrative and measure word may stand between; "我车…" none)
         zh_rx = re.compile(
-            rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的)(?:[那这][只条个头])?(?:{zh})"
+            rf"(?:^\W*|我的|我家的?|我们家的?|咱家的?|家里的?|我养的|我)(?:[那这][只条个头辆台部把匹])?(?:{zh})"
         )
         out.append((en_rx, zh_rx, names))
     return tuple(out)
