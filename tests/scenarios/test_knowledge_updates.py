@@ -216,7 +216,7 @@ def test_a_question_unlike_the_statement_reaches_the_slot(
     mem_e5.flush()
     hit = mem_e5.search(question, user="u", k=3)[0]
     assert hit.memory.key == key and hit.why["path"] == "slot"
-    assert hit.why["legs"]["slot"]["via"] in ("router", "question_form")  # by meaning: no word overlap to go by
+    assert hit.why["legs"]["slot"]["via"] in ("router", "question_form")  # by meaning, not word overlap
     if value:
         assert hit.memory.value == value
 
