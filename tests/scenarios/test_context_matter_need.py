@@ -102,6 +102,7 @@ def test_a_matter_need_is_named_only_for_the_users_own_near_sure_matter() -> Non
     assert critical.matter_need("medication", Sensitivity("health", 0.6, 0.4)) is None
     assert critical.matter_need("medical_condition", matter) is None
     assert critical.matter_need("diet", matter) is None
+    assert critical.matter_need("allergy", matter) is None  # never a mere private matter
 
 
 @pytest.mark.parametrize(

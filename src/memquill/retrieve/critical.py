@@ -99,6 +99,9 @@ def _need(key: str | Attribute | None, reading: Iterable[tuple[str, float]], cat
 
 
 NEED = "need:"  # a private matter's label naming the safety-critical attribute it still needs
+# the needs a private matter can be: a medication may be an antidepressant; an allergy, a
+# wheelchair or an emergency contact is for every request bearing on safety, whatever else it is
+MATTER_NEEDS = frozenset({"medication"})
 
 
 def matter_need(
@@ -112,7 +115,7 @@ def matter_need(
     situation naming the attribute does (``confided.Request.why``: travel, a doctor's visit)."""
     cat = catalogue or bundled()
     name = key.key if isinstance(key, Attribute) else key
-    if not private_matter(head) or name is None or not _need(key, (), cat):
+    if not private_matter(head) or name not in MATTER_NEEDS or not _need(key, (), cat):
         return None
     return f"{NEED}{name}"
 
