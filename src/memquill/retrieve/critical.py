@@ -98,6 +98,28 @@ def _need(key: str | Attribute | None, reading: Iterable[tuple[str, float]], cat
     return mass >= NEED_MASS
 
 
+NEED = "need:"  # a private matter's label naming the safety-critical attribute it still needs
+# the needs a private matter can be: a medication may be an antidepressant; an allergy, a
+# wheelchair or an emergency contact is for every request bearing on safety, whatever else it is
+MATTER_NEEDS = frozenset({"medication"})
+
+
+def matter_need(
+    key: str | Attribute | None, head: HasSafety | None, catalogue: Catalogue | None = None
+) -> str | None:
+    """The safety-critical attribute a private matter of the user's own still is a need of,
+    as a label (``need:medication``); None otherwise. "Been on sertraline for depression for
+    a couple of years" is a medication — a week's trip must pack it — and a mental-health
+    matter the head is near sure of with no safety need (``private_matter``): a request the
+    head merely reads as bearing on safety (a picnic, a dinner out) does not open it, only a
+    situation naming the attribute does (``confided.Request.why``: travel, a doctor's visit)."""
+    cat = catalogue or bundled()
+    name = key.key if isinstance(key, Attribute) else key
+    if not private_matter(head) or name not in MATTER_NEEDS or not _need(key, (), cat):
+        return None
+    return f"{NEED}{name}"
+
+
 def private_matter(head: HasSafety | None) -> bool:
     """The head is near sure (``MATTER``) a text is a private matter and reads it as no safety
     need (below ``MATTER_SAFETY``): a therapist, a diagnosis nobody needs at a meal. On the

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from memquill.model import MemoryRecord
-from memquill.retrieve import confided, sensitivity
+from memquill.retrieve import confided, critical, sensitivity
+from memquill.retrieve.attributes import bundled
 from memquill.retrieve.sentences import (
     TURN_ATTRIBUTE,
     TURN_MEMORY,
@@ -71,8 +72,15 @@ def turn_of(rec: MemoryRecord, sentence: str, reader: SentenceReader | None) -> 
 def _kept(request: confided.Request, key: str, labels: frozenset[str], text: str) -> bool:
     """A sentence of a bearing turn stays: not private, private for the very attribute the
     request bears on (unless it is someone else's matter: a father's diagnosis reads as a
-    medical condition too), or opened by the request."""
+    medical condition too), or opened by the request. When the sensitivity head calls the
+    sentence private its topic is the finer reading, as in ``confided.Request.why``: "正在办离婚，
+    最近心情很差" reads as marital status, which a dinner for colleagues bears on, and is a
+    divorce; only a safety-critical attribute or a standing need (a schedule, a diet) it
+    states keeps it for a request bearing on that attribute."""
     own = key in labels and not confided.others(labels, text)
+    if own and any(sensitivity.parse(x) for x in labels):
+        attr = bundled().attributes.get(key)
+        own = critical.attribute(attr) or critical.standing_need(attr)
     return not labels or own or opens(request, labels, text)
 
 

@@ -246,6 +246,12 @@ class SentenceReader:
             # the likeliest attribute counts when the classifier reads the sentence as critical
             # at all: "怀孕十周了…" leans medical (0.17), states none, and is the head's to judge
             key = r.attribute if r.critical else None
+            need = None if theirs else critical.matter_need(key, r.sensitive, self.catalogue)
+            if need is not None and (lab := self.model_label(r.sensitive, theirs)):
+                # a private matter still a need ("been on sertraline for depression"): private,
+                # opened by a situation naming its attribute, not by any request bearing on safety
+                out.append(frozenset({x for x in own if not self._critical(x)} | {lab, need}) | turn)
+                continue
             safe = critical.safety_critical(key=key, head=r.sensitive, theirs=theirs)
             if safe and not own and not theirs and critical.attribute(r.attribute, self.catalogue):
                 # the head calls it a safety need and the classifier leans to a critical attribute
