@@ -178,7 +178,9 @@ def _set_aside() -> tuple[re.Pattern[str], ...]:
         if "X" in w:
             head, tail = (re.escape(x) for x in w.split("X", 1))
             b = r"(?<![\w'])" if w.isascii() else ""
-            out.append(re.compile(rf"{b}{head}(?P<v>[^，,。；;！!？?]{{1,{NEAR * 2}}}?){tail}", re.IGNORECASE))
+            out.append(
+                re.compile(rf"{b}{head}(?P<v>[^，,。；;！!？?]{{1,{NEAR * 2}}}?){tail}", re.IGNORECASE)
+            )
         else:
             out.append(re.compile(_cue_rx(w, "w"), re.IGNORECASE))
     return tuple(out)

@@ -387,10 +387,14 @@ class ModelExtractor:
             if not attr.single:
                 chosen = [(v, q) for v, q in spans.pick_all(o.said, zh, attr, own) if trims_ok(v)]
                 chosen = chosen or [(v, q) for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)][:1]
-                chosen = _replacing(o.said, chosen, [x for x in spans.top(o.said, zh, attr, own) if trims_ok(x[0])])
+                chosen = _replacing(
+                    o.said, chosen, [x for x in spans.top(o.said, zh, attr, own) if trims_ok(x[0])]
+                )
                 chosen = closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(spans, o.said, zh, attr, chosen))
-            ranked = _without_cue_words(o.said, {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)})
+            ranked = _without_cue_words(
+                o.said, {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
+            )
             ranked = {v: q for v, q in ranked.items() if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
@@ -464,10 +468,14 @@ def _retired(said: str, value: str | None) -> bool:
     at = said.find(value) if value else -1
     if at < 0 or not value:
         return False
-    return negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
+    return (
+        negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
+    )
 
 
-def _replacing(said: str, chosen: list[tuple[str, float]], top: list[tuple[str, float]]) -> list[tuple[str, float]]:
+def _replacing(
+    said: str, chosen: list[tuple[str, float]], top: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
     """A multi-valued attribute's values when the clause replaces one thing with another
     ("上个月把飞度卖了，提了台轩逸", "got a Pixel 9, the Pixel 7 is now my backup"): the value a
     change cue introduces, or failing one the ranker's next span the clause does not set aside,
@@ -512,7 +520,11 @@ def _replaced_by(value: str, said: str) -> bool:
     """Is ``value`` of a multi-valued attribute the new thing of a replacement: a change cue
     introduces it and the clause sets something else aside ("把飞度卖了，提了台轩逸")? Such a
     value is stated like a single-valued change, not guessed."""
-    return introduced(value, said) and change_cues.sets_aside_any(said) and not change_cues.set_aside(said, value)
+    return (
+        introduced(value, said)
+        and change_cues.sets_aside_any(said)
+        and not change_cues.set_aside(said, value)
+    )
 
 
 def _inside_any(value: str, chosen: list[tuple[str, float]]) -> bool:
@@ -524,7 +536,9 @@ def _beside_change(whole: str, value: str | None) -> bool:
     """Is ``value`` (a segment's further value of a multi-valued attribute) said beside a
     change the clause names with a cue, without being what the cue introduces ("提了台轩逸，
     油耗挺低": the fuel use is no second car)?"""
-    return bool(value) and change_cues.kind(whole) in change_cues.CHANGE and not introduced(value or "", whole)
+    return (
+        bool(value) and change_cues.kind(whole) in change_cues.CHANGE and not introduced(value or "", whole)
+    )
 
 
 # A segment that refers back to a thing by a pronoun talks about a value already given.
