@@ -349,7 +349,8 @@ class ModelExtractor:
         reads the attribute first and the clause as a memory, the value is a typed span (a
         place, an organisation, a tool, a contact detail), the joint score clears the bar a
         single-valued guess needs, and the clause recalls nothing ("back when I used Emacs")
-        and is not about a transcript speaker. Questions and suppositions never get here."""
+        and is not about a transcript speaker, nor says an intention ("打算去…", "going to").
+        Questions and suppositions never get here."""
         return (
             attr.single
             and attr.value_type in PRESENT_TYPES
@@ -359,6 +360,7 @@ class ModelExtractor:
             and p.memory >= self.thresholds.memory
             and score >= self.thresholds.single
             and change_cues.RECALL.search(o.said) is None
+            and _PLANNED.search(o.said) is None
         )
 
     def _values(
@@ -392,10 +394,9 @@ class ModelExtractor:
                 )
                 chosen = closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(spans, o.said, zh, attr, chosen))
-            ranked = _without_cue_words(
-                o.said, {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
-            )
-            ranked = {v: q for v, q in ranked.items() if trims_ok(v)}
+            ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
+            if attr.value_type in PRESENT_TYPES:  # a name has no verb in it ("retired pilot" may)
+                ranked = {v: q for v, q in _without_cue_words(o.said, ranked).items() if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
             if said_usual := [o.said.find(v) for v in ranked if usual(v, o.said)]:
@@ -441,6 +442,12 @@ CUE_OVERRULES = 0.25
 # Value types a present statement may carry to replace a slot's value without a change cue:
 # the typed extractors found them, so the value is a thing of the slot's kind, not free text.
 PRESENT_TYPES = TYPED_VALUES | frozenset({"organisation", "tech"})
+# An intention is no present: "周末打算去崇武古城转转" names a trip, not where the user lives.
+_PLANNED = re.compile(
+    r"打算|准备|计划|想去|要去|回头去|"
+    r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|thinking of|hoping to|might)\b",
+    re.IGNORECASE,
+)
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
 
 
