@@ -396,7 +396,8 @@ class ModelExtractor:
                 return list(span_path.trimmed(spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
             if attr.value_type in PRESENT_TYPES:  # a name has no verb in it ("retired pilot" may)
-                ranked = {v: q for v, q in _without_cue_words(o.said, ranked).items() if trims_ok(v)}
+                uncued = _without_cue_words(o.said, ranked, attr.value_type)
+                ranked = {v: q for v, q in uncued.items() if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
             if said_usual := [o.said.find(v) for v in ranked if usual(v, o.said)]:
@@ -498,11 +499,12 @@ def _replacing(
     return cued[:1] or chosen
 
 
-def _without_cue_words(said: str, ranked: dict[str, float]) -> dict[str, float]:
+def _without_cue_words(said: str, ranked: dict[str, float], value_type: str) -> dict[str, float]:
     """Spans without a change cue's words at their start ("ditched Neovim" → "Neovim"); a span
     an old cue began names the value the clause retires, and leaves with every span it
-    holds; then only a span a change cue introduces is a value ("Also ditched Neovim: a plugin
-    broke my config" gives no editor, not "config"; "ditched Neovim for Helix" gives Helix)."""
+    holds. When that was the ranker's best span, another is the new value only if a change
+    cue introduces it or it is a name ("Also ditched Neovim: a plugin broke my config" gives
+    no editor, not "config"; "ditched Neovim for Helix" gives Helix)."""
     out: dict[str, float] = {}
     old: list[str] = []
     for v, q in ranked.items():
@@ -513,14 +515,15 @@ def _without_cue_words(said: str, ranked: dict[str, float]) -> dict[str, float]:
             old.append(lead[1].casefold())
         else:
             out[lead[1]] = max(q, out.get(lead[1], 0.0))
-    if not old:
-        return out
-    # the clause retires a value: another is its new one only if a change cue introduces it
-    return {
-        v: q
-        for v, q in out.items()
-        if not any(v.casefold() in o or o in v.casefold() for o in old) and introduced(v, said)
-    }
+
+    def retired(v: str) -> bool:
+        return any(v.casefold() in o or o in v.casefold() for o in old)
+
+    kept = {v: q for v, q in out.items() if not retired(v)}
+    best = next(iter(ranked), "")
+    if not (old and (retired(best) or change_cues.leading(said, best) is not None)):
+        return kept
+    return {v: q for v, q in kept.items() if introduced(v, said) or _names_thing(v, value_type)}
 
 
 def _replaced_by(value: str, said: str) -> bool:
