@@ -95,3 +95,24 @@ def test_a_span_cut_with_its_change_verb_is_known(
     text: str, value: str, lead: tuple[str, str] | None
 ) -> None:
     assert change_cues.leading(text, value) == lead
+
+
+@pytest.mark.parametrize(
+    ("said", "ranked", "value_type", "kept"),
+    [
+        (
+            "Also ditched Neovim: a plugin update broke my config",
+            {"Neovim": 0.5, "ditched Neovim": 0.3, "config": 0.2},
+            "tech",
+            set(),
+        ),
+        ("Originally from Lagos, now based in Accra", {"from Lagos": 0.5, "Accra": 0.2}, "place", {"Accra"}),
+        ("弃用了VS Code，改用Zed", {"弃用了VS Code": 0.5, "Zed": 0.2}, "tech", {"Zed"}),
+    ],
+)
+def test_a_span_an_old_cue_begins_is_the_retired_value(
+    said: str, ranked: dict[str, float], value_type: str, kept: set[str]
+) -> None:
+    from memquill.write.extract.model import _without_cue_words
+
+    assert set(_without_cue_words(said, ranked, value_type)) == kept
