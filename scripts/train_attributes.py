@@ -1,7 +1,7 @@
 """Train the attribute classifier shipped as ``src/memquill/data/attribute_model.npz``.
 
     .venv/bin/python scripts/train_attributes.py [--corpus tests/data/attributes_train.jsonl
-        tests/data/attributes_train_confusable.jsonl] [--out src/memquill/data/attribute_model.npz]
+        tests/data/attributes_train_confusable.jsonl tests/data/attributes_train_values.jsonl] [--out src/memquill/data/attribute_model.npz]
         [--holdout 0.15] [--seed 7] [--refit]
 
 Reads the labelled clause corpora (docs/attributes.md: one clause per line with its facts;
@@ -50,7 +50,9 @@ WORD_HEADS = ("memory",)
 # The training corpora, read in this order: the main one, then rows written apart for the
 # attributes the head confused (occupation / skills / workplace / employer, medical
 # condition / diet, accessibility need / device…). Other branches may add files here.
-CORPORA = ("attributes_train", "attributes_train_confusable")
+# Then rows written apart for hard value spans (a distractor noun or a change verb beside the
+# value, ``attributes_train_values.jsonl``), which the span ranker trains on too.
+CORPORA = ("attributes_train", "attributes_train_confusable", "attributes_train_values")
 # Corpora whose clauses train the "is there a memory" heads too. The confusable rows were
 # written for the attribute choice; their negatives follow their own line ("我同事打算跳槽
 # 去蔚来" is no fact there) and with them the memory head lost recall on dev2 (F1 0.903 →

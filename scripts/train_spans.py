@@ -1,7 +1,8 @@
 """Train the value-span ranker shipped as ``src/memquill/data/span_model.npz``.
 
-    .venv/bin/python scripts/train_spans.py [--corpus tests/data/attributes_train.jsonl]
-        [--out src/memquill/data/span_model.npz] [--without-holdout] [--seed 7]
+    .venv/bin/python scripts/train_spans.py [--corpus tests/data/attributes_train.jsonl
+        tests/data/attributes_train_values.jsonl] [--out src/memquill/data/span_model.npz]
+        [--without-holdout] [--seed 7]
 
 Every labelled fact of the training corpus (docs/attributes.md) is one example: the
 candidate spans of its clause for its attribute (``span_features``), the labelled value
@@ -12,6 +13,11 @@ choice). The "known value of this attribute" features are computed out of fold (
 so the ranker learns how far to trust the lexicon on values it has not seen. The written
 model is refit on every clause unless ``--without-holdout`` (for honest bench runs).
 No embeddings, no network: a run takes about a minute.
+
+Several corpora may be given (by default the main one and ``attributes_train_values.jsonl``,
+rows written apart for hard value spans: a distractor noun beside the value, a change verb
+before it); the held-out share is drawn from the first corpus only, so it is the same with
+or without the later files, and the later files' rows all train.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ from memquill.write.extract.span_scorer import Example, SpanScorer, eligible, fi
 from memquill.write.extract.span_scorer import _labels as labels
 
 ROOT = Path(__file__).resolve().parent.parent
+# The training corpora, read in this order: the main one, then rows written apart for value
+# spans the ranker cut wrong (a distractor noun or a change verb beside the value).
+CORPORA = ("attributes_train", "attributes_train_values")
 Known = dict[str, set[str]]
 
 
@@ -152,7 +161,7 @@ def evaluate(model: SpanScorer, rows: list[dict]) -> None:  # type: ignore[type-
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default=str(ROOT / "tests/data/attributes_train.jsonl"))
+    ap.add_argument("--corpus", nargs="+", default=[str(ROOT / f"tests/data/{n}.jsonl") for n in CORPORA])
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/span_model.npz"))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--holdout", type=float, default=0.15)
@@ -165,19 +174,21 @@ def main() -> int:
     ap.add_argument("--eval", help="also score this corpus (e.g. a dev split) with the held-out-free model")
     ap.add_argument("--cv", action="store_true", help="only print the cross-validated exact match")
     args = ap.parse_args()
-    corpus = Path(args.corpus)
-    rows = read(corpus)
+    corpora = [Path(c) for c in args.corpus]
+    first, later = read(corpora[0]), [r for c in corpora[1:] for r in read(c)]
+    rows = first + later
     if args.cv:
         em = cross_validate(rows, args.folds, args.seed, args.l2, args.epochs)
         print(f"{args.folds}-fold exact match: {em:.3f}")
         return 0
-    held = np.random.default_rng(args.seed).random(len(rows)) < args.holdout  # as bench --holdout
-    train = [r for r, h in zip(rows, held, strict=True) if not h]
-    test = [r for r, h in zip(rows, held, strict=True) if h]
+    held = np.random.default_rng(args.seed).random(len(first)) < args.holdout  # as bench --holdout
+    train = [r for r, h in zip(first, held, strict=True) if not h] + later
+    test = [r for r, h in zip(first, held, strict=True) if h]
     found = out_of_fold(train, args.folds, args.seed)
     usable = [e for _, _, e in found if e is not None]
     print(f"{len(found)} facts, {len(usable)} with the labelled span among the candidates", file=sys.stderr)
-    version = f"{hashlib.sha1(corpus.read_bytes()).hexdigest()[:8]}.{FEATURES_VERSION}"
+    digest = hashlib.sha1(b"".join(c.read_bytes() for c in corpora)).hexdigest()[:8]
+    version = f"{digest}.{FEATURES_VERSION}"
     model = SpanScorer(fit(usable, args.l2, args.epochs), known_values(train), version + "h", *affixes(train))
     print(f"held-out share ({len(test)} clauses), ranker fitted without it:")
     evaluate(model, test)

@@ -56,3 +56,26 @@ def test_a_recall_replaces_nothing(
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
     assert city(mem_e5).get("active") == was
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "was"),
+    [
+        (
+            "自从三月份离开南通来了泉州，早饭天天面线糊，还没吃腻",
+            "周末打算去崇武古城转转，听说海边风大，要带外套吗",
+            "泉州",
+        ),
+        (
+            "I live in Porto, near the river.",
+            "Going to Lisbon next weekend, the light there is unreal.",
+            "Porto",
+        ),
+    ],
+)
+def test_an_intention_replaces_nothing(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, was: str
+) -> None:
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    assert city(mem_e5).get("active") == was

@@ -58,3 +58,61 @@ def test_the_strongest_cue_names_the_kind_of_statement(text: str, kind: str | No
 
 def test_without_cues_the_spans_keep_their_order() -> None:
     assert change_cues.pick("I like tea and coffee", ["tea", "coffee"]) == ["tea", "coffee"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "aside"),
+    [
+        ("小米14摔了，屏幕碎成蜘蛛网，干脆换了台iPhone 15", "小米14", True),
+        ("小米14摔了，屏幕碎成蜘蛛网，干脆换了台iPhone 15", "iPhone 15", False),
+        ("iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8", "iPhone 15", True),
+        ("iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8", "Pixel 8", False),
+        ("上个月把飞度卖了，提了台轩逸", "飞度", True),
+        ("Got a Pixel 9 last week, the Pixel 7 is now my backup", "Pixel 7", True),
+        ("Got a Pixel 9 last week, the Pixel 7 is now my backup", "Pixel 9", False),
+        ("My old ThinkPad died so I bought a MacBook Air", "ThinkPad", True),
+        ("My old ThinkPad died so I bought a MacBook Air", "MacBook Air", False),
+        ("I sold my Kindle and got a Kobo", "Kindle", True),
+        ("I sold my Kindle and got a Kobo", "Kobo", False),
+        ("I use a Kindle and an iPad", "Kindle", False),
+        ("家里有台iPad，我自己用小米14", "小米14", False),
+    ],
+)
+def test_a_clause_sets_aside_the_thing_it_replaces(text: str, value: str, aside: bool) -> None:
+    assert change_cues.set_aside(text, value) is aside
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "lead"),
+    [
+        ("Also ditched Neovim: a plugin update broke my config", "ditched Neovim", ("old", "Neovim")),
+        ("switched to fish last month", "switched to fish", ("new", "fish")),
+        ("改用Zed了", "改用Zed", ("new", "Zed")),
+        ("Helix just works", "Helix", None),
+    ],
+)
+def test_a_span_cut_with_its_change_verb_is_known(
+    text: str, value: str, lead: tuple[str, str] | None
+) -> None:
+    assert change_cues.leading(text, value) == lead
+
+
+@pytest.mark.parametrize(
+    ("said", "ranked", "value_type", "kept"),
+    [
+        (
+            "Also ditched Neovim: a plugin update broke my config",
+            {"Neovim": 0.5, "ditched Neovim": 0.3, "config": 0.2},
+            "tech",
+            set(),
+        ),
+        ("Originally from Lagos, now based in Accra", {"from Lagos": 0.5, "Accra": 0.2}, "place", {"Accra"}),
+        ("弃用了VS Code，改用Zed", {"弃用了VS Code": 0.5, "Zed": 0.2}, "tech", {"Zed"}),
+    ],
+)
+def test_a_span_an_old_cue_begins_is_the_retired_value(
+    said: str, ranked: dict[str, float], value_type: str, kept: set[str]
+) -> None:
+    from memquill.write.extract.model import _without_cue_words
+
+    assert set(_without_cue_words(said, ranked, value_type)) == kept

@@ -308,3 +308,18 @@ def test_a_model_name_keeps_its_parts(key: str, text: str, value: str, expected:
 )
 def test_a_hyphenated_compound_is_no_time_alone(value: str, expected: bool) -> None:
     assert only_time(value, "enum", "units") is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "out"),
+    [
+        ("old Kindle Paperwhite", "Kindle Paperwhite"),
+        ("new Pixel 9", "Pixel 9"),
+        ("spare ThinkPad X1", "ThinkPad X1"),
+        ("New Balance", "New Balance"),
+        ("Old Navy", "Old Navy"),
+        ("old friend", "old friend"),
+    ],
+)
+def test_a_lowercase_qualifier_is_no_part_of_a_name(value: str, out: str) -> None:
+    assert value_shapes.unqualified(value) == out

@@ -35,6 +35,7 @@ from memquill.model import (
 )
 from memquill.text import norm_value, tokens
 from memquill.write import reconcile_changes as build
+from memquill.write.extract.change_cues import set_aside
 from memquill.write.extract.normalise import canonical
 from memquill.write.reconcile_model import (
     Decision,
@@ -114,8 +115,23 @@ def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
     and, for a multi-valued attribute, the same value."""
     slot = [r for r in view.slot if r.status in OPEN]
     same_cond = [r for r in slot if _conditions(r.conditions) == _conditions(c.conditions)]
-    same_cond = [r for r in same_cond if _comparable(c, r, policy)]
-    return _pick(same_cond) if same_cond else None
+    comparable = [r for r in same_cond if _comparable(c, r, policy)]
+    if comparable:
+        return _pick(comparable)
+    replaced = [r for r in same_cond if _replaces(c, r, policy)]
+    return _pick(replaced) if replaced else None
+
+
+def _replaces(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
+    """Does a new value of a multi-valued attribute replace the record's value? Only when its
+    own clause sets the old value aside ("小米14摔了，干脆换了台iPhone 15", "got a Pixel 9, the
+    Pixel 7 is now my backup": ``change_cues.set_aside``) and not the new one: a phone
+    replaced is not a second phone, while "I also got an iPad" keeps both."""
+    if not policy.multi_valued(c.key) or not c.value or not r.value or c.value == r.value:
+        return False
+    if c.polarity is not Polarity.POSITIVE or r.polarity is not Polarity.POSITIVE:
+        return False
+    return set_aside(c.content, r.value) and not set_aside(c.content, c.value)
 
 
 def _fresh(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:

@@ -155,3 +155,78 @@ def pick(text: str, spans: Sequence[str]) -> list[str]:
         new += [s for _, s in sorted(near, key=lambda x: x[0])]
     rest = [s for s in spans if s not in new and s not in old]
     return [*new, *rest] or list(spans)
+
+
+# A segment of a clause: where a set-aside phrase says something of the value beside it.
+_SEGMENT = re.compile(r"[，,。.;；!！?？:：—]")
+
+
+@cache
+def _set_aside() -> tuple[re.Pattern[str], ...]:
+    """The set-aside phrases of ``data/change_cues.json`` as patterns: a phrase with an X
+    encloses its value ("sold my X") or whom it went to ("给X用了"); one without an X says so of
+    whatever its segment names."""
+    raw = json.loads(resources.files("memquill").joinpath(CUES_FILE).read_text("utf-8"))
+    spec = raw.get("set_aside") if isinstance(raw, dict) else None
+    if spec is None:
+        return ()
+    if not isinstance(spec, dict):
+        raise ConfigError(f"{CUES_FILE}: set_aside must map languages to phrases")
+    words = [w for lang, ws in spec.items() if lang != "description" for w in ws]
+    out = []
+    for w in sorted(set(words), key=len, reverse=True):
+        if "X" in w:
+            head, tail = (re.escape(x) for x in w.split("X", 1))
+            b = r"(?<![\w'])" if w.isascii() else ""
+            out.append(
+                re.compile(rf"{b}{head}(?P<v>[^，,。；;！!？?]{{1,{NEAR * 2}}}?){tail}", re.IGNORECASE)
+            )
+        else:
+            out.append(re.compile(_cue_rx(w, "w"), re.IGNORECASE))
+    return tuple(out)
+
+
+def _segment_of(text: str, at: int, end: int) -> tuple[int, int]:
+    starts = [m.end() for m in _SEGMENT.finditer(text, 0, at)]
+    stop = _SEGMENT.search(text, end)
+    return (starts[-1] if starts else 0), (stop.start() if stop else len(text))
+
+
+def set_aside(text: str, value: str) -> bool:
+    """Does the clause set ``value`` aside (an X at a phrase's end: the value starts at most
+    ``NEAR`` characters into it, "sold my old Kindle") — name it with an old cue ("dropped the Kindle"),
+    or say right after it in its segment that it broke, was sold, given away or is now the
+    backup ("the Pixel 7 is now my backup", "小米14摔了", "iPhone 15 给我妈用了")? For a
+    multi-valued attribute (devices, vehicles) the clause's other value then replaces it."""
+    if not value or (at := text.casefold().find(value.casefold())) < 0:
+        return False
+    if value in old_spans(text, [value]):
+        return True
+    end = at + len(value)
+    lo, hi = _segment_of(text, at, end)
+    seg = text[lo:hi]
+    for rx in _set_aside():
+        for m in rx.finditer(seg):
+            x = m.start("v") + lo if "v" in m.groupdict() else -1
+            inside = x >= 0 and (value.casefold() in m.group("v").casefold() or 0 <= at - x <= NEAR)
+            if inside or 0 <= m.start() + lo - end <= NEAR:
+                return True  # the value in the phrase's X, or the phrase said right after it
+    return False
+
+
+def sets_aside_any(text: str) -> bool:
+    """Does the clause set anything aside (an old cue, or a set-aside phrase)?"""
+    return any(c.kind == "old" for c in find(text)) or any(rx.search(text) for rx in _set_aside())
+
+
+def leading(text: str, value: str) -> tuple[str, str] | None:
+    """(the cue's kind, the value after it) when ``value`` begins with a change cue's words
+    ("ditched Neovim", "switched to fish", "改用Zed"): a span cut with its verb."""
+    at = text.find(value)
+    if at < 0:
+        return None
+    for c in find(text):
+        if c.start == at and c.end < at + len(value):
+            rest = text[c.end : at + len(value)].strip()
+            return (c.kind, rest) if rest else None
+    return None

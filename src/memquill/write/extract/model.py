@@ -34,6 +34,7 @@ from memquill.write.extract.model_gates import (
     acceptable,
     cue_may_lift,
     fits_role,
+    introduced,
     now_and_then,
     usual,
     without_captions,
@@ -177,6 +178,7 @@ class ModelExtractor:
                 if self._sure(attr, x.subject, x.confidence)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
+                and not (attr.key in keys and _beside_change(whole, x.value))
             ]
             for x in cands:
                 keys.setdefault(x.key, set()).add((x.value or "").casefold())
@@ -282,11 +284,15 @@ class ModelExtractor:
         for v, q in self._values(o, attr, subject, times):
             if (k := kind_value(attr.key, v, o.said, zh)) is not None and k not in kept:
                 kept[k] = q
-        return [
-            self._make(o, p, attr, subject, level, score, value, span_p)
-            for value, span_p in kept.items()
-            if fits_role(value, attr.value_type, attr.key)
-        ]
+        out = []
+        for value, span_p in kept.items():
+            if not fits_role(value, attr.value_type, attr.key):
+                continue
+            whose = subjects.value_owner(o.said, value, subject) if not attr.single else subject
+            if whose != subject and not self.catalogue.allows(attr.key, whose):
+                whose = subject
+            out.append(self._make(o, p, attr, whose, level, score, value, span_p))
+        return out
 
     def _make(
         self,
@@ -300,7 +306,7 @@ class ModelExtractor:
         span_p: float | None,
     ) -> Candidate:
         c = o.clause
-        cue = change_cues.kind(o.said) if attr.single else None
+        cue = change_cues.kind(o.said) if attr.single or _replaced_by(value, o.said) else None
         believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
         sure = cue is not None and cue_may_lift(score, self.thresholds.single, value, o.said)
         if believed and sure and rank_ok(p, attr.key):
@@ -343,7 +349,8 @@ class ModelExtractor:
         reads the attribute first and the clause as a memory, the value is a typed span (a
         place, an organisation, a tool, a contact detail), the joint score clears the bar a
         single-valued guess needs, and the clause recalls nothing ("back when I used Emacs")
-        and is not about a transcript speaker. Questions and suppositions never get here."""
+        and is not about a transcript speaker, nor says an intention ("打算去…", "going to").
+        Questions and suppositions never get here."""
         return (
             attr.single
             and attr.value_type in PRESENT_TYPES
@@ -353,6 +360,7 @@ class ModelExtractor:
             and p.memory >= self.thresholds.memory
             and score >= self.thresholds.single
             and change_cues.RECALL.search(o.said) is None
+            and _PLANNED.search(o.said) is None
         )
 
     def _values(
@@ -381,9 +389,15 @@ class ModelExtractor:
             if not attr.single:
                 chosen = [(v, q) for v, q in spans.pick_all(o.said, zh, attr, own) if trims_ok(v)]
                 chosen = chosen or [(v, q) for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)][:1]
+                chosen = _replacing(
+                    o.said, chosen, [x for x in spans.top(o.said, zh, attr, own) if trims_ok(x[0])]
+                )
                 chosen = closed_list(attr, o.said, zh, chosen)
                 return list(span_path.trimmed(spans, o.said, zh, attr, chosen))
             ranked = {v: q for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)}
+            if attr.value_type in PRESENT_TYPES:  # a name has no verb in it ("retired pilot" may)
+                uncued = _without_cue_words(o.said, ranked, attr.value_type)
+                ranked = {v: q for v, q in uncued.items() if trims_ok(v)}
             if any(not now_and_then(v, o.said) for v in ranked):  # the usual value, not the occasional
                 ranked = {v: q for v, q in ranked.items() if not now_and_then(v, o.said)}
             if said_usual := [o.said.find(v) for v in ranked if usual(v, o.said)]:
@@ -429,6 +443,12 @@ CUE_OVERRULES = 0.25
 # Value types a present statement may carry to replace a slot's value without a change cue:
 # the typed extractors found them, so the value is a thing of the slot's kind, not free text.
 PRESENT_TYPES = TYPED_VALUES | frozenset({"organisation", "tech"})
+# An intention is no present: "周末打算去崇武古城转转" names a trip, not where the user lives.
+_PLANNED = re.compile(
+    r"打算|准备|计划|想去|要去|回头去|"
+    r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|thinking of|hoping to|might)\b",
+    re.IGNORECASE,
+)
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
 
 
@@ -452,9 +472,83 @@ _SEGMENT = re.compile(r"[，,；;]")
 
 
 def _retired(said: str, value: str | None) -> bool:
-    """Does the clause negate ``value`` or name it as an old value?"""
+    """Does the clause negate ``value``, name it as an old value or set it aside ("把飞度卖了")?"""
     at = said.find(value) if value else -1
-    return at >= 0 and (negated(said, at) or bool(change_cues.old_spans(said, [value or ""])))
+    if at < 0 or not value:
+        return False
+    return (
+        negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
+    )
+
+
+def _replacing(
+    said: str, chosen: list[tuple[str, float]], top: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """A multi-valued attribute's values when the clause replaces one thing with another
+    ("上个月把飞度卖了，提了台轩逸", "got a Pixel 9, the Pixel 7 is now my backup"): the value a
+    change cue introduces, or failing one the ranker's next span the clause does not set aside,
+    instead of the one it sets aside — the old thing is no new value of the slot. Unchanged
+    when nothing chosen is set aside."""
+    if not any(change_cues.set_aside(said, v) for v, _ in chosen):
+        return chosen
+    kept = [(v, q) for v, q in chosen if not change_cues.set_aside(said, v)]
+    if kept:
+        return kept
+    others = [(v, q) for v, q in top if not change_cues.set_aside(said, v) and not _inside_any(v, chosen)]
+    cued = [(v, q) for v, q in others if introduced(v, said)]
+    return cued[:1] or chosen
+
+
+def _without_cue_words(said: str, ranked: dict[str, float], value_type: str) -> dict[str, float]:
+    """Spans without a change cue's words at their start ("ditched Neovim" → "Neovim"); a span
+    an old cue began names the value the clause retires, and leaves with every span it
+    holds. When that was the ranker's best span, another is the new value only if a change
+    cue introduces it or it is a name ("Also ditched Neovim: a plugin broke my config" gives
+    no editor, not "config"; "ditched Neovim for Helix" gives Helix)."""
+    out: dict[str, float] = {}
+    old: list[str] = []
+    for v, q in ranked.items():
+        lead = change_cues.leading(said, v)
+        if lead is None:
+            out[v] = max(q, out.get(v, 0.0))
+        elif lead[0] == "old":
+            old.append(lead[1].casefold())
+        else:
+            out[lead[1]] = max(q, out.get(lead[1], 0.0))
+
+    def retired(v: str) -> bool:
+        return any(v.casefold() in o or o in v.casefold() for o in old)
+
+    kept = {v: q for v, q in out.items() if not retired(v)}
+    best = next(iter(ranked), "")
+    if not (old and (retired(best) or change_cues.leading(said, best) is not None)):
+        return kept
+    return {v: q for v, q in kept.items() if introduced(v, said) or _names_thing(v, value_type)}
+
+
+def _replaced_by(value: str, said: str) -> bool:
+    """Is ``value`` of a multi-valued attribute the new thing of a replacement: a change cue
+    introduces it and the clause sets something else aside ("把飞度卖了，提了台轩逸")? Such a
+    value is stated like a single-valued change, not guessed."""
+    return (
+        introduced(value, said)
+        and change_cues.sets_aside_any(said)
+        and not change_cues.set_aside(said, value)
+    )
+
+
+def _inside_any(value: str, chosen: list[tuple[str, float]]) -> bool:
+    v = value.casefold()
+    return any(v in c.casefold() or c.casefold() in v for c, _ in chosen)
+
+
+def _beside_change(whole: str, value: str | None) -> bool:
+    """Is ``value`` (a segment's further value of a multi-valued attribute) said beside a
+    change the clause names with a cue, without being what the cue introduces ("提了台轩逸，
+    油耗挺低": the fuel use is no second car)?"""
+    return (
+        bool(value) and change_cues.kind(whole) in change_cues.CHANGE and not introduced(value or "", whole)
+    )
 
 
 # A segment that refers back to a thing by a pronoun talks about a value already given.

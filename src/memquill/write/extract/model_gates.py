@@ -88,13 +88,16 @@ _ZH_DEGREE = re.compile(r"(?:真|很|太|好|超|超级|特别|挺|蛮|非常|�
 
 
 def predicate(value: str, said: str) -> bool:
-    """Is ``value`` a lone adjective the clause predicates of something?"""
+    """Is ``value`` a lone adjective the clause predicates of something, or (Chinese) a degree
+    word with its adjective ("挺低", "很贵")?"""
     at = said.find(value)
     if at < 0:
         return False
     if value.isascii():
         return bool(_EN_ADJECTIVE.match(value.strip())) and bool(_EN_PREDICATE.search(said[:at]))
-    pos = values_pos(value)
+    pos = [(w, t) for w, t in values_pos(value) if w.strip()]
+    if len(pos) >= 2 and pos[0][1][:1] == "d" and all(t[:1] in ("a", "d") for _, t in pos[1:]):
+        return pos[-1][1][:1] == "a"  # a degree word and its adjective: "油耗挺低" gives no car
     return len(pos) == 1 and pos[0][1][:1] in ("a", "v") and bool(_ZH_DEGREE.search(said[:at]))
 
 

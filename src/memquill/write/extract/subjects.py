@@ -152,6 +152,28 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
     return "user" if kind == "user" else None
 
 
+_SEGMENT = re.compile(r"[，,；;。.!！?？]")
+
+
+def value_owner(text: str, value: str, subject: str) -> str:
+    """Whose value ``value`` is when the clause was read as about a relation: the user's when
+    the nearest segment up to the value's that names anyone says "I" and no relation
+    ("iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8": the Pixel is the user's, the
+    iPhone now the mother's); else ``subject``."""
+    if not subject.startswith("person:") or (at := text.find(value)) < 0:
+        return subject
+    stop = _SEGMENT.search(text, at + len(value))
+    cuts = [0, *(m.end() for m in _SEGMENT.finditer(text, 0, at))]
+    end = stop.start() if stop else len(text)
+    for lo in reversed(cuts):
+        seg, end = text[lo:end], lo
+        if relation(seg) is not None:
+            return subject
+        if _FIRST_PERSON.search(seg):
+            return "user"
+    return subject
+
+
 _NAME_EN = re.compile(r"^([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?:'s)?\s")
 _NAME_ZH = re.compile(r"^([\u4e00-\u9fff]{2,3}?)(?:是|在|住|喜欢|做|现在|今年|的|也|又|最近|刚|已经|叫)")
 

@@ -227,6 +227,20 @@ def whole_name(text: str, value: str) -> str:
     return text[start:end]
 
 
+# A lowercase word saying which one of the user's things, not what it is ("an *old* Kindle
+# Paperwhite", "my *new* Pixel 9", "the *spare* ThinkPad"): before a capitalised name it is no
+# part of the name ("New Balance", "Old Navy" are capitalised and kept).
+_QUALIFIER = re.compile(
+    r"^(?:old|new|former|current|previous|latest|spare|backup|second-hand|used|brand-new|trusty)\s+(?=[A-Z0-9])"
+)
+
+
+def unqualified(value: str) -> str:
+    """``value`` without a lowercase qualifier before a capitalised name."""
+    out = _QUALIFIER.sub("", value)
+    return out if out.strip() else value
+
+
 # the rest of a hyphenated compound after a value's last character / before its first
 _JOINED_ON = re.compile(r"(?:-[A-Za-z0-9]+)+(?![A-Za-z0-9])")
 _JOINED_BACK = re.compile(r"(?<![A-Za-z0-9-])(?:[A-Za-z0-9]+-)+$")
