@@ -169,9 +169,9 @@ def assemble(
     known = [*episodes, *(h.memory for h in hits)]
     request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
-    found = {h.memory.id for h in kept} | {
-        h.memory.id for h in gate(near, request, catalogue, reader.project)
-    }
+    found = {h.memory.id for h in kept}
+    far = {h.memory.id for h in gate(near, request, catalogue, reader.project)} - found
+    found |= far
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
     user = [
@@ -182,7 +182,7 @@ def assemble(
         if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
         if not not_for_task(e.record, request, reader.project)
     ]
-    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
+    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader, far)
     project = [
         replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
@@ -216,12 +216,16 @@ def _with_excerpts(
     catalogue: Catalogue | None,
     relevant: tuple[Collection[str], Request],
     sentence_reader: SentenceReader | None,
+    far: Collection[str] = (),
 ) -> list[ProfileEntry]:
     """Add the standing facts that live only inside user-level episodes, one sentence each:
     private sentences the request bears on (``relevant[1]``), and sentences the classifier
     reads as a profile attribute (identity, constraint, preference) that no record of that
     attribute distils from the same turns. Ranked like records, below them at equal weight
-    (an episode's confidence is lower)."""
+    (an episode's confidence is lower). An episode only ``far`` found (focus trimmed it) touches
+    no attribute a record already states: in a short history one episode is near every request,
+    and the classifier's misreading of one of its sentences as the name ("Applied for a BBC sound
+    role…") would stand beside the name record in every block."""
     if sentence_reader is None or not policy.enabled:
         return entries
     found, request = relevant
@@ -259,7 +263,7 @@ def _with_excerpts(
                 continue
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * conf
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
-            hit = ep.id in found or attr.key in bears_on
+            hit = (ep.id in found and not (ep.id in far and attr.key in known)) or attr.key in bears_on
             if not hit and attr.key in policy.always and attr.key not in known:
                 hit = True
                 known.add(attr.key)
