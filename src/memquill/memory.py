@@ -331,7 +331,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         language = check.maybe_text(language, "language", 16)
         found = self.search(query, k=k, at=at, types=types, timezone=timezone, expand=True, **scope)
         hits = [h for h in found if not h.memory.attributes.get("pending")]
-        hits = focus(hits)
+        near, hits = hits, focus(hits)  # the profile still hears of what focus trims
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)
@@ -346,6 +346,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             check.types(types),
             sentence_reader=self.sentence_reader,
             spend_once=self.settings.context_spend_once,
+            near=near,
         )
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint, a.hides)

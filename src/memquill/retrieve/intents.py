@@ -129,11 +129,57 @@ class Check:
 
 
 def expansion(query: str, table: Sequence[Situation] | None = None) -> list[str]:
-    """Extra lexical terms (both languages) for the request's situations, without repeats."""
+    """Extra lexical terms (both languages) for the request's situations and for the people
+    it names (``kin_terms``), without repeats."""
     own = set(query_terms(query))
     out: dict[str, None] = {}
-    for s in situations(query, table):
-        for t in s.terms:
-            if t not in own:
-                out.setdefault(t, None)
+    for t in [*(t for s in situations(query, table) for t in s.terms), *kin_terms(query)]:
+        if t not in own:
+            out.setdefault(t, None)
     return list(out)
+
+
+def _term(word: str) -> str | None:
+    """A relation word as one search term ("parents" → "parent", "女朋友" → "女朋友", not its
+    "朋友"); ``None`` for a phrase ("best friend")."""
+    terms = query_terms(word)
+    if word.casefold() in terms:
+        return word.casefold()
+    return terms[0] if len(terms) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _kin() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Relation term → relation key (the catalogue's relation words), and relation key →
+    the terms that reach it (its own words and those of the relations ``kin`` adds)."""
+    from memquill.catalogue import load  # the catalogue imports nothing of the read path
+
+    words = load().relation_words()
+    word_of: dict[str, str] = {}
+    by_key: dict[str, list[str]] = {}
+    skip = set(_words(_data().get("kin_skip")))
+    for word, key in words.items():
+        if key not in skip and (term := _term(word)) is not None:
+            word_of.setdefault(term, key)
+            by_key.setdefault(key, []).append(term)
+    wider = {k: v for k, v in (_data().get("kin") or {}).items() if isinstance(v, list)}
+    reach = {
+        key: tuple(dict.fromkeys(t for k in [key, *wider.get(key, [])] for t in by_key.get(k, [])))
+        for key in by_key
+    }
+    return word_of, reach
+
+
+def kin_terms(query: str) -> list[str]:
+    """Every word, in both languages, of the people in the user's life the request names.
+
+    "plan an outing for me and my kid" shares no word with "闺女豆豆六岁", and a request in
+    English sits too far from a Chinese sentence for the vector leg alone: the catalogue's
+    relation words (``data/attributes.json``, both languages) and the relations a named one
+    also reaches (``kin`` in ``data/intents.json``: a kid is a son or a daughter) give the
+    lexical leg the words the memory used. A word inside a longer one the request uses
+    ("朋友" in "女朋友") names no one."""
+    word_of, reach = _kin()
+    named = [t for t in query_terms(query) if t in word_of]
+    keys = dict.fromkeys(word_of[t] for t in named if not any(t != o and t in o for o in named))
+    return list(dict.fromkeys(t for k in keys for t in reach.get(k, ())))

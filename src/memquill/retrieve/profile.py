@@ -148,10 +148,17 @@ def assemble(
     catalogue: Catalogue | None = None,
     sentence_reader: SentenceReader | None = None,
     spend_once: bool = True,
+    near: Sequence[Hit] = (),
 ) -> Assembly:
     """The request's situations decide what is private here; then profile, project, withheld.
     Private episode sentences (``sentences.py``) are cut from every episode and come back as
-    profile lines only where the request bears on them; standing evidence is spent once."""
+    profile lines only where the request bears on them; standing evidence is spent once.
+
+    ``near`` are the request's hits before ``focus`` kept only those close to the best
+    match: too far to spend task-memory room on, they still say which standing lines the
+    request touches. A turn the request implies without its words (and in the other language)
+    sits 0.02–0.06 cosine below the best match, so "plan an outing for me and my kid" lost "闺女豆豆六岁…" to
+    focus and the profile, told only of the focused hits, ranked the line as untouched."""
     bears_on = sentence_reader.bears_on(query) if sentence_reader else intents.bears_on(query)
     wanted = {*query_terms(query), *intents.expansion(query)}
     episodes = [
@@ -163,6 +170,8 @@ def assemble(
     request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
+    far = {h.memory.id for h in gate(near, request, catalogue, reader.project)} - found
+    found |= far
     # one read of the user's standing records serves the profile and the withheld turns
     standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
     user = [
@@ -173,7 +182,7 @@ def assemble(
         if (why := shown_because(e.record, request, catalogue)) is not None or e.record.id in found
         if not not_for_task(e.record, request, reader.project)
     ]
-    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader)
+    user = _with_excerpts(user, episodes, at, policy, catalogue, (found, request), sentence_reader, far)
     project = [
         replace(e, record=part)
         for e in select_project(store, reader, at, policy, catalogue, found, types)
@@ -207,12 +216,16 @@ def _with_excerpts(
     catalogue: Catalogue | None,
     relevant: tuple[Collection[str], Request],
     sentence_reader: SentenceReader | None,
+    far: Collection[str] = (),
 ) -> list[ProfileEntry]:
     """Add the standing facts that live only inside user-level episodes, one sentence each:
     private sentences the request bears on (``relevant[1]``), and sentences the classifier
     reads as a profile attribute (identity, constraint, preference) that no record of that
     attribute distils from the same turns. Ranked like records, below them at equal weight
-    (an episode's confidence is lower)."""
+    (an episode's confidence is lower). An episode only ``far`` found (focus trimmed it) touches
+    no attribute a record already states: in a short history one episode is near every request,
+    and the classifier's misreading of one of its sentences as the name ("Applied for a BBC sound
+    role…") would stand beside the name record in every block."""
     if sentence_reader is None or not policy.enabled:
         return entries
     found, request = relevant
@@ -250,7 +263,7 @@ def _with_excerpts(
                 continue
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * conf
             score = round(weight * recency(ep, at, policy.half_life_days), 6)
-            hit = ep.id in found or attr.key in bears_on
+            hit = (ep.id in found and not (ep.id in far and attr.key in known)) or attr.key in bears_on
             if not hit and attr.key in policy.always and attr.key not in known:
                 hit = True
                 known.add(attr.key)
