@@ -1,7 +1,8 @@
 """Train the attribute classifier shipped as ``src/memquill/data/attribute_model.npz``.
 
     .venv/bin/python scripts/train_attributes.py [--corpus tests/data/attributes_train.jsonl
-        tests/data/attributes_train_confusable.jsonl tests/data/attributes_train_values.jsonl] [--out src/memquill/data/attribute_model.npz]
+        tests/data/attributes_train_confusable.jsonl tests/data/attributes_train_values.jsonl]
+        [--out src/memquill/data/attribute_model.npz]
         [--holdout 0.15] [--seed 7] [--refit]
 
 Reads the labelled clause corpora (docs/attributes.md: one clause per line with its facts;
