@@ -37,7 +37,8 @@ from memquill.model.query import RecordFilter
 from memquill.model.result import AddResult, Context, Hit
 from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
-from memquill.retrieve import profile, recipes, sentences, session, timeline
+from memquill.retrieve import intents, profile, recipes, sentences, session, timeline
+from memquill.retrieve.critical import attribute as is_critical
 from memquill.retrieve.pipeline import Query, Retriever, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
@@ -331,7 +332,10 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         language = check.maybe_text(language, "language", 16)
         found = self.search(query, k=k, at=at, types=types, timezone=timezone, expand=True, **scope)
         hits = [h for h in found if not h.memory.attributes.get("pending")]
-        near, hits = hits, focus(hits)  # the profile still hears of what focus trims
+        # the profile still hears of what focus trims; a standing record the request's kind
+        # of task needs stays (safety-critical ones reach the profile by its own rule)
+        needs = {a for a in intents.bears_on(query) if not is_critical(a)}
+        near, hits = hits, focus(hits, standing=needs)
         lang = language or detect_language(query)
         covered = {e for h in hits for e in h.memory.evidence}
         reader = Scope.of(**scope)

@@ -8,7 +8,7 @@ guards against a backend bug.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,6 +20,7 @@ from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
 from memquill.retrieve import derived, intents, question_forms, question_router, routing
+from memquill.retrieve.attributes import attribute_of
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
@@ -250,10 +251,17 @@ def _outdated(rec: MemoryRecord, replaced: Replaced) -> bool:
     return replaced.outdated(rec)
 
 
-def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
+def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ()) -> list[Hit]:
     """Fewer, better for the prompt: keep hits matched by words or by slot, and vector-only
     hits within ``margin`` cosine of the best vector match (e5 puts unrelated text ≈ 0.78,
-    so an absolute threshold would not transfer across embedders)."""
+    so an absolute threshold would not transfer across embedders).
+
+    A vector-only hit further down is kept too when it is a user-level standing record (not
+    an episode) of an attribute in ``standing`` — those the request's situations name
+    (``intents.bears_on``): "I'm going away for 4 days" shares no word with "my cat Mochi",
+    and the pet record sits 0.02–0.06 below the best match, yet the trip is what it is for.
+    A wider margin admits any far hit (more must-not than must facts, decision 0016k); this
+    admits only records of an attribute the request's kind of task is known to need."""
     cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
     best = max(cosines, default=0.0)
     return [
@@ -261,7 +269,15 @@ def focus(hits: list[Hit], margin: float = 0.02) -> list[Hit]:
         for h in hits
         if {"lexical", "slot", "pending"} & set(h.why.get("legs", {}))
         or h.why["legs"].get("vector", {}).get("score", 0.0) >= best - margin
+        or (standing and _standing_of(h.memory, standing))
     ]
+
+
+def _standing_of(rec: MemoryRecord, keys: Collection[str]) -> bool:
+    """A user-level record (no project, no session) of one of the attribute ``keys``."""
+    if rec.type is MemoryType.EPISODE or rec.scope.project or rec.scope.session:
+        return False
+    return attribute_of(rec).key in keys
 
 
 def _window(text: str, at: datetime, tz: str) -> tuple[datetime, datetime] | None:

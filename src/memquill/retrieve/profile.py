@@ -51,6 +51,10 @@ PROJECT_TYPES = frozenset(
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
 EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
 STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
+# ... when the request's situations name the attribute read: the request corroborates the
+# reading ("Can't do Thursday nights, that's when my orchestra rehearses" reads as meeting_time
+# at 0.48, and "can I make the team dinner next Thursday?" is about just that)
+NAMED_SCORE = 0.4
 EPISODE_TYPES = frozenset({MemoryType.EPISODE})
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 
@@ -255,7 +259,8 @@ def _with_excerpts(
                 text, (read.attribute, read.score), cat, known, policy.groups, STANDING_SCORE, home
             )
             own = not places.mentioned_person(text)  # "my girlfriend is a pastry chef" is not the user's job
-            if attr is None or attr.profile not in policy.groups or conf < STANDING_SCORE:
+            floor = NAMED_SCORE if attr is not None and attr.key in bears_on else STANDING_SCORE
+            if attr is None or attr.profile not in policy.groups or conf < floor:
                 continue
             if not own and attr.key in policy.always:
                 continue  # who the user is, said of someone else
@@ -294,9 +299,16 @@ def _with_excerpts(
                     )
                 )
     first = [e for e in entries if e.safety_critical] + critical
+    named = {*policy.always, *bears_on}
     rest = sorted(
         [e for e in entries if not e.safety_critical] + lines,
-        key=lambda e: (not e.relevant, e.attribute.key not in policy.always, -e.score, *tie_key(e.record)),
+        key=lambda e: (
+            not e.relevant,
+            e.attribute.key not in policy.always,
+            e.attribute.key not in named,
+            -e.score,
+            *tie_key(e.record),
+        ),
     )
     return first + rest[: policy.max_items]
 
@@ -407,6 +419,15 @@ def _rank(
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
-    entries.sort(key=lambda e: (not e.safety_critical, not e.relevant, -e.score, *tie_key(e.record)))
+    named = {*policy.always, *bears_on}  # named by its situations: ahead of what search alone found
+    entries.sort(
+        key=lambda e: (
+            not e.safety_critical,
+            not e.relevant,
+            e.attribute.key not in named,
+            -e.score,
+            *tie_key(e.record),
+        )
+    )
     critical = [e for e in entries if e.safety_critical]
     return critical + [e for e in entries if not e.safety_critical][:limit]
