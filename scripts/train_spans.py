@@ -1,7 +1,8 @@
 """Train the value-span ranker shipped as ``src/memquill/data/span_model.npz``.
 
     .venv/bin/python scripts/train_spans.py [--corpus tests/data/attributes_train.jsonl
-        tests/data/attributes_train_values.jsonl] [--out src/memquill/data/span_model.npz]
+        tests/data/attributes_train_values.jsonl
+        tests/data/attributes_train_passing.jsonl] [--out src/memquill/data/span_model.npz]
         [--without-holdout] [--seed 7]
 
 Every labelled fact of the training corpus (docs/attributes.md) is one example: the
@@ -40,8 +41,9 @@ from memquill.write.extract.span_scorer import _labels as labels
 
 ROOT = Path(__file__).resolve().parent.parent
 # The training corpora, read in this order: the main one, then rows written apart for value
-# spans the ranker cut wrong (a distractor noun or a change verb beside the value).
-CORPORA = ("attributes_train", "attributes_train_values")
+# spans the ranker cut wrong (a distractor noun or a change verb beside the value), then rows
+# for facts said in passing (inside a help request, a complaint, an aside).
+CORPORA = ("attributes_train", "attributes_train_values", "attributes_train_passing")
 Known = dict[str, set[str]]
 
 

@@ -221,3 +221,26 @@ def test_the_training_corpus_is_big_bilingual_and_covers_every_attribute() -> No
     assert sum(r["lang"] == "zh" for r in rows) >= len(rows) / 2 - 50
     assert sum(not r["facts"] for r in rows) >= 0.3 * len(rows)
     assert set(per) <= keys and min(per[k] for k in keys) >= 10
+
+
+@pytest.mark.parametrize(
+    "name", ["attributes_train_confusable", "attributes_train_values", "attributes_train_passing"]
+)
+def test_each_corpus_written_apart_speaks_the_catalogue(name: str) -> None:
+    """Rows written apart (zh + en) name catalogue keys for subjects the key allows, quote each
+    value as said, and repeat no clause of the main corpus or a dev set (a repeat would tune
+    on what the dev sets measure)."""
+    cat = load()
+    rows = [json.loads(x) for x in (DATA / f"{name}.jsonl").read_text("utf-8").splitlines() if x]
+    assert {r["lang"] for r in rows} == {"zh", "en"}
+    for r in rows:
+        for f in r["facts"]:
+            assert cat.allows(f["attribute"], f["subject"]), (r["id"], f)
+            assert f["value"] in r["text"], (r["id"], f)
+    seen = {
+        json.loads(x)["text"]
+        for other in ["attributes_train", *(f"attributes_dev{n}" for n in range(2, 8))]
+        for x in (DATA / f"{other}.jsonl").read_text("utf-8").splitlines()
+        if x
+    }
+    assert not [r["id"] for r in rows if r["text"] in seen]
