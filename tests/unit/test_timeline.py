@@ -443,3 +443,56 @@ def test_a_turn_naming_no_value_of_a_named_kind_states_none_of_it() -> None:
     new = episode("e4", 9, turn("这半年出差都改坐海南航空了", 9, zh_job, "evt-9"))
     tl = timeline([old, new], ("user", "airline"), set())
     assert tl.lead is not None and tl.lead.id == "e4"
+
+
+COMMUTE = [0.9, [["commute", 0.7], ["vehicle", 0.1]]]
+WEAK_COMMUTE = [0.6, [["commute", 0.25], ["cost", 0.2]]]
+
+
+def minutes(text: str, day: int, minute: int, reading: list[Any], event: str) -> dict[str, Any]:
+    t = turn(text, day, reading, event)
+    return {**t, "at": (T0 + day * DAY + timedelta(minutes=minute)).isoformat()}
+
+
+def test_a_follow_up_in_the_same_sitting_does_not_take_the_statements_place() -> None:
+    old = episode("e1", 1, turn("I take the train to work", 1, COMMUTE, "evt-1"))
+    said = minutes("Scooter got stolen, so now I carpool with two coworkers", 9, 0, COMMUTE, "evt-9")
+    follow = minutes("Mileage-based, makes sense.", 9, 6, WEAK_COMMUTE, "evt-10")
+    new = episode("e2", 9, said, follow)
+    tl = timeline([old, new], ("user", "commute"), set())
+    assert tl.lead is not None and "carpool" in tl.lead.content
+    zh_said = minutes("电动车骑不过去了，现在每天坐公司班车", 9, 0, COMMUTE, "evt-9")
+    zh_follow = minutes("通勤路上有什么播客推荐，科技类的", 9, 4, WEAK_COMMUTE, "evt-10")
+    tl = timeline([old, episode("e2", 9, zh_said, zh_follow)], ("user", "commute"), set())
+    assert tl.lead is not None and "班车" in tl.lead.content
+
+
+def test_a_later_turn_of_the_same_sitting_leads_when_it_says_a_change() -> None:
+    said = minutes("I take the train to work", 9, 0, COMMUTE, "evt-9")
+    change = minutes("actually switched to cycling from today", 9, 6, WEAK_COMMUTE, "evt-10")
+    tl = timeline([episode("e2", 9, said, change)], ("user", "commute"), set())
+    assert tl.lead is not None and tl.lead.content == change["text"]
+    zh_said = minutes("我每天坐地铁上班", 9, 0, COMMUTE, "evt-9")
+    zh_change = minutes("从今天起改成骑车了", 9, 6, WEAK_COMMUTE, "evt-10")
+    tl = timeline([episode("e2", 9, zh_said, zh_change)], ("user", "commute"), set())
+    assert tl.lead is not None and tl.lead.content == zh_change["text"]
+
+
+def test_a_short_acknowledgement_never_leads_a_statement_of_another_sitting() -> None:
+    keto = episode("e1", 3, turn("my nutritionist put me on keto this month", 3, DRINK, "evt-3"))
+    ack = episode("e2", 9, turn("Perfect, no carbs.", 9, DRINK, "evt-9"))
+    tl = timeline([keto, ack], ("user", "beverage"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    assert "e2" not in tl.drop
+    zh = episode("e1", 3, turn("最近改喝柠檬茶了", 3, DRINK, "evt-3"))
+    zh_ack = episode("e2", 9, turn("好的，就燕麦奶吧", 9, DRINK, "evt-9"))
+    tl = timeline([zh, zh_ack], ("user", "beverage"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_an_acknowledgement_with_the_users_own_words_is_a_statement() -> None:
+    from memquill.retrieve.timeline import reply
+
+    assert reply("Watermelon mint, yes.") and reply("明白，就这个")
+    assert not reply("OK, I'm in Berlin now") and not reply("好的，我现在改喝乌龙茶了")
+    assert not reply("Sounds good, switched to Helix") and not reply("Flow it is.")

@@ -37,6 +37,7 @@ from memquill.retrieve.turn_readings import StatementReader as StatementReader  
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
+from memquill.write import noise
 from memquill.write.episodes import SENTENCE, content_terms
 from memquill.write.extract import change_cues
 
@@ -140,7 +141,7 @@ def timeline(
     now_said = [s for s in said if not s.past]
     if not now_said:
         return Timeline()
-    newest = max(now_said, key=lambda s: (s.at, s.record.id in slot_ids))
+    newest = newest_of(now_said, slot_ids)
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
@@ -171,6 +172,44 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
+
+
+def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:
+    """The statement that says how things are now: the newest, except that a turn which only
+    follows a statement up does not take its place. Within one sitting (``FOLLOW_UP``) the
+    turns after a statement talk about it ("柠檬茶喝多了会不会伤牙", "Mileage-based, makes
+    sense"): a later one leads only when it reads the attribute at least as clearly or says a
+    change. A short acknowledgement of what the assistant offered ("Perfect, no carbs.",
+    "Watermelon mint, yes."; ``reply``) never leads while anything else states the slot.
+    A slot record made from a turn is as new as the turn and wins the tie."""
+    ordered = sorted(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    stated = [s for s in ordered if s.record.id in slot_ids or not reply(s.text)] or ordered
+    lead = stated[0]
+    for s in stated[1:]:
+        close = (s.at - lead.at).total_seconds() <= FOLLOW_UP
+        if close and s.score < lead.score and change_cues.kind(s.text) not in change_cues.CHANGE:
+            continue
+        lead = s
+    return lead
+
+
+FOLLOW_UP = 3600.0  # seconds: one sitting
+_CLAUSE = re.compile(r"[，,。.;；!！?？:：—…]+")
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
+REPLY_WORDS = 5  # words (Latin) or characters / 2 (Chinese) beside the acknowledgement
+
+
+def reply(text: str) -> bool:
+    """Is the turn a short acknowledgement of what the assistant said ("Perfect, no carbs.",
+    "Watermelon mint, yes.", "好的，就燕麦奶吧")? A clause of filler, a few words beside it, no
+    first person and no change cue: it picks among the assistant's words, it states nothing
+    of the user's own."""
+    parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
+    rest = [p for p in parts if not noise.filler(p)]
+    if len(rest) == len(parts) or _FIRST_PERSON.search(text):
+        return False
+    words = sum(len(re.findall(r"[A-Za-z0-9'-]+", p)) + sum(map(is_cjk, p)) / 2 for p in rest)
+    return words <= REPLY_WORDS and change_cues.kind(text) not in change_cues.CHANGE
 
 
 def statements(
