@@ -496,3 +496,33 @@ def test_an_acknowledgement_with_the_users_own_words_is_a_statement() -> None:
     assert reply("Watermelon mint, yes.") and reply("明白，就这个")
     assert not reply("OK, I'm in Berlin now") and not reply("好的，我现在改喝乌龙茶了")
     assert not reply("Sounds good, switched to Helix") and not reply("Flow it is.")
+
+
+LANG = [0.9, [["programming_language", 0.88], ["stack:language", 0.05]]]
+CITY = [0.9, [["city", 0.8], ["hobby", 0.05]]]
+
+
+def test_an_older_statement_followed_by_a_question_still_leaves_the_answers_company() -> None:
+    old = episode(
+        "e1",
+        1,
+        turn("Most of my day is Python, a Django monolith. Any tips for finding dead code?", 1, LANG),
+    )
+    new = episode("e2", 9, turn("Since the rewrite I'm in Kotlin full-time.", 9, LANG, "evt-9"))
+    slot = record("r1", "programming_language", "Kotlin", 9, ["evt-9"])
+    tl = timeline([old, new, slot], ("user", "programming_language"), {"r1"})
+    assert [r.id for r in tl.apply([old, new, slot])] == ["e2", "r1"]
+    zh_old = episode("e1", 1, turn("我在厦门住了三年了，你说厦门的房价还会跌吗", 1, CITY))
+    zh_new = episode("e2", 9, turn("上个月搬到合肥了，还在适应", 9, CITY, "evt-9"))
+    tl = timeline([zh_old, zh_new], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+    assert [r.id for r in tl.apply([zh_old, zh_new])] == ["e2"]
+
+
+def test_a_question_or_supposition_in_every_clause_still_says_nothing() -> None:
+    from memquill.retrieve.timeline import asked
+
+    assert asked("要不要换成 Arc？", by_clause=True) and asked("如果搬去深圳的话，通勤会好点", by_clause=True)
+    assert asked("thinking about switching to Neovim, what do you think?", by_clause=True)
+    assert not asked("Most of my day is Python. Any tips?", by_clause=True)
+    assert asked("Most of my day is Python. Any tips?")  # such a turn never leads

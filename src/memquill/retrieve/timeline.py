@@ -64,6 +64,20 @@ NOT_SAID = re.compile(
     r"\b(?:if (?:i|we)|what if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
     re.IGNORECASE,
 )
+_CLAUSES = re.compile(r"[^，,。.;；!！?？]+[，,。.;；!！?？]*")
+
+
+def asked(text: str, by_clause: bool = False) -> bool:
+    """Is the turn asked, wondered or supposed rather than said? Whole-turn for a statement
+    that may lead. ``by_clause`` for an older mention that may only leave the answer's
+    company: a statement followed by a question to the assistant ("Most of my day is Python,
+    … Any tips for finding dead code?", "每天早上不来一杯冰美式…，你说这算咖啡因依赖吗") still
+    said its value; only a supposition anywhere, or every clause asked, says nothing."""
+    if not by_clause or SUPPOSED.search(text):
+        return NOT_SAID.search(text) is not None
+    return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
+
+
 # A question about the past wants the older statements ("where did I live before",
 # "我以前用什么编辑器", "when did I move"): no timeline then.
 HISTORY = re.compile(
@@ -277,7 +291,7 @@ def _passing(rec: MemoryRecord, turn: Mapping[str, object], key: str) -> Stateme
     text, at, reading = str(turn.get("text", "")), turn.get("at"), turn.get("reading")
     if not isinstance(at, str) or not isinstance(reading, list) or len(reading) != 2:
         return None
-    if float(reading[0]) < MEMORY_FLOOR or NOT_SAID.search(text):
+    if float(reading[0]) < MEMORY_FLOOR or asked(text, by_clause=True):
         return None
     return Statement(rec, text, datetime.fromisoformat(at), 0.0, past=recalls(turn, key))
 
@@ -423,7 +437,7 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     if loose and isinstance(part, list) and len(part) == 2:
         cued = cued or dict((str(k), float(v)) for k, v in part[1]).get(key, 0.0) >= CUED_FLOOR
     cued = cued or (loose and p >= CUED_FLOOR)
-    if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
+    if memory < MEMORY_FLOOR or not (strong or cued) or asked(text, by_clause=loose):
         return None  # asked, wondered or supposed: the slot keeps what was said
     event = turn.get("event") if isinstance(turn.get("event"), str) else None
     event = str(event) if event else None
