@@ -526,3 +526,41 @@ def test_a_question_or_supposition_in_every_clause_still_says_nothing() -> None:
     assert asked("thinking about switching to Neovim, what do you think?", by_clause=True)
     assert not asked("Most of my day is Python. Any tips?", by_clause=True)
     assert asked("Most of my day is Python. Any tips?")  # such a turn never leads
+
+
+DIET = [0.9, [["diet", 0.8], ["favorite_food", 0.1]]]
+
+
+def test_a_request_to_the_assistant_reading_the_attribute_never_leads() -> None:
+    keto = episode("e1", 3, turn("my nutritionist put me on keto, so no rice or bread", 3, DIET, "evt-3"))
+    ask = turn("Rainy day. Give me something I can cook with eggs, kale and feta.", 9, DIET, "evt-9")
+    ask["parts"] = [
+        ["Give me something I can cook with eggs", ["favorite_food", "hobby", "wishlist"]],
+        ["kale and feta", ["favorite_food", "diet", "cuisine"]],
+    ]
+    tl = timeline([keto, episode("e2", 9, ask)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    zh_old = episode("e1", 3, turn("上个月搬到杭州了，还在适应", 3, CITY, "evt-3"))
+    zh_ask = turn("帮我查查成都到重庆的高铁。周末想去玩", 9, CITY, "evt-9")
+    zh_ask["parts"] = [
+        ["帮我查查成都到重庆的高铁", ["city", "travel", "commute"]],
+        ["周末想去玩", ["travel", "hobby", "plan"]],
+    ]
+    tl = timeline([zh_old, episode("e2", 9, zh_ask)], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_a_statement_beside_a_request_still_leads() -> None:
+    old = episode("e1", 3, turn("I'm vegetarian", 3, DIET, "evt-3"))
+    new = turn("I went keto last month. Give me a breakfast idea.", 9, DIET, "evt-9")
+    new["parts"] = [
+        ["I went keto last month", ["diet", "hobby", "x"]],
+        ["Give me a breakfast idea", ["diet", "y", "z"]],
+    ]
+    tl = timeline([old, episode("e2", 9, new)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+    zh_old = episode("e1", 3, turn("我吃素", 3, DIET, "evt-3"))
+    zh_new = turn("上个月开始生酮了。帮我想个早餐", 9, DIET, "evt-9")
+    zh_new["parts"] = [["上个月开始生酮了", ["diet", "x", "y"]], ["帮我想个早餐", ["diet", "y", "z"]]]
+    tl = timeline([zh_old, episode("e2", 9, zh_new)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"

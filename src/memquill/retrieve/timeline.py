@@ -38,7 +38,7 @@ from memquill.retrieve.turn_readings import reader_for as reader_for  # re-expor
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
 from memquill.write import noise
-from memquill.write.episodes import SENTENCE, content_terms
+from memquill.write.episodes import SENTENCE, asks, content_terms
 from memquill.write.extract import change_cues
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
@@ -439,9 +439,31 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     cued = cued or (loose and p >= CUED_FLOOR)
     if memory < MEMORY_FLOOR or not (strong or cued) or asked(text, by_clause=loose):
         return None  # asked, wondered or supposed: the slot keeps what was said
+    if not loose and requested(turn, key):
+        return None
     event = turn.get("event") if isinstance(turn.get("event"), str) else None
     event = str(event) if event else None
     return Statement(rec, text, datetime.fromisoformat(at), p, event, recalls(turn, key))
+
+
+def requested(turn: Mapping[str, object], key: str) -> bool:
+    """Is every clause reading ``key`` part of a request to the assistant ("Snowed in. Give me
+    something I can make with eggs, spinach and cheese." read as ``diet``; "Help me write a
+    post announcing I'm leaving my job" as ``employer``)? Such a turn asks for help with the
+    attribute and states no value of it: it never leads (turns read before clauses were kept
+    apart are not judged)."""
+    text, parts = str(turn.get("text", "")), turn.get("parts")
+    if not isinstance(parts, list):
+        return False
+    sentences = [x for x in SENTENCE.split(text) if x.strip()]
+    reading = [str(p[0]) for p in parts if isinstance(p, list) and len(p) == 2 and key in p[1]]
+    if not reading:
+        return False
+    for part in reading:
+        around = next((x for x in sentences if part.strip() and part.strip() in x), part)
+        if not asks(around):
+            return False
+    return True
 
 
 def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:
