@@ -564,3 +564,18 @@ def test_a_statement_beside_a_request_still_leads() -> None:
     zh_new["parts"] = [["上个月开始生酮了", ["diet", "x", "y"]], ["帮我想个早餐", ["diet", "y", "z"]]]
     tl = timeline([zh_old, episode("e2", 9, zh_new)], ("user", "diet"), set())
     assert tl.lead is not None and tl.lead.id == "e2"
+
+
+EMAIL = [0.9, [["email", 0.8], ["name", 0.05]]]
+WEAK_EMAIL = [0.9, [["email", 0.4], ["name", 0.2]]]
+
+
+def test_a_correction_in_the_same_sitting_is_no_follow_up() -> None:
+    said = minutes("邮箱我换了，以后用 linqiao@fastmail.com", 9, 0, EMAIL, "evt-9")
+    fix = minutes("抱歉，邮箱写错了，中间少了个点，是 lin.qiao@fastmail.com", 9, 4, WEAK_EMAIL, "evt-10")
+    tl = timeline([episode("e2", 9, said, fix)], ("user", "email"), set())
+    assert tl.lead is not None and "lin.qiao@" in tl.lead.content
+    en_said = minutes("New address: samrivera@proton.me", 9, 0, EMAIL, "evt-9")
+    en_fix = minutes("Sorry, typo there, it's sam.rivera@proton.me", 9, 4, WEAK_EMAIL, "evt-10")
+    tl = timeline([episode("e2", 9, en_said, en_fix)], ("user", "email"), set())
+    assert tl.lead is not None and "sam.rivera@" in tl.lead.content

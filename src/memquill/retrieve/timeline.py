@@ -37,7 +37,7 @@ from memquill.retrieve.turn_readings import StatementReader as StatementReader  
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
-from memquill.write import noise
+from memquill.write import corrections, noise
 from memquill.write.episodes import SENTENCE, asks, content_terms
 from memquill.write.extract import change_cues
 
@@ -192,22 +192,30 @@ def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Stat
     """The statement that says how things are now: the newest, except that a turn which only
     follows a statement up does not take its place. Within one sitting (``FOLLOW_UP``) the
     turns after a statement talk about it ("柠檬茶喝多了会不会伤牙", "Mileage-based, makes
-    sense"): a later one leads only when it reads the attribute at least as clearly or says a
-    change. A short acknowledgement of what the assistant offered ("Perfect, no carbs.",
-    "Watermelon mint, yes."; ``reply``) never leads while anything else states the slot.
+    sense"): a later one leads only when it reads the attribute at least as clearly, says a
+    change or corrects it. A short acknowledgement of what the assistant offered ("Perfect, no
+    carbs.", "Watermelon mint, yes."; ``reply``) never leads while anything else states the slot.
     A slot record made from a turn is as new as the turn and wins the tie."""
     ordered = sorted(said, key=lambda s: (s.at, s.record.id in slot_ids))
     stated = [s for s in ordered if s.record.id in slot_ids or not reply(s.text)] or ordered
     lead = stated[0]
     for s in stated[1:]:
         close = (s.at - lead.at).total_seconds() <= FOLLOW_UP
-        if close and s.score < lead.score and change_cues.kind(s.text) not in change_cues.CHANGE:
+        if close and s.score < lead.score and not _restates(s.text):
             continue
         lead = s
     return lead
 
 
 FOLLOW_UP = 3600.0  # seconds: one sitting
+
+
+def _restates(text: str) -> bool:
+    """A later turn of the sitting that says a change or corrects what was just said ("抱歉，
+    邮箱写错了，…是 qiao.lin@…") states the value anew: it is no follow-up."""
+    return change_cues.kind(text) in change_cues.CHANGE or corrections.marks_correction(text)
+
+
 _CLAUSE = re.compile(r"[，,。.;；!！?？:：—…]+")
 _FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
 REPLY_WORDS = 5  # words (Latin) or characters / 2 (Chinese) beside the acknowledgement
