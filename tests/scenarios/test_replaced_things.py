@@ -52,6 +52,34 @@ def test_a_replaced_device_is_superseded(
     assert was in held["superseded"]
 
 
+@pytest.mark.parametrize(
+    ("first", "later", "was", "now"),
+    [
+        (
+            "手机换了，小米14，拍照比之前那台强太多",
+            "我的手机已经不是小米那台了，上周摔碎了屏，现在换成iPhone 16了",
+            "小米14",
+            "iPhone 16",
+        ),
+        (
+            "My phone is a Galaxy S21.",
+            "The Galaxy finally died, so I'm on a Pixel 9 now",
+            "Galaxy S21",
+            "Pixel 9",
+        ),
+    ],
+)
+def test_a_device_set_aside_by_its_line_name_alone_is_superseded(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, was: str, now: str
+) -> None:
+    """The clause names the old phone without its model number ("小米那台", "the Galaxy")."""
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    held = devices(mem_e5)
+    assert held["active"] == {now}
+    assert was in held["superseded"]
+
+
 def test_the_next_device_of_a_chain_is_the_users_though_the_old_one_went_to_a_relative(
     mem_e5: Memory, clock: FixedClock
 ) -> None:

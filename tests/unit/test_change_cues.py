@@ -76,6 +76,13 @@ def test_without_cues_the_spans_keep_their_order() -> None:
         ("I sold my Kindle and got a Kobo", "Kobo", False),
         ("I use a Kindle and an iPad", "Kindle", False),
         ("家里有台iPad，我自己用小米14", "小米14", False),
+        # the thing said back by its line name, without the model number
+        ("手机已经不是华为那台了，现在换成了iPhone 16", "华为P60", True),
+        ("手机已经不是华为那台了，现在换成了iPhone 16", "iPhone 16", False),
+        ("The Galaxy finally died, so I'm on a Pixel 9 now", "Galaxy S21", True),
+        ("The Galaxy finally died, so I'm on a Pixel 9 now", "Pixel 9", False),
+        ("It's no longer my iPhone, I carry a Pixel 8", "iPhone 13", True),
+        ("Got a Galaxy Tab for the kids, my Galaxy S21 works fine", "Galaxy S21", False),
     ],
 )
 def test_a_clause_sets_aside_the_thing_it_replaces(text: str, value: str, aside: bool) -> None:

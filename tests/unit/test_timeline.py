@@ -443,3 +443,139 @@ def test_a_turn_naming_no_value_of_a_named_kind_states_none_of_it() -> None:
     new = episode("e4", 9, turn("这半年出差都改坐海南航空了", 9, zh_job, "evt-9"))
     tl = timeline([old, new], ("user", "airline"), set())
     assert tl.lead is not None and tl.lead.id == "e4"
+
+
+COMMUTE = [0.9, [["commute", 0.7], ["vehicle", 0.1]]]
+WEAK_COMMUTE = [0.6, [["commute", 0.25], ["cost", 0.2]]]
+
+
+def minutes(text: str, day: int, minute: int, reading: list[Any], event: str) -> dict[str, Any]:
+    t = turn(text, day, reading, event)
+    return {**t, "at": (T0 + day * DAY + timedelta(minutes=minute)).isoformat()}
+
+
+def test_a_follow_up_in_the_same_sitting_does_not_take_the_statements_place() -> None:
+    old = episode("e1", 1, turn("I take the train to work", 1, COMMUTE, "evt-1"))
+    said = minutes("Scooter got stolen, so now I carpool with two coworkers", 9, 0, COMMUTE, "evt-9")
+    follow = minutes("Mileage-based, makes sense.", 9, 6, WEAK_COMMUTE, "evt-10")
+    new = episode("e2", 9, said, follow)
+    tl = timeline([old, new], ("user", "commute"), set())
+    assert tl.lead is not None and "carpool" in tl.lead.content
+    zh_said = minutes("电动车骑不过去了，现在每天坐公司班车", 9, 0, COMMUTE, "evt-9")
+    zh_follow = minutes("通勤路上有什么播客推荐，科技类的", 9, 4, WEAK_COMMUTE, "evt-10")
+    tl = timeline([old, episode("e2", 9, zh_said, zh_follow)], ("user", "commute"), set())
+    assert tl.lead is not None and "班车" in tl.lead.content
+
+
+def test_a_later_turn_of_the_same_sitting_leads_when_it_says_a_change() -> None:
+    said = minutes("I take the train to work", 9, 0, COMMUTE, "evt-9")
+    change = minutes("actually switched to cycling from today", 9, 6, WEAK_COMMUTE, "evt-10")
+    tl = timeline([episode("e2", 9, said, change)], ("user", "commute"), set())
+    assert tl.lead is not None and tl.lead.content == change["text"]
+    zh_said = minutes("我每天坐地铁上班", 9, 0, COMMUTE, "evt-9")
+    zh_change = minutes("从今天起改成骑车了", 9, 6, WEAK_COMMUTE, "evt-10")
+    tl = timeline([episode("e2", 9, zh_said, zh_change)], ("user", "commute"), set())
+    assert tl.lead is not None and tl.lead.content == zh_change["text"]
+
+
+def test_a_short_acknowledgement_never_leads_a_statement_of_another_sitting() -> None:
+    keto = episode("e1", 3, turn("my nutritionist put me on keto this month", 3, DRINK, "evt-3"))
+    ack = episode("e2", 9, turn("Perfect, no carbs.", 9, DRINK, "evt-9"))
+    tl = timeline([keto, ack], ("user", "beverage"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    assert "e2" not in tl.drop
+    zh = episode("e1", 3, turn("最近改喝柠檬茶了", 3, DRINK, "evt-3"))
+    zh_ack = episode("e2", 9, turn("好的，就燕麦奶吧", 9, DRINK, "evt-9"))
+    tl = timeline([zh, zh_ack], ("user", "beverage"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_an_acknowledgement_with_the_users_own_words_is_a_statement() -> None:
+    from memquill.retrieve.timeline import reply
+
+    assert reply("Watermelon mint, yes.") and reply("明白，就这个")
+    assert not reply("OK, I'm in Berlin now") and not reply("好的，我现在改喝乌龙茶了")
+    assert not reply("Sounds good, switched to Helix") and not reply("Flow it is.")
+
+
+LANG = [0.9, [["programming_language", 0.88], ["stack:language", 0.05]]]
+CITY = [0.9, [["city", 0.8], ["hobby", 0.05]]]
+
+
+def test_an_older_statement_followed_by_a_question_still_leaves_the_answers_company() -> None:
+    old = episode(
+        "e1",
+        1,
+        turn("Most of my day is Python, a Django monolith. Any tips for finding dead code?", 1, LANG),
+    )
+    new = episode("e2", 9, turn("Since the rewrite I'm in Kotlin full-time.", 9, LANG, "evt-9"))
+    slot = record("r1", "programming_language", "Kotlin", 9, ["evt-9"])
+    tl = timeline([old, new, slot], ("user", "programming_language"), {"r1"})
+    assert [r.id for r in tl.apply([old, new, slot])] == ["e2", "r1"]
+    zh_old = episode("e1", 1, turn("我在厦门住了三年了，你说厦门的房价还会跌吗", 1, CITY))
+    zh_new = episode("e2", 9, turn("上个月搬到合肥了，还在适应", 9, CITY, "evt-9"))
+    tl = timeline([zh_old, zh_new], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+    assert [r.id for r in tl.apply([zh_old, zh_new])] == ["e2"]
+
+
+def test_a_question_or_supposition_in_every_clause_still_says_nothing() -> None:
+    from memquill.retrieve.timeline import asked
+
+    assert asked("要不要换成 Arc？", by_clause=True) and asked("如果搬去深圳的话，通勤会好点", by_clause=True)
+    assert asked("thinking about switching to Neovim, what do you think?", by_clause=True)
+    assert not asked("Most of my day is Python. Any tips?", by_clause=True)
+    assert asked("Most of my day is Python. Any tips?")  # such a turn never leads
+
+
+DIET = [0.9, [["diet", 0.8], ["favorite_food", 0.1]]]
+
+
+def test_a_request_to_the_assistant_reading_the_attribute_never_leads() -> None:
+    keto = episode("e1", 3, turn("my nutritionist put me on keto, so no rice or bread", 3, DIET, "evt-3"))
+    ask = turn("Rainy day. Give me something I can cook with eggs, kale and feta.", 9, DIET, "evt-9")
+    ask["parts"] = [
+        ["Give me something I can cook with eggs", ["favorite_food", "hobby", "wishlist"]],
+        ["kale and feta", ["favorite_food", "diet", "cuisine"]],
+    ]
+    tl = timeline([keto, episode("e2", 9, ask)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+    zh_old = episode("e1", 3, turn("上个月搬到杭州了，还在适应", 3, CITY, "evt-3"))
+    zh_ask = turn("帮我查查成都到重庆的高铁。周末想去玩", 9, CITY, "evt-9")
+    zh_ask["parts"] = [
+        ["帮我查查成都到重庆的高铁", ["city", "travel", "commute"]],
+        ["周末想去玩", ["travel", "hobby", "plan"]],
+    ]
+    tl = timeline([zh_old, episode("e2", 9, zh_ask)], ("user", "city"), set())
+    assert tl.lead is not None and tl.lead.id == "e1"
+
+
+def test_a_statement_beside_a_request_still_leads() -> None:
+    old = episode("e1", 3, turn("I'm vegetarian", 3, DIET, "evt-3"))
+    new = turn("I went keto last month. Give me a breakfast idea.", 9, DIET, "evt-9")
+    new["parts"] = [
+        ["I went keto last month", ["diet", "hobby", "x"]],
+        ["Give me a breakfast idea", ["diet", "y", "z"]],
+    ]
+    tl = timeline([old, episode("e2", 9, new)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+    zh_old = episode("e1", 3, turn("我吃素", 3, DIET, "evt-3"))
+    zh_new = turn("上个月开始生酮了。帮我想个早餐", 9, DIET, "evt-9")
+    zh_new["parts"] = [["上个月开始生酮了", ["diet", "x", "y"]], ["帮我想个早餐", ["diet", "y", "z"]]]
+    tl = timeline([zh_old, episode("e2", 9, zh_new)], ("user", "diet"), set())
+    assert tl.lead is not None and tl.lead.id == "e2"
+
+
+EMAIL = [0.9, [["email", 0.8], ["name", 0.05]]]
+WEAK_EMAIL = [0.9, [["email", 0.4], ["name", 0.2]]]
+
+
+def test_a_correction_in_the_same_sitting_is_no_follow_up() -> None:
+    said = minutes("邮箱我换了，以后用 linqiao@fastmail.com", 9, 0, EMAIL, "evt-9")
+    fix = minutes("抱歉，邮箱写错了，中间少了个点，是 lin.qiao@fastmail.com", 9, 4, WEAK_EMAIL, "evt-10")
+    tl = timeline([episode("e2", 9, said, fix)], ("user", "email"), set())
+    assert tl.lead is not None and "lin.qiao@" in tl.lead.content
+    en_said = minutes("New address: samrivera@proton.me", 9, 0, EMAIL, "evt-9")
+    en_fix = minutes("Sorry, typo there, it's sam.rivera@proton.me", 9, 4, WEAK_EMAIL, "evt-10")
+    tl = timeline([episode("e2", 9, en_said, en_fix)], ("user", "email"), set())
+    assert tl.lead is not None and "sam.rivera@" in tl.lead.content

@@ -37,7 +37,8 @@ from memquill.retrieve.turn_readings import StatementReader as StatementReader  
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
-from memquill.write.episodes import SENTENCE, content_terms
+from memquill.write import corrections, noise
+from memquill.write.episodes import SENTENCE, asks, content_terms
 from memquill.write.extract import change_cues
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
@@ -63,6 +64,20 @@ NOT_SAID = re.compile(
     r"\b(?:if (?:i|we)|what if|maybe|might|perhaps|thinking about|considering|should i|would it)\b",
     re.IGNORECASE,
 )
+_CLAUSES = re.compile(r"[^，,。.;；!！?？]+[，,。.;；!！?？]*")
+
+
+def asked(text: str, by_clause: bool = False) -> bool:
+    """Is the turn asked, wondered or supposed rather than said? Whole-turn for a statement
+    that may lead. ``by_clause`` for an older mention that may only leave the answer's
+    company: a statement followed by a question to the assistant ("Most of my day is Python,
+    … Any tips for finding dead code?", "每天早上不来一杯冰美式…，你说这算咖啡因依赖吗") still
+    said its value; only a supposition anywhere, or every clause asked, says nothing."""
+    if not by_clause or SUPPOSED.search(text):
+        return NOT_SAID.search(text) is not None
+    return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
+
+
 # A question about the past wants the older statements ("where did I live before",
 # "我以前用什么编辑器", "when did I move"): no timeline then.
 HISTORY = re.compile(
@@ -140,7 +155,7 @@ def timeline(
     now_said = [s for s in said if not s.past]
     if not now_said:
         return Timeline()
-    newest = max(now_said, key=lambda s: (s.at, s.record.id in slot_ids))
+    newest = newest_of(now_said, slot_ids)
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
@@ -171,6 +186,52 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
+
+
+def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:
+    """The statement that says how things are now: the newest, except that a turn which only
+    follows a statement up does not take its place. Within one sitting (``FOLLOW_UP``) the
+    turns after a statement talk about it ("柠檬茶喝多了会不会伤牙", "Mileage-based, makes
+    sense"): a later one leads only when it reads the attribute at least as clearly, says a
+    change or corrects it. A short acknowledgement of what the assistant offered ("Perfect, no
+    carbs.", "Watermelon mint, yes."; ``reply``) never leads while anything else states the slot.
+    A slot record made from a turn is as new as the turn and wins the tie."""
+    ordered = sorted(said, key=lambda s: (s.at, s.record.id in slot_ids))
+    stated = [s for s in ordered if s.record.id in slot_ids or not reply(s.text)] or ordered
+    lead = stated[0]
+    for s in stated[1:]:
+        close = (s.at - lead.at).total_seconds() <= FOLLOW_UP
+        if close and s.score < lead.score and not _restates(s.text):
+            continue
+        lead = s
+    return lead
+
+
+FOLLOW_UP = 3600.0  # seconds: one sitting
+
+
+def _restates(text: str) -> bool:
+    """A later turn of the sitting that says a change or corrects what was just said ("抱歉，
+    邮箱写错了，…是 qiao.lin@…") states the value anew: it is no follow-up."""
+    return change_cues.kind(text) in change_cues.CHANGE or corrections.marks_correction(text)
+
+
+_CLAUSE = re.compile(r"[，,。.;；!！?？:：—…]+")
+_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
+REPLY_WORDS = 5  # words (Latin) or characters / 2 (Chinese) beside the acknowledgement
+
+
+def reply(text: str) -> bool:
+    """Is the turn a short acknowledgement of what the assistant said ("Perfect, no carbs.",
+    "Watermelon mint, yes.", "好的，就燕麦奶吧")? A clause of filler, a few words beside it, no
+    first person and no change cue: it picks among the assistant's words, it states nothing
+    of the user's own."""
+    parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
+    rest = [p for p in parts if not noise.filler(p)]
+    if len(rest) == len(parts) or _FIRST_PERSON.search(text):
+        return False
+    words = sum(len(re.findall(r"[A-Za-z0-9'-]+", p)) + sum(map(is_cjk, p)) / 2 for p in rest)
+    return words <= REPLY_WORDS and change_cues.kind(text) not in change_cues.CHANGE
 
 
 def statements(
@@ -238,7 +299,7 @@ def _passing(rec: MemoryRecord, turn: Mapping[str, object], key: str) -> Stateme
     text, at, reading = str(turn.get("text", "")), turn.get("at"), turn.get("reading")
     if not isinstance(at, str) or not isinstance(reading, list) or len(reading) != 2:
         return None
-    if float(reading[0]) < MEMORY_FLOOR or NOT_SAID.search(text):
+    if float(reading[0]) < MEMORY_FLOOR or asked(text, by_clause=True):
         return None
     return Statement(rec, text, datetime.fromisoformat(at), 0.0, past=recalls(turn, key))
 
@@ -384,11 +445,33 @@ def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool
     if loose and isinstance(part, list) and len(part) == 2:
         cued = cued or dict((str(k), float(v)) for k, v in part[1]).get(key, 0.0) >= CUED_FLOOR
     cued = cued or (loose and p >= CUED_FLOOR)
-    if memory < MEMORY_FLOOR or not (strong or cued) or NOT_SAID.search(text):
+    if memory < MEMORY_FLOOR or not (strong or cued) or asked(text, by_clause=loose):
         return None  # asked, wondered or supposed: the slot keeps what was said
+    if not loose and requested(turn, key):
+        return None
     event = turn.get("event") if isinstance(turn.get("event"), str) else None
     event = str(event) if event else None
     return Statement(rec, text, datetime.fromisoformat(at), p, event, recalls(turn, key))
+
+
+def requested(turn: Mapping[str, object], key: str) -> bool:
+    """Is every clause reading ``key`` part of a request to the assistant ("Snowed in. Give me
+    something I can make with eggs, spinach and cheese." read as ``diet``; "Help me write a
+    post announcing I'm leaving my job" as ``employer``)? Such a turn asks for help with the
+    attribute and states no value of it: it never leads (turns read before clauses were kept
+    apart are not judged)."""
+    text, parts = str(turn.get("text", "")), turn.get("parts")
+    if not isinstance(parts, list):
+        return False
+    sentences = [x for x in SENTENCE.split(text) if x.strip()]
+    reading = [str(p[0]) for p in parts if isinstance(p, list) and len(p) == 2 and key in p[1]]
+    if not reading:
+        return False
+    for part in reading:
+        around = next((x for x in sentences if part.strip() and part.strip() in x), part)
+        if not asks(around):
+            return False
+    return True
 
 
 def _when(r: MemoryRecord, heard: dict[str, str]) -> datetime:

@@ -38,6 +38,12 @@ _ZH = (
     ),
 )
 _ZH_MARK = re.compile(r"说错了|不对|纠正|更正|搞错了|口误|记错了|打错了|写错了")
+_EN_MARK = re.compile(r"\b(?:sorry|oops|correction|i meant|typo|my bad|got it wrong)\b", re.IGNORECASE)
+
+
+def marks_correction(text: str) -> bool:
+    """Does the turn say it corrects something just said ("抱歉，邮箱写错了", "sorry, typo")?"""
+    return bool(_ZH_MARK.search(text) or _EN_MARK.search(text))
 
 
 def said_instead(text: str) -> tuple[str, str] | None:

@@ -124,6 +124,14 @@ def request(text: str) -> bool:
     return bool((_ASK_ZH if re.search(r"[\u4e00-\u9fff]", body) else _ASK_EN).search(body))
 
 
+def asks(sentence: str) -> bool:
+    """Is the sentence a request or question put to the assistant ("Give me something I can
+    make with eggs…", "帮我列个清单")? Unlike ``request`` it does not weigh first person: the
+    slot timeline asks whether the sentence reading an attribute states it."""
+    body = sentence.strip()
+    return bool(body) and bool((_ASK_ZH if re.search(r"[\u4e00-\u9fff]", body) else _ASK_EN).search(body))
+
+
 def scope_key(event: Event) -> tuple[object, ...]:
     """Turns of one episode share every scope dimension and the private flag."""
     s = event.scope

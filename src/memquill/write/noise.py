@@ -139,6 +139,12 @@ def _units_reason(text: str) -> str | None:
     return "filler"
 
 
+def filler(text: str) -> bool:
+    """Is the whole text a run of filler, greeting, laughter or emoji units ("好的", "makes
+    sense", "yes")? The slot timeline reads a clause like this as an acknowledgement."""
+    return bool(text.strip()) and _units_reason(text) is not None
+
+
 def gate(text: str, role: Role = Role.USER) -> Verdict:
     """Decide whether a turn may carry memory; the reason names the rule that dropped it."""
     t = text.strip()

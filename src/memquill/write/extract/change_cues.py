@@ -192,12 +192,26 @@ def _segment_of(text: str, at: int, end: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0), (stop.start() if stop else len(text))
 
 
+# A model's name without its number ("小米14" → "小米", "Galaxy S21" → "Galaxy"): how a clause
+# refers back to the thing it sets aside ("已经不是小米那台了", "the Pixel died").
+_LINE = re.compile(r"^([A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2,})\s*[A-Za-z]{0,3}\s*\d")
+
+
+def _as_said(text: str, value: str) -> str:
+    """``value`` as the clause names it: whole, else its line name when only that is said."""
+    if not value or value.casefold() in text.casefold():
+        return value
+    m = _LINE.match(value)
+    return m.group(1) if m and m.group(1).casefold() in text.casefold() else value
+
+
 def set_aside(text: str, value: str) -> bool:
     """Does the clause set ``value`` aside (an X at a phrase's end: the value starts at most
     ``NEAR`` characters into it, "sold my old Kindle") — name it with an old cue ("dropped the Kindle"),
     or say right after it in its segment that it broke, was sold, given away or is now the
     backup ("the Pixel 7 is now my backup", "小米14摔了", "iPhone 15 给我妈用了")? For a
     multi-valued attribute (devices, vehicles) the clause's other value then replaces it."""
+    value = _as_said(text, value)
     if not value or (at := text.casefold().find(value.casefold())) < 0:
         return False
     if value in old_spans(text, [value]):
