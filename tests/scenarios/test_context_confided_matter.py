@@ -121,7 +121,7 @@ PROCEDURE = [
             "我喜欢喝乌龙茶。",
         ],
         ["华法林"],
-        ["医生说那颗坏牙得拔掉，约在周四，我该准备点什么？"],
+        ["下周要去拔颗牙，有啥要注意的？"],
         ["帮我给女儿挑个生日礼物"],
     ),
     Case(
@@ -131,7 +131,7 @@ PROCEDURE = [
             "I drink a lot of oolong tea.",
         ],
         ["warfarin"],
-        ["I'm having a tooth extracted on Thursday, how should I prepare?"],
+        ["I'm getting a tooth pulled on Monday, anything I should know?"],
         ["birthday present ideas for my daughter?"],
     ),
 ]
