@@ -38,7 +38,7 @@ from memquill.retrieve.turn_readings import reader_for as reader_for  # re-expor
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
 from memquill.write import corrections, noise
-from memquill.write.episodes import SENTENCE, asks, content_terms
+from memquill.write.episodes import FIRST_PERSON, SENTENCE, asks, content_terms
 from memquill.write.extract import change_cues
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
@@ -217,7 +217,6 @@ def _restates(text: str) -> bool:
 
 
 _CLAUSE = re.compile(r"[，,。.;；!！?？:：—…]+")
-_FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
 REPLY_WORDS = 5  # words (Latin) or characters / 2 (Chinese) beside the acknowledgement
 
 
@@ -228,7 +227,7 @@ def reply(text: str) -> bool:
     of the user's own."""
     parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
     rest = [p for p in parts if not noise.filler(p)]
-    if len(rest) == len(parts) or _FIRST_PERSON.search(text):
+    if len(rest) == len(parts) or FIRST_PERSON.search(text):
         return False
     words = sum(len(re.findall(r"[A-Za-z0-9'-]+", p)) + sum(map(is_cjk, p)) / 2 for p in rest)
     return words <= REPLY_WORDS and change_cues.kind(text) not in change_cues.CHANGE

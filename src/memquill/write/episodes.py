@@ -102,7 +102,7 @@ _ASKING_ME = re.compile(
     r"帮我|给我|替我|告诉我|我该|我应该|我想问",
     re.IGNORECASE,
 )
-_ME = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
+FIRST_PERSON = re.compile(r"我|咱|\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
 # A request that also sets how things should be done from now on is no one-off: "帮我写东西
 # 别太官方，口语一点就行", "write it short, and never use emoji" — the standing part is kept.
 _STANDING = re.compile(
@@ -119,9 +119,14 @@ def request(text: str) -> bool:
     and any first person beyond the asking itself ("my cat…", "我朋友说…") keeps a turn."""
     speaker, body = _split_speaker(text)
     body = body.strip()
-    if speaker is not None or not body or _ME.search(_ASKING_ME.sub(" ", body)) or _STANDING.search(body):
+    if (
+        speaker is not None
+        or not body
+        or FIRST_PERSON.search(_ASKING_ME.sub(" ", body))
+        or _STANDING.search(body)
+    ):
         return False
-    return bool((_ASK_ZH if re.search(r"[\u4e00-\u9fff]", body) else _ASK_EN).search(body))
+    return asks(body)
 
 
 def asks(sentence: str) -> bool:
