@@ -55,14 +55,22 @@ def _shows(ctx_text: str, words: list[str]) -> bool:
     return any(w in ctx_text for w in words)
 
 
+def _reaches_only_its_requests(mem: Memory, clock: FixedClock, case: Case) -> None:
+    """The case's turns said, its matter is in every block it opens and in none it must not."""
+    say(mem, clock, case.turns, "s1")
+    for request in case.opens:
+        ctx = mem.context(request, user="u", budget_tokens=300)
+        assert _shows(ctx.text, case.words), (request, ctx.text)
+    for request in case.not_opens:
+        ctx = mem.context(request, user="u", budget_tokens=300)
+        assert not _shows(ctx.text, case.words), (request, ctx.text)
+
+
 @pytest.mark.parametrize("case", THEIRS, ids=["zh", "en"])
 def test_a_relatives_condition_keeps_its_turns_records_private(
     mem_e5: Memory, clock: FixedClock, case: Case
 ) -> None:
-    say(mem_e5, clock, case.turns, "s1")
-    for request in case.not_opens:
-        ctx = mem_e5.context(request, user="u", budget_tokens=300)
-        assert not _shows(ctx.text, case.words), (request, ctx.text)
+    _reaches_only_its_requests(mem_e5, clock, case)
 
 
 def test_a_turn_about_a_relative_is_theirs_even_when_the_head_sees_some_safety() -> None:
@@ -104,13 +112,7 @@ def test_a_request_to_the_lawyer_opens_the_divorce(mem_e5: Memory, clock: FixedC
     """A request about a legal matter opens a relationship matter (``sensitivity.TOPIC_OPENS``):
     the head reads "email my lawyer about the mediation" as legal only, and the divorce as a
     relationship."""
-    say(mem_e5, clock, case.turns, "s1")
-    for request in case.opens:
-        ctx = mem_e5.context(request, user="u", budget_tokens=300)
-        assert _shows(ctx.text, case.words), (request, ctx.text)
-    for request in case.not_opens:
-        ctx = mem_e5.context(request, user="u", budget_tokens=300)
-        assert not _shows(ctx.text, case.words), (request, ctx.text)
+    _reaches_only_its_requests(mem_e5, clock, case)
 
 
 PROCEDURE = [
@@ -142,10 +144,4 @@ def test_a_blood_thinner_reaches_a_tooth_extraction(mem_e5: Memory, clock: Fixed
     """A dental or medical procedure bears on the user's safety (request rows
     ``sensitivity_requests_procedures.jsonl``): "我下周要去拔牙" read 0.69, under the 0.7 bar, and
     held-out 7 missed warfarin for it."""
-    say(mem_e5, clock, case.turns, "s1")
-    for request in case.opens:
-        ctx = mem_e5.context(request, user="u", budget_tokens=300)
-        assert _shows(ctx.text, case.words), (request, ctx.text)
-    for request in case.not_opens:
-        ctx = mem_e5.context(request, user="u", budget_tokens=300)
-        assert not _shows(ctx.text, case.words), (request, ctx.text)
+    _reaches_only_its_requests(mem_e5, clock, case)
