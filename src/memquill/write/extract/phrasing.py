@@ -80,12 +80,17 @@ def _possessive(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
+# 我 and 你 inside a word are no pronoun: 自我介绍, 忘我, 迷你 ("先自我介绍一下" is not "先自用户介绍")
+_ZH_I = re.compile(r"(?<![自忘无唯本超])我")
+_ZH_YOU = re.compile(r"(?<!迷)[你您](?!们)")
+
+
 def _zh(text: str, team: str | None) -> str:
     text = re.sub(r"我们公司|我司|咱们公司", "用户的公司", text)
     text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
     text = re.sub(r"我们|咱们", (team or "团队").strip(), text)
-    text = re.sub(r"[你您](?!们)", "助手", text)
-    return text.replace("我", "用户")
+    text = _ZH_YOU.sub("助手", text)
+    return _ZH_I.sub("用户", text)
 
 
 def third_person(clause: str, language: str, team: str | None = None) -> str:

@@ -1,0 +1,18 @@
+"""The Chinese third-person rewrite replaces pronouns, not the characters inside words."""
+
+import pytest
+
+from memquill.write.extract.phrasing import third_person
+
+
+@pytest.mark.parametrize(
+    ("clause", "stored"),
+    [
+        ("先自我介绍一下，我叫陈雨桐", "先自我介绍一下，用户叫陈雨桐"),
+        ("我买了台迷你主机", "用户买了台迷你主机"),
+        ("工作起来容易忘我", "工作起来容易忘我"),
+        ("你帮我记一下，我不喝咖啡", "助手帮用户记一下，用户不喝咖啡"),
+    ],
+)
+def test_pronouns_not_word_parts(clause: str, stored: str) -> None:
+    assert third_person(clause, "zh") == stored
