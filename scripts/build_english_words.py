@@ -50,11 +50,7 @@ def main() -> int:
     adj, adv = tagged(args.wordnet / "index.adj"), tagged(args.wordnet / "index.adv")
     nouns = sorted(w for w, n in tagged(args.wordnet / "index.noun").items() if n > 0 and w.isalpha())
     kept = sorted(
-        {
-            w
-            for w, n in verbs.items()
-            if "_" not in w and w.isalpha() and adj.get(w, 0) + adv.get(w, 0) <= n
-        }
+        {w for w, n in verbs.items() if "_" not in w and w.isalpha() and adj.get(w, 0) + adv.get(w, 0) <= n}
         | set(_NEWER)
     )
     OUT.write_text(

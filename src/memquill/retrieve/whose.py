@@ -10,6 +10,7 @@ from datetime import datetime
 from memquill.model import MemoryRecord
 from memquill.retrieve import asked, places
 from memquill.retrieve.turn_readings import turns
+from memquill.text import is_cjk
 from memquill.write.extract import item_names, subjects
 from memquill.write.extract.lexicon import TECH, english_words
 
@@ -35,12 +36,32 @@ def subject(text: str) -> str | None:
     return None
 
 
+def known(records: Sequence[MemoryRecord]) -> dict[str, str]:
+    """name → subject of the people the pool's name records name ("周琴" → ``person:manager``)."""
+    return {
+        r.value: r.subject
+        for r in records
+        if r.key == "name" and r.subject.startswith("person:") and r.value and r.subject != "person:user"
+    }
+
+
+def by_name(text: str, names: dict[str, str]) -> str | None:
+    """ "周琴搬去成都了", "Dana moved to Austin": a turn opening with a name the pool knows is
+    about that person."""
+    opening = text.lstrip()
+    return next((who for name, who in names.items() if len(name) > 1 and opening.startswith(name)), None)
+
+
 # "Priya's moved to Dublin", "Rohit's left for a startup", "Sam's at Patagonia now": a turn
 # opening with a name and "'s" before a participle of moving on. What then moves or changes is
 # that person's, not the user's.
-_ACTOR = re.compile(r"^\W*(?:(?:also|so|and|oh|well|btw)\s+)?([A-Z][a-z]+)(?:'s|’s)\s+([a-z]+)\b", re.IGNORECASE)
+_ACTOR = re.compile(
+    r"^\W*(?:(?:also|so|and|oh|well|btw)\s+)?([A-Z][a-z]+)(?:'s|’s)\s+([a-z]+)\b", re.IGNORECASE
+)
 _NOT_NAMES = frozenset("he she it what who where when how why which that there here let".split())
-_ACTS = frozenset("done got gone left taken quit begun become at moving leaving starting joining switching".split())
+_ACTS = frozenset(
+    "done got gone left taken quit begun become at moving leaving starting joining switching".split()
+)
 
 
 def actor(text: str) -> str | None:
@@ -48,7 +69,10 @@ def actor(text: str) -> str | None:
     it again: left Dublin for Lisbon"): capitalised, not an ordinary English noun or verb
     ("Company's opening…", "School's back"), a city, or a tool ("Vivaldi's sync broke"),
     then "'s" and a participle ("been" is no act: "Outback's been great" is the user's car).
-    Chinese names carry no capital; they are not read here."""
+    A Chinese turn carries no capital, and jieba tags drinks and brands 'nr' too ("大麦茶",
+    "安卓"): there only a name the store knows counts (``known``)."""
+    if is_cjk(text):
+        return None
     m = _ACTOR.match(text)
     if not m or not m.group(1)[0].isupper():
         return None

@@ -279,7 +279,8 @@ def may_retire(by: MemoryRecord | None) -> bool:
 # ("our new manager is Anand"), or one who acts as only people do ("Meera left to do her own
 # startup": Meera is not a company the user left).
 _PERSON_BEFORE = (
-    r"\breport(?:s|ing|ed)?\s+(?:directly\s+)?to\s+|\b(?:manager|boss|supervisor|lead)\s+(?:is|was|now is)\s+|"
+    r"\breport(?:s|ing|ed)?\s+(?:directly\s+)?to\s+|"
+    r"\b(?:manager|boss|supervisor|lead)\s+(?:is|was|now is)\s+|"
     r"汇报给|向|(?:领导|上司|老板|经理)(?:是|叫|换成了?|变成了?)?"
 )
 _PERSON_ACTS = r"\s*(?:已经|刚)?(?:离职|辞职|退休|走了|调走)|\s+(?:just\s+)?(?:left|quit|retired|resigned)\b"

@@ -14,7 +14,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.text import jieba_frequency
-from memquill.write.extract.lexicon import TECH
+from memquill.write.extract.lexicon import TECH, english_words
 from memquill.write.extract.values import pos_cut
 
 _EVENT_ZH = re.compile(
@@ -183,7 +183,8 @@ def person_name(text: str) -> str | None:
     """A name the clause starts with ("周琴是成都人", "Dana's birthday is …")."""
     m = _NAME_EN.match(text)
     if m and m.group(1).split()[0] not in ("I", "My", "We", "Our", "The", "It", "This", "That"):
-        return m.group(1)
+        # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name
+        return None if m.group(1).lower() in english_words("nouns") else m.group(1)
     m = _NAME_ZH.match(text)
     if (
         m
