@@ -95,6 +95,11 @@ def jieba_posseg() -> Any:
     return jieba.posseg
 
 
+def jieba_frequency(word: str) -> int:
+    """How often ``word`` occurs in jieba's dictionary (0 when it is not a dictionary word)."""
+    return int(_jieba().dt.FREQ.get(word) or 0)
+
+
 _local = threading.local()
 
 

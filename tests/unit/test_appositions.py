@@ -24,6 +24,9 @@ from memquill.write.extract.appositions import relation_names
         ("我儿子叫豆丁，今年三岁", True, [("son", "豆丁")]),
         ("我领导叫Oliver Brandt，德国人", True, [("manager", "Oliver Brandt")]),
         ("我闺蜜许静怡2026年12月从悉尼回来", True, [("friend", "许静怡")]),
+        ("新领导郑凯第一次一对一就问我三年职业规划", True, [("manager", "郑凯")]),  # was never read
+        ("同事小王说要请客", True, [("colleague", "小王")]),
+        ("领导说明天开会", True, []),
         ("我妈叫我回家吃饭", True, []),
         ("我朋友老家是湖南的", True, []),
         ("我同事小时候很胖", True, []),

@@ -17,6 +17,14 @@ from memquill.write.extract.subjects import person_name, subject_for
         ("现在不在杭州了", None),  # was read as a person "现在不"
         ("最近在学吉他", None),
         ("昨天的会很长", None),
+        # jieba tags 手机 and 豆豆 both 'n'; its dictionary knows the one as a common word
+        ("手机现在用的是小米14", None),  # was read as person:手机
+        ("电脑是联想的，用了五年", None),
+        ("豆豆现在三岁了", "豆豆"),
+        ("团团最近很乖", "团团"),
+        ("李娜在北京工作", "李娜"),
+        ("Phone's an iPhone 15 now", None),  # was read as person:Phone
+        ("Car's a Civic these days", None),
     ],
 )
 def test_a_name_the_clause_starts_with_is_whole_words_none_a_function_word(

@@ -244,6 +244,7 @@ def statements(
     said_in = {str(t["event"]): t for r in records for t in _turns(r) if t.get("event")}
     words = {e: str(t.get("text", "")) for e, t in said_in.items()}
     named = whose.named(records)
+    names = whose.known(records)
     # A Latin-script turn that names no value of a name-valued attribute ("finished that puzzle"
     # read as ``employer``) states none of it; Chinese names carry no capital the typed
     # extractors could find ("改坐海南航空了" yields none), so a Chinese turn is not judged so.
@@ -261,7 +262,9 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
-                    who = whose.resolved(whose.subject(st.text), st.at, named)
+                    who = whose.resolved(whose.subject(st.text), st.at, named) or whose.by_name(
+                        st.text, names
+                    )
                     (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
 

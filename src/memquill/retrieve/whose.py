@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memquill.model import MemoryRecord
-from memquill.retrieve import asked
+from memquill.retrieve import asked, places
 from memquill.retrieve.turn_readings import turns
+from memquill.text import is_cjk
 from memquill.write.extract import item_names, subjects
+from memquill.write.extract.lexicon import TECH, english_words
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
 _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
@@ -29,7 +31,58 @@ def subject(text: str) -> str | None:
         return "person:manager"
     if _OTHER.search(text) or asked.by_pronoun(text):  # "…; he's a pastry student now"
         return f"other:{asked.gender(text)}"
+    if name := actor(text):
+        return f"person:{name}"
     return None
+
+
+def known(records: Sequence[MemoryRecord]) -> dict[str, str]:
+    """name → subject of the people the pool's name records name ("周琴" → ``person:manager``)."""
+    return {
+        r.value: r.subject
+        for r in records
+        if r.key == "name" and r.subject.startswith("person:") and r.value and r.subject != "person:user"
+    }
+
+
+def by_name(text: str, names: dict[str, str]) -> str | None:
+    """ "周琴搬去成都了", "Dana moved to Austin": a turn opening with a name the pool knows is
+    about that person."""
+    opening = text.lstrip()
+    return next((who for name, who in names.items() if len(name) > 1 and opening.startswith(name)), None)
+
+
+# "Priya's moved to Dublin", "Rohit's left for a startup", "Sam's at Patagonia now": a turn
+# opening with a name and "'s" before a participle of moving on. What then moves or changes is
+# that person's, not the user's.
+_ACTOR = re.compile(
+    r"^\W*(?:(?:also|so|and|oh|well|btw)\s+)?([A-Z][a-z]+)(?:'s|’s)\s+([a-z]+)\b", re.IGNORECASE
+)
+_NOT_NAMES = frozenset("he she it what who where when how why which that there here let".split())
+_ACTS = frozenset(
+    "done got gone left taken quit begun become at moving leaving starting joining switching".split()
+)
+
+
+def actor(text: str) -> str | None:
+    """The name a Latin-script turn opens with when that person has moved on ("Priya's done
+    it again: left Dublin for Lisbon"): capitalised, not an ordinary English noun or verb
+    ("Company's opening…", "School's back"), a city, or a tool ("Vivaldi's sync broke"),
+    then "'s" and a participle ("been" is no act: "Outback's been great" is the user's car).
+    A Chinese turn carries no capital, and jieba tags drinks and brands 'nr' too ("大麦茶",
+    "安卓"): there only a name the store knows counts (``known``)."""
+    if is_cjk(text):
+        return None
+    m = _ACTOR.match(text)
+    if not m or not m.group(1)[0].isupper():
+        return None
+    name, act = m.group(1), m.group(2).lower()
+    word = name.lower()
+    if word in english_words("nouns") or word in english_words("verbs") or word.endswith(("ly", "ing")):
+        return None
+    if word in _NOT_NAMES or TECH.match(name) or places.cities(name):
+        return None
+    return name if act in _ACTS or (act.endswith("ed") and act != "need") else None
 
 
 def named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
@@ -37,9 +90,10 @@ def named(records: Sequence[MemoryRecord]) -> list[tuple[datetime, str]]:
     out = []
     for r in records:
         for t in turns(r):
-            who = subject(str(t.get("text", "")))
-            at = t.get("at")
-            if who and who.startswith("person:") and isinstance(at, str):
+            text = str(t.get("text", ""))
+            who = subject(text)
+            at = t.get("at")  # a pronoun points back to a relation, not to a name in passing
+            if who and who.startswith("person:") and isinstance(at, str) and not actor(text):
                 out.append((datetime.fromisoformat(at), who))
     return sorted(out)
 

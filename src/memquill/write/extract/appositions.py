@@ -44,7 +44,7 @@ def _data() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     zh, en = relation_alternations()
     titles, ends = _data()
     title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
@@ -58,17 +58,15 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     stop = "|".join(re.escape(e) for e in sorted(ends, key=len, reverse=True))
     latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
-    zh_rx = re.compile(
-        r"(?:我|我的|我们|我家|咱)(?:的)?(?:新|现在的)?("
-        + zh
-        + rf")(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))"
-    )
-    return en_rx, zh_rx
+    # "新领导郑凯第一次一对一…": a relation opening the clause without "我" is the user's too
+    lead = r"(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*)(?:新|现在的)?(" + zh + ")"
+    zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))")
+    return en_rx, zh_rx, re.compile(lead)
 
 
 def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
     """(relation key, name) for each person the clause names beside their relation."""
-    en_rx, zh_rx = _patterns()
+    en_rx, zh_rx, _ = _patterns()
     cat = load()
     out: list[tuple[str, str]] = []
     if not zh:
@@ -85,7 +83,18 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
         if key is None or not name or (not m.group(3) and not _zh_name(name, bool(m.group(2)))):
             continue
         out.append((key, name))
-    return out
+    return out or _zh_tagged_name(text)
+
+
+def _zh_tagged_name(text: str) -> list[tuple[str, str]]:
+    """ "新领导郑凯第一次一对一…": a name jieba tags as one ('nr') right after the relation
+    word names that person even when no stop word or punctuation ends it."""
+    m = _patterns()[2].match(text)
+    key = load().relation(m.group(1)) if m else None
+    cut = pos_cut(text[m.end() :]) if m and key else ()
+    if key and cut and cut[0][1] == "nr" and 2 <= len(cut[0][0]) <= 3 and _zh_name(cut[0][0], False):
+        return [(key, cut[0][0])]
+    return []
 
 
 def _zh_name(name: str, introduced: bool) -> bool:

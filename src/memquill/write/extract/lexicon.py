@@ -10,7 +10,10 @@ also match their plural ("lattes").
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from importlib import resources
 
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -323,3 +326,11 @@ def slug(text: str) -> str:
     s = re.sub(r"[^\w.+#]+|_+", "_", text.casefold()).strip("_.")
     s = re.sub(r"(?<![a-z0-9])\.|\.(?![a-z0-9])", "", s)
     return s[:48] or "x"
+
+
+@cache
+def english_words(part: str) -> frozenset[str]:
+    """One part of speech of ``data/english_words.json`` ("verbs", "nouns"; lowercase, from
+    WordNet, ``scripts/build_english_words.py``): no English POS tagger ships with memquill."""
+    raw = resources.files("memquill").joinpath("data/english_words.json").read_text("utf-8")
+    return frozenset(json.loads(raw)[part])

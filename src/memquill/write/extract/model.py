@@ -35,6 +35,7 @@ from memquill.write.extract.model_gates import (
     cue_may_lift,
     fits_role,
     introduced,
+    names_person,
     now_and_then,
     usual,
     without_captions,
@@ -288,6 +289,8 @@ class ModelExtractor:
         for value, span_p in kept.items():
             if not fits_role(value, attr.value_type, attr.key):
                 continue
+            if attr.value_type == "organisation" and names_person(value, o.said):
+                continue  # "I now report to Pieter Olivier": a manager, not an employer
             whose = subjects.value_owner(o.said, value, subject) if not attr.single else subject
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject

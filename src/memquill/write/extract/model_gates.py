@@ -27,6 +27,7 @@ import re
 from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, tokens
 from memquill.write.extract import change_cues
+from memquill.write.extract.appositions import relation_names
 from memquill.write.extract.lexicon import tech_roles
 from memquill.write.extract.span_features import EN_TIME
 from memquill.write.extract.values import pos_cut as values_pos
@@ -271,3 +272,29 @@ def may_retire(by: MemoryRecord | None) -> bool:
     if by is None or not model_made(by):
         return True
     return by.subject == "user" and by.status is not Status.CANDIDATE and bool(by.attributes.get("change"))
+
+
+# Where a clause shows a name as a person rather than an organisation: the one the user
+# reports to ("I now report to Pieter Olivier", "改成向郑凯汇报"), the one a manager is
+# ("our new manager is Anand"), or one who acts as only people do ("Meera left to do her own
+# startup": Meera is not a company the user left).
+_PERSON_BEFORE = (
+    r"\breport(?:s|ing|ed)?\s+(?:directly\s+)?to\s+|"
+    r"\b(?:manager|boss|supervisor|lead)\s+(?:is|was|now is)\s+|"
+    r"汇报给|向|(?:领导|上司|老板|经理)(?:是|叫|换成了?|变成了?)?"
+)
+_PERSON_ACTS = r"\s*(?:已经|刚)?(?:离职|辞职|退休|走了|调走)|\s+(?:just\s+)?(?:left|quit|retired|resigned)\b"
+
+
+def names_person(value: str, said: str) -> bool:
+    """Does ``said`` show ``value`` as a person (see above, and "新领导郑凯…" beside a relation
+    word)? Such a value is no employer or school, whatever the classifier read."""
+    if not value:
+        return False
+    v = re.escape(value)
+    if re.search(rf"(?:{_PERSON_BEFORE}){v}", said, re.IGNORECASE):
+        return True
+    if re.match(rf"^\W*{v}(?:{_PERSON_ACTS})", said, re.IGNORECASE):
+        return True
+    zh = bool(re.search(r"[\u4e00-\u9fff]", said))
+    return any(name == value for _, name in relation_names(said, zh))

@@ -10,7 +10,7 @@ from typing import Any
 from memquill.model import Candidate
 from memquill.model.scope import Level
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.lexicon import EXCLUSIVE, classify, slug
+from memquill.write.extract.lexicon import EXCLUSIVE, classify, english_words, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
 
 I = re.IGNORECASE  # noqa: E741
@@ -121,7 +121,20 @@ def imperative(text: str, language: str) -> bool:
     w = words[0].lower()
     third_person = w.endswith("s") and not w.endswith("ss")
     gerund = w.endswith("ing") and len(w) > 5  # "rerun", "ping", "bring" are verbs; "testing" is not
-    return w not in _NOT_VERB and not w.endswith("ed") and not gerund and not third_person
+    return (
+        w in english_verbs()
+        and w not in _NOT_VERB
+        and not w.endswith("ed")
+        and not gerund
+        and not third_person
+    )
+
+
+def english_verbs() -> frozenset[str]:
+    """English verbs in their base form (from WordNet): an order starts with one, so
+    "Pescatarian now I suppose" or "Matcha these days" is no order even though its second
+    word is no copula."""
+    return english_words("verbs")
 
 
 def say(c: Clause, text: str | None = None, order: bool = False) -> str:

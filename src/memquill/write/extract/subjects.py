@@ -13,7 +13,8 @@ import re
 from functools import cache
 
 from memquill.catalogue import load
-from memquill.write.extract.lexicon import TECH
+from memquill.text import jieba_frequency
+from memquill.write.extract.lexicon import TECH, english_words
 from memquill.write.extract.values import pos_cut
 
 _EVENT_ZH = re.compile(
@@ -182,9 +183,15 @@ def person_name(text: str) -> str | None:
     """A name the clause starts with ("周琴是成都人", "Dana's birthday is …")."""
     m = _NAME_EN.match(text)
     if m and m.group(1).split()[0] not in ("I", "My", "We", "Our", "The", "It", "This", "That"):
-        return m.group(1)
+        # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name
+        return None if m.group(1).lower() in english_words("nouns") else m.group(1)
     m = _NAME_ZH.match(text)
-    if m and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1)) and _nominal(text, m.group(1)):
+    if (
+        m
+        and not re.match(r"我|你|他|她|它|这|那|咱|大家|我们", m.group(1))
+        and _nominal(text, m.group(1))
+        and not _common_noun(m.group(1))
+    ):
         if text[m.end(1) :].startswith("的") and not _person_word(m.group(1)):
             return None  # "新租的房子", "家里的猫": a thing's owner is a person only by name
         return m.group(1)
@@ -197,6 +204,22 @@ def _person_word(name: str) -> bool:
     if cut and cut[0][1].startswith("nr"):
         return True
     return len(cut) == 2 and cut[0][0] in ("小", "老", "阿")
+
+
+# How often jieba's dictionary must know a word for it to be a common noun rather than a
+# name: things people open a clause with are frequent there ("手机" 4789, "电脑" 3427,
+# "奶茶" 89); pets' names and nicknames are rare ("豆豆" 3, "花花" 12) or not listed ("周琴").
+_COMMON = 50
+
+
+def _common_noun(name: str) -> bool:
+    """Is ``name`` one ordinary dictionary word rather than a name? jieba tags "手机" and
+    "豆豆" both 'n', so the tag cannot tell; its dictionary frequency can. A name jieba
+    tags as one ('nr': "李娜", "元宝") or a doubled syllable ("团团", a nickname) stays a name."""
+    cut = pos_cut(name)
+    if len(cut) != 1 or cut[0][1].startswith("nr") or (len(name) == 2 and name[0] == name[1]):
+        return False
+    return jieba_frequency(name) >= _COMMON
 
 
 # jieba POS flags no name is made of: time, adverb, preposition, locality, pronoun, particle,

@@ -1,0 +1,100 @@
+"""Whose value a turn states, and whether it is an order (zh + en, every backend, the real
+embedder, attribute model off and on): a common noun opening a clause is no person ("手机…",
+"Phone's…"); a name that moved on owns the move ("Priya's … left Dublin for Lisbon", "周琴搬去
+成都了"), so the user's city stays; a person named as the one the user reports to, or beside a
+relation word ("新领导郑凯…"), is the manager, not the employer; a statement opening with a
+word that is no verb ("Pescatarian now I suppose") is not stored as something the user asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import say
+
+
+@pytest.mark.parametrize(
+    ("turn", "thing"),
+    [
+        ("手机现在用的是小米14，拍照很好", "小米14"),
+        ("Phone's an iPhone 15 now, the camera is great", "iPhone 15"),
+    ],
+)
+def test_a_common_noun_opening_a_clause_is_no_person(
+    mem_modes: Memory, clock: FixedClock, turn: str, thing: str
+) -> None:
+    say(mem_modes, clock, [turn], "s1")
+    recs = mem_modes.records(user="u", statuses=["active", "candidate"])
+    assert not [r for r in recs if r.subject in ("person:手机", "person:Phone")]
+
+
+@pytest.mark.parametrize(
+    ("home", "intro", "theirs", "question", "city"),
+    [
+        (
+            "我住在杭州，在网易上班",
+            "我领导叫周琴，人很好",
+            "周琴搬去成都了，说那边节奏慢",
+            "我现在住在哪个城市",
+            "杭州",
+        ),
+        (
+            "I live in Leeds these days, near the canal.",
+            "My mate Priya in Manchester keeps trying to get me into bouldering.",
+            "Priya's done it again: left Dublin for Lisbon on some digital nomad visa. I can't keep up.",
+            "where do I live now",
+            "Leeds",
+        ),
+    ],
+)
+def test_someone_elses_move_does_not_move_the_user(
+    mem_e5: Memory, clock: FixedClock, home: str, intro: str, theirs: str, question: str, city: str
+) -> None:
+    # attribute model on (the default): with rules only, "周琴搬去成都了" is still filed as
+    # the user's city on the write path (entity linking re-addresses only the model's reads)
+    for n, turn in enumerate((home, intro, theirs)):
+        say(mem_e5, clock, [turn], f"s{n}", gap_days=20)
+    hits = mem_e5.search(question, user="u", k=5)
+    assert city in (hits[0].memory.value or hits[0].memory.content)
+
+
+@pytest.mark.parametrize(
+    ("job", "manager", "employer"),
+    [
+        ("我在网易上班", "新领导郑凯第一次一对一就问我三年职业规划，我当场懵了", "网易"),
+        (
+            "I work at Tidewell as a site engineer.",
+            "Thandiwe retired, so I now report to Pieter Olivier.",
+            "Tidewell",
+        ),
+    ],
+)
+def test_a_managers_name_is_no_employer(
+    mem_modes: Memory, clock: FixedClock, job: str, manager: str, employer: str
+) -> None:
+    say(mem_modes, clock, [job], "s1", gap_days=20)
+    say(mem_modes, clock, [manager], "s2", gap_days=20)
+    employers = [r.value for r in mem_modes.records(user="u", statuses=["active"]) if r.key == "employer"]
+    assert employers == [employer]
+
+
+def test_a_manager_named_beside_the_relation_word_is_read(mem_e5: Memory, clock: FixedClock) -> None:
+    say(mem_e5, clock, ["新领导郑凯第一次一对一就问我三年职业规划，我当场懵了"], "s1")
+    names = [(r.subject, r.value) for r in mem_e5.records(user="u") if r.key == "name"]
+    assert ("person:manager", "郑凯") in names
+
+
+@pytest.mark.parametrize(
+    ("turn", "asked"),
+    [
+        ("Started eating fish again, doctor says my iron is rubbish. Pescatarian now I suppose", "asked"),
+        ("最近又开始吃鱼了，医生说我缺铁，算是半素食吧", "用户要求"),
+    ],
+)
+def test_a_statement_opening_with_no_verb_is_not_an_order(
+    mem_modes: Memory, clock: FixedClock, turn: str, asked: str
+) -> None:
+    say(mem_modes, clock, [turn], "s1")
+    made = [r.content for r in mem_modes.records(user="u") if r.type.value != "episode"]
+    assert not [c for c in made if asked in c]
