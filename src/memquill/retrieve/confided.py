@@ -129,14 +129,13 @@ def _sensitive_turn(st: object, relabel: Relabel | None = None) -> frozenset[str
 
 
 def _turn_needs(reading: Iterable[tuple[str, float]]) -> frozenset[str]:
-    """The standing needs a private turn states beside its matter (``critical.standing_need``,
-    from ``TURN_NEED`` of the turn's attribute reading): "我信伊斯兰教，饭菜要清真的" reads as a
-    faith (religion 0.73) and a diet (0.22); the faith is private, the diet is what a meal must
-    respect, so a request naming the diet opens the turn and nothing else does."""
-    cat = bundled()
-    return frozenset(
-        k for k, p in reading if p >= TURN_NEED and critical.standing_need(cat.attributes.get(k))
-    )
+    """What a meal must respect that a private turn states beside its matter (``TURN_NEED``
+    of the turn's attribute reading, ``critical.MEAL_NEEDS``): "我信伊斯兰教，饭菜要清真的" reads
+    as a faith (religion 0.73) and a diet (0.22); the faith is private, the diet is what a meal
+    must respect, so a meal opens the turn and nothing else does. Schedules keep their own
+    sentence route (``sentences.NAMED_SCORE``): from the turn, a sleep-apnoea diagnosis (sleep
+    schedule 0.2) opened to a weekly sync and a court date to a café on held-out 7."""
+    return frozenset(k for k, p in reading if p >= TURN_NEED and k in critical.MEAL_NEEDS)
 
 
 def _head_reading(value: object, text: str, relabel: Relabel | None) -> sensitivity.Sensitivity | None:
