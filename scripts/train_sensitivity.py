@@ -1,8 +1,8 @@
 """Train the sensitivity head shipped as ``src/memquill/data/sensitivity_model.npz``.
 
     .venv/bin/python scripts/train_sensitivity.py
-        [--corpus tests/data/sensitivity_train.jsonl
-                  [tests/data/sensitivity_statements.jsonl tests/data/sensitivity_hardneg.jsonl]]
+        [--corpus tests/data/sensitivity_train.jsonl tests/data/sensitivity_statements.jsonl
+                  tests/data/sensitivity_hardneg.jsonl tests/data/sensitivity_classes.jsonl]
         [--request-corpus tests/data/sensitivity_requests.jsonl
                           tests/data/sensitivity_requests_procedures.jsonl]
         [--out src/memquill/data/sensitivity_model.npz] [--folds 5] [--seed 7]
@@ -13,10 +13,12 @@ the head; ``sensitivity_statements.jsonl`` holds 758 statements written apart th
 pregnancy now from fertility treatment (``health``) and a loss (``grief``), with faith terms,
 money idioms, separations and private schedules, and ``sensitivity_hardneg.jsonl`` 614 hard
 negatives — names, rotas, money conventions, project rules said like private facts — and plain
-private facts said flatly. Neither is read by default: the statements alone made the head read
-a name, a rota and a cents-as-integers rule as private (0016j); with the hard negatives too the
-held-out sets gain (0016l), but a psychiatric medication falls under the private-matter bar
-and three scenario tests fail;
+private facts said flatly; ``sensitivity_classes.jsonl`` rows written for the classes the hard
+negatives left wrong (0016n: a psychiatric medication said flatly is mental, a job offer from a
+hospital is career, an emergency kit carried is safety, a therapy slot is mental, a faith said
+with a diet is identity, a pregnancy by its stage is pregnancy). All four are read by default
+(the statements alone made the head read a name, a rota and a cents-as-integers rule as
+private, 0016j; the hard negatives alone failed three scenarios, 0016m);
 ``sensitivity_requests.jsonl`` holds requests written apart, many near misses — gifts, cards,
 decorations — that must not read as bearing on safety, and
 ``sensitivity_requests_procedures.jsonl`` dental and medical procedures that do, which only
@@ -207,9 +209,11 @@ def main() -> int:
     ap.add_argument(
         "--corpus",
         nargs="+",
-        default=[str(ROOT / "tests/data/sensitivity_train.jsonl")],
-        help="statements (and requests) for both heads; sensitivity_statements.jsonl and"
-        " sensitivity_hardneg.jsonl are not read by default (decision 0016l)",
+        default=[
+            str(ROOT / f"tests/data/sensitivity_{name}.jsonl")
+            for name in ("train", "statements", "hardneg", "classes")
+        ],
+        help="statements (and requests) for both heads (decision 0016n: all four by default)",
     )
     ap.add_argument(
         "--request-corpus",

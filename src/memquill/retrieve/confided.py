@@ -36,6 +36,7 @@ from memquill.text import word_cache
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
 MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
+TURN_NEED = 0.2  # a standing need's share of a private turn's attribute reading that it states
 # relations whose private matters are their own (a partner's are often the user's as well:
 # "we're in couples counselling"; a doctor or a manager is named in the user's own matters)
 OTHERS = frozenset(
@@ -124,7 +125,17 @@ def _sensitive_turn(st: object, relabel: Relabel | None = None) -> frozenset[str
     reading = critical.turn_reading(st.get("reading"))
     if lab is None or critical.safety_critical(reading=reading, head=found, theirs=theirs):
         return frozenset()
-    return frozenset([lab]) | critical.topic_need(found.topic if found else "", theirs)
+    return frozenset([lab]) | critical.topic_need(found.topic if found else "", theirs) | _turn_needs(reading)
+
+
+def _turn_needs(reading: Iterable[tuple[str, float]]) -> frozenset[str]:
+    """What a meal must respect that a private turn states beside its matter (``TURN_NEED``
+    of the turn's attribute reading, ``critical.MEAL_NEEDS``): "我信伊斯兰教，饭菜要清真的" reads
+    as a faith (religion 0.73) and a diet (0.22); the faith is private, the diet is what a meal
+    must respect, so a meal opens the turn and nothing else does. Schedules keep their own
+    sentence route (``sentences.NAMED_SCORE``): from the turn, a sleep-apnoea diagnosis (sleep
+    schedule 0.2) opened to a weekly sync and a court date to a café on held-out 7."""
+    return frozenset(k for k, p in reading if p >= TURN_NEED and k in critical.MEAL_NEEDS)
 
 
 def _head_reading(value: object, text: str, relabel: Relabel | None) -> sensitivity.Sensitivity | None:

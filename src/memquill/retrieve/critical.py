@@ -159,6 +159,7 @@ def standing_need(attr: Attribute | None) -> bool:
 
 # schedules, and what a meal must avoid ("Three years sober. So no wine pairings")
 SCHEDULES = frozenset({"availability", "sleep_schedule", "beverage", "food_dislike"})
+MEAL_NEEDS = frozenset({"diet", "beverage", "food_dislike"})  # what a meal must respect
 
 
 def turn_reading(value: object) -> list[tuple[str, float]]:

@@ -29,6 +29,7 @@ from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
 from memquill.retrieve.privacy import PROFILE_TYPES, gate, not_for_task, shown_because, withheld
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
+    NAMED_SCORE,
     Reading,
     SentenceReader,
     cut_private,
@@ -51,10 +52,7 @@ PROJECT_TYPES = frozenset(
 IMPORTANCE = {"constraint": 1.0, "identity": 0.9, "preference": 0.7, "context": 0.5, "episode": 0.4}
 EXCERPT_LIMIT = 200  # newest user-level episodes read sentence by sentence
 STANDING_SCORE = 0.5  # classifier confidence for an episode sentence to count as a profile line
-# ... when the request's situations name the attribute read: the request corroborates the
-# reading ("Can't do Thursday nights, that's when my orchestra rehearses" reads as meeting_time
-# at 0.48, and "can I make the team dinner next Thursday?" is about just that)
-NAMED_SCORE = 0.4
+# (``sentences.NAMED_SCORE`` when the request's situations name the attribute read)
 EPISODE_TYPES = frozenset({MemoryType.EPISODE})
 EPISODE = Attribute(key="episode", subjects=("conversation",), memory_type="episode", profile="context")
 

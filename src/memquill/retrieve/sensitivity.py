@@ -10,7 +10,8 @@ identity (faith, sexuality, immigration status) — or ``none``, or ``safety`` (
 medication need: safety-critical facts are their own class and never hidden by this head).
 
 One softmax layer (numpy logistic regression, temperature-scaled on held-out folds) trained
-by ``scripts/train_sensitivity.py`` on ``tests/data/sensitivity_train.jsonl``; weights are
+by ``scripts/train_sensitivity.py`` on ``tests/data/sensitivity_{train,statements,hardneg,
+classes}.jsonl`` (decision 0016n); weights are
 package data (``data/sensitivity_model.npz``). Without weights matching the embedder there
 is no head and nothing changes.
 """

@@ -32,6 +32,11 @@ from memquill.write.extract import classifier, phrasing
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 MEMORY_FLOOR = 0.5  # the sentence states something durable at all
+# ... an attribute a request's situations may name: the request corroborates the reading ("Can't
+# do Thursday nights, that's when my orchestra rehearses" reads as meeting_time at 0.48, and "can
+# I make the team dinner next Thursday?" is about just that; "每周二下午四点我去见心理咨询师…" reads
+# as availability at 0.45, private, and a meeting booked on a Tuesday afternoon is about it)
+NAMED_SCORE = 0.4
 ATTRIBUTE_FLOOR = 0.1  # an attribute counts for a sentence from this probability on
 SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a private sentence
 CACHE_LIMIT = 50_000
@@ -262,8 +267,10 @@ class SentenceReader:
                 own.add(lab)  # a safety-critical sentence is its own class
                 if r.sensitive is not None:  # a pregnancy still bears on a meal or a trip
                     own |= critical.topic_need(r.sensitive.topic, theirs)
-                if critical.standing_need(attr) and r.score >= MEMORY_FLOOR:
-                    own.add(r.attribute)  # the therapy slot still bears on a Tuesday meeting
+                if critical.standing_need(attr) and r.score >= NAMED_SCORE:
+                    # the therapy slot still bears on a Tuesday meeting: only a request naming
+                    # the attribute opens it, so the lower bar of a named reading is enough
+                    own.add(r.attribute)
             out.append(frozenset(own) | turn)
         return out
 
