@@ -12,7 +12,7 @@ from typing import NamedTuple
 import pytest
 
 from memquill import FixedClock, Memory
-from memquill.model import MemoryRecord, MemoryType, Scope, Source
+from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
 from memquill.retrieve import intents
 from memquill.retrieve.pipeline import focus
@@ -61,19 +61,7 @@ def test_focus_keeps_a_misread_turn_the_request_needs(
         if r.type is MemoryType.EPISODE
         and any(case.turn in str(t.get("text")) for t in r.attributes["statements"])
     ]
-    best = MemoryRecord(
-        id="m-best",
-        type=MemoryType.FACT,
-        scope=Scope(user="u"),
-        subject="user",
-        key="note",
-        content="best match",
-        confidence=0.9,
-        source=Source.EXPLICIT,
-        evidence=["e0"],
-        created_at=ep.created_at,
-        updated_at=ep.created_at,
-    )
+    best = ep.model_copy(update={"id": "m-best", "content": "best match", "attributes": {}})
     hits = [far(best, 0.86), far(ep, 0.80)]
     needs = intents.bears_on(case.request)
     assert [h.memory.id for h in focus(hits, standing=needs)] == ["m-best", ep.id]
