@@ -21,7 +21,7 @@ TOP = 8  # attributes kept per turn
 PART_TOP = 3
 # A turn states an attribute by one of its stored readings (the whole turn's likeliest eight, or
 # its clauses merged) at this probability, as a durable statement (P(memory) at ``STATES_MEMORY``).
-STATES_BAR, STATES_MEMORY = 0.5, 0.3
+STATES_BAR, STATES_MEMORY = 0.6, 0.3
 
 
 class StatementReader:
