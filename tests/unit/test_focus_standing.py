@@ -13,6 +13,7 @@ from memquill.model.result import Hit
 from memquill.retrieve import intents
 from memquill.retrieve.attributes import attribute_of
 from memquill.retrieve.pipeline import focus
+from memquill.retrieve.turn_readings import states
 
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
 
@@ -96,3 +97,61 @@ def test_everyday_request_kinds_name_the_attributes_they_need(request_: str, nee
 )
 def test_a_task_bearing_on_no_situation_names_no_standing_attribute(task: str) -> None:
     assert not {"pet", "city", "budget", "relation", "work_schedule"} & intents.bears_on(task)
+
+
+def episode(
+    text: str, reading: list[object], clauses: list[object] | None, project: str | None = None
+) -> MemoryRecord:
+    """An episode whose one user turn carries the readings the write path stores with it."""
+    turn: dict[str, object] = {"text": text, "reading": reading}
+    if clauses is not None:
+        turn["clauses"] = clauses
+    r = rec(text, f"episode:{len(text)}", MemoryType.EPISODE, project)
+    return r.model_copy(update={"attributes": {"statements": [turn]}})
+
+
+# a turn the classifier labels by its likeliest reading as something else (a name, an event
+# time) while one of its clauses states what the request's kind of task needs
+MISREAD = [
+    (
+        "在初中教物理，下周要出一套单元测验，帮我想想题型",
+        [0.94, [["event_time", 0.28], ["learning", 0.17]]],
+        [0.96, [["school", 0.66], ["deadline", 0.42]]],
+        "school",
+    ),
+    (
+        "Biscuit my beagle chewed through the charger cable again, unbelievable",
+        [0.9, [["name", 0.31], ["pet", 0.22]]],
+        [0.95, [["pet", 0.71], ["device", 0.2]]],
+        "pet",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "reading", "clauses", "key"), MISREAD, ids=["zh", "en"])
+def test_a_far_episode_whose_turn_states_a_named_attribute_by_a_clause_stays(
+    text: str, reading: list[object], clauses: list[object], key: str
+) -> None:
+    best = hit(rec("Best match about the request.", "note", MemoryType.EPISODE), 0.86)
+    far = hit(episode(text, reading, clauses), 0.82)
+    assert states(far.memory.attributes["statements"][0], {key}) == key
+    assert focus([best, far]) == [best]  # the margin alone trims it
+    assert focus([best, far], standing={key}) == [best, far]
+    assert focus([best, far], standing={"city"}) == [best]  # only for the attribute named
+
+
+@pytest.mark.parametrize(("text", "reading", "clauses", "key"), MISREAD, ids=["zh", "en"])
+def test_a_far_episode_stays_out_when_its_readings_do_not_state_it(
+    text: str, reading: list[object], clauses: list[object], key: str
+) -> None:
+    best = hit(rec("Best match about the request.", "note", MemoryType.EPISODE), 0.86)
+    weak = [0.95, [[key, 0.45]]]  # under the bar
+    passing = [0.1, [[key, 0.9]]]  # no durable statement ("had pasta last night")
+    others = [
+        hit(episode(text, reading, weak), 0.82),
+        hit(episode(text, reading, passing), 0.82),
+        hit(episode(text, reading, clauses, project="shop"), 0.82),  # another project's
+        hit(episode(text, reading, None), 0.82),  # no clause read
+        hit(rec(text, "note", MemoryType.EPISODE), 0.82),  # no stored reading at all
+    ]
+    assert focus([best, *others], standing={key}) == [best]

@@ -27,7 +27,7 @@ from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
 from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
-from memquill.retrieve.turn_readings import TOP
+from memquill.retrieve.turn_readings import TOP, stated
 from memquill.store.base import Store
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -261,7 +261,8 @@ def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ())
     (``intents.bears_on``): "I'm going away for 4 days" shares no word with "my cat Mochi",
     and the pet record sits 0.02–0.06 below the best match, yet the trip is what it is for.
     A wider margin admits any far hit (more must-not than must facts, decision 0016k); this
-    admits only records of an attribute the request's kind of task is known to need."""
+    admits only records of an attribute the request's kind of task is known to need, and
+    episodes whose turns state one by a reading stored at write time (decision 0016o)."""
     cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
     best = max(cosines, default=0.0)
     return [
@@ -274,9 +275,14 @@ def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ())
 
 
 def _standing_of(rec: MemoryRecord, keys: Collection[str]) -> bool:
-    """A user-level record (no project, no session) of one of the attribute ``keys``."""
-    if rec.type is MemoryType.EPISODE or rec.scope.project or rec.scope.session:
+    """A user-level record (no project, no session) of one of the attribute ``keys``, or a
+    user-level episode one of whose user turns states one of them by its stored readings
+    (``turn_readings.states``): the classifier's likeliest label for a turn can be a misreading
+    ("Pixel my cat…" as a name), and no record then carries the fact the request needs."""
+    if rec.scope.project or rec.scope.session:
         return False
+    if rec.type is MemoryType.EPISODE:
+        return stated(rec, keys)
     return attribute_of(rec).key in keys
 
 

@@ -8,7 +8,7 @@ query never embeds a stored turn (``timeline.py`` reads these at query time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.providers.base import Embedder
@@ -19,6 +19,9 @@ TOP = 8  # attributes kept per turn
 # Each clause's own likeliest attributes (``parts``): which clause says what ("以前坐东航的时候
 # 经常升舱，现在想都别想" — the present clause is not about the airline).
 PART_TOP = 3
+# A turn states an attribute by one of its stored readings (the whole turn's likeliest eight, or
+# its clauses merged) at this probability, as a durable statement (P(memory) at ``STATES_MEMORY``).
+STATES_BAR, STATES_MEMORY = 0.6, 0.3
 
 
 class StatementReader:
@@ -68,3 +71,32 @@ def reader_for(model: AttributeClassifier | None, embedder: Embedder | None) -> 
 def turns(rec: MemoryRecord) -> list[dict[str, object]]:
     turns = rec.attributes.get("statements")
     return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+
+
+def states(turn: dict[str, object], keys: Collection[str], bar: float = STATES_BAR) -> str | None:
+    """The likeliest of ``keys`` that a user turn states by its stored readings: the whole
+    turn's likeliest attributes or its clauses' (``clauses``), at ``bar`` or more; none when
+    neither reading is a durable statement (P(memory) under ``STATES_MEMORY``) or no reading is
+    stored (nothing is embedded at query time).
+
+    The sentence classifier's single likeliest label misreads a turn whose fact sits in one
+    clause: "在高中教化学，这周要出一套期中考试题，想听听你的思路" reads as an event time whole, its
+    first clause as the school (0.65); "Pixel my cat just walked across the keyboard" as a name.
+    Its other readings still say what the turn is about."""
+    found: list[tuple[float, str]] = []
+    for name in ("reading", "clauses"):
+        value = turn.get(name)
+        if not isinstance(value, list) or len(value) != 2 or not isinstance(value[1], list):
+            continue
+        if float(value[0]) >= STATES_MEMORY:
+            found += [
+                (float(p[1]), str(p[0]))
+                for p in value[1]
+                if isinstance(p, list) and len(p) == 2 and p[0] in keys and float(p[1]) >= bar
+            ]
+    return max(found)[1] if found else None
+
+
+def stated(rec: MemoryRecord, keys: Collection[str]) -> bool:
+    """Some user turn of the episode states one of ``keys`` (``states``)."""
+    return bool(keys) and any(states(t, keys) is not None for t in turns(rec))
