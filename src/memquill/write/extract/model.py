@@ -46,6 +46,7 @@ from memquill.write.extract.patterns_time import expiry
 from memquill.write.extract.rules import RuleExtractor, as_said_by, keyed, speaker
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
+from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.value_kinds import closed_list, kind_value
 
 _TYPES = {
@@ -55,26 +56,6 @@ _TYPES = {
     "temporary": MemoryType.TEMPORARY,
     "procedure": MemoryType.PROCEDURE,
 }
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    memory: float = 0.5  # P(clause holds a memory) needed to propose anything…
-    joint: float = 0.15  # …unless P(memory) × P(top attribute) reaches this (then a candidate)
-    # A further attribute of the same clause needs this probability and at least `ratio` of
-    # the top one's ("my son Leo is 7": name and age). On the training corpus's held-out share
-    # (0.25, 0.35) → (0.15, 0.25) raised attribute accuracy 0.687 → 0.720 while the share of
-    # candidates with a labelled attribute fell 0.625 → 0.577; the extra ones mostly score
-    # under the confidence floor and wait as `candidate` records for a recurrence.
-    second: float = 0.15
-    ratio: float = 0.25
-    # a single-valued slot holds one value: each new guess replaces the last and retires
-    # the episodes quoting it, so a guess below this joint score is not proposed at all
-    # (multi-valued guesses coexist as candidates); calibrated on open conversation…
-    single: float = 0.35
-    # …and below this one only when a typed extractor found the value (a place, a name, a
-    # number), not free text ("a dream to adopt" is no housing)
-    single_free_text: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -106,7 +87,8 @@ class ModelExtractor:
         self.embedder = embedder
         self.spans = spans or span_scorer.bundled()
         self.rules = rules or RuleExtractor(PATTERNS)
-        self.thresholds = thresholds or Thresholds()
+        # the bars shipped with the weights (fitted with them), unless the caller sets its own
+        self.thresholds = thresholds or Thresholds.of(classifier.thresholds)
         self.catalogue = load()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
