@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from memquill.model import MemoryRecord, Status
-from memquill.text import EN_STOP, ZH_STOP, tokens
+from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.appositions import relation_names
 from memquill.write.extract.lexicon import tech_roles
@@ -296,5 +296,4 @@ def names_person(value: str, said: str) -> bool:
         return True
     if re.match(rf"^\W*{v}(?:{_PERSON_ACTS})", said, re.IGNORECASE):
         return True
-    zh = bool(re.search(r"[\u4e00-\u9fff]", said))
-    return any(name == value for _, name in relation_names(said, zh))
+    return any(name == value for _, name in relation_names(said, is_cjk(said)))

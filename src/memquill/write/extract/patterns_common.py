@@ -122,19 +122,12 @@ def imperative(text: str, language: str) -> bool:
     third_person = w.endswith("s") and not w.endswith("ss")
     gerund = w.endswith("ing") and len(w) > 5  # "rerun", "ping", "bring" are verbs; "testing" is not
     return (
-        w in english_verbs()
+        w in english_words("verbs")  # "Pescatarian now I suppose" opens with no verb: no order
         and w not in _NOT_VERB
         and not w.endswith("ed")
         and not gerund
         and not third_person
     )
-
-
-def english_verbs() -> frozenset[str]:
-    """English verbs in their base form (from WordNet): an order starts with one, so
-    "Pescatarian now I suppose" or "Matcha these days" is no order even though its second
-    word is no copula."""
-    return english_words("verbs")
 
 
 def say(c: Clause, text: str | None = None, order: bool = False) -> str:
