@@ -113,3 +113,39 @@ def test_a_new_manager_still_replaces_the_old(mem_e5: Memory, first: str, second
     """One has one manager at a time: the relation is no ``several`` one, its name supersedes."""
     _told(mem_e5, first, second)
     assert names(mem_e5, "u") == {("person:manager", new)}
+
+
+@pytest.mark.parametrize(
+    ("text", "later", "subject", "name", "place"),
+    [
+        ("小雨是我妹妹，在读研", "小雨搬去成都了", "person:sister", "小雨", "成都"),
+        ("周琴是我领导", "周琴调去深圳了", "person:manager", "周琴", "深圳"),
+        ("Amy is my sister, she's a vet", "Amy moved to Denver last month", "person:sister", "Amy", "Denver"),
+        ("My brother's name is Tom.", "Tom relocated to Austin", "person:brother", "Tom", "Austin"),
+    ],
+)
+def test_the_name_as_subject_or_predicate_of_the_relation(
+    mem_e5: Memory, text: str, later: str, subject: str, name: str, place: str
+) -> None:
+    # "X is my <relation>" / "my <relation>'s name is X" / "X是我<relation>" name the person
+    # (not a `relation` or `nickname` value), so X's move later is X's, never the user's
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    mem_e5.add(later, user="u", session="t")
+    mem_e5.end_session(user="u", session="t")
+    mem_e5.flush()
+    recs = mem_e5.records(user="u", statuses=["active", "candidate"])
+    assert (subject, name) in names(mem_e5, "u")
+    assert not [r for r in recs if r.key in ("relation", "nickname") and r.value == name]
+    assert not [r for r in recs if r.subject == "user" and r.value == place]
+
+
+@pytest.mark.parametrize(
+    "text", ["这是我妹妹的照片", "明天是我妈生日", "This is my sister's room", "It is my wife's car"]
+)
+def test_a_pronoun_before_the_relation_names_no_one(mem_e5: Memory, text: str) -> None:
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    assert not names(mem_e5, "u")

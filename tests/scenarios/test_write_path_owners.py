@@ -49,14 +49,38 @@ def test_a_common_noun_opening_a_clause_is_no_person(
     ],
 )
 def test_someone_elses_move_does_not_move_the_user(
-    mem_e5: Memory, clock: FixedClock, home: str, intro: str, theirs: str, question: str, city: str
+    mem_modes: Memory, clock: FixedClock, home: str, intro: str, theirs: str, question: str, city: str
 ) -> None:
-    # attribute model on (the default): with rules only, "周琴搬去成都了" is still filed as
-    # the user's city on the write path (entity linking re-addresses only the model's reads)
+    # rules only too: the move rule reads who moved from the words before it ("周琴…")
     for n, turn in enumerate((home, intro, theirs)):
-        say(mem_e5, clock, [turn], f"s{n}", gap_days=20)
-    hits = mem_e5.search(question, user="u", k=5)
+        say(mem_modes, clock, [turn], f"s{n}", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
     assert city in (hits[0].memory.value or hits[0].memory.content)
+    cities = [
+        r.value
+        for r in mem_modes.records(user="u", statuses=["active"])
+        if (r.subject, r.key) == ("user", "city")
+    ]
+    assert cities == [city]
+
+
+@pytest.mark.parametrize(
+    ("turns", "subject", "place"),
+    [
+        (["我住在杭州", "周琴搬去成都了"], "person:周琴", "成都"),
+        (["我住在杭州", "小林调到深圳了"], "person:小林", "深圳"),
+        (["我住在杭州", "老周调去深圳了"], "person:老周", "深圳"),
+        (["I live in Leeds", "we moved to Bristol in the spring"], "user", "Bristol"),
+        (["我住在杭州", "终于搬到苏州了"], "user", "苏州"),
+    ],
+)
+def test_the_move_rule_reads_who_moved(
+    mem_read: Memory, clock: FixedClock, turns: list[str], subject: str, place: str
+) -> None:
+    for n, turn in enumerate(turns):
+        say(mem_read, clock, [turn], f"s{n}", gap_days=20)
+    moved = [r for r in mem_read.records(user="u", statuses=["active"]) if r.value == place]
+    assert [r.subject for r in moved] == [subject]
 
 
 @pytest.mark.parametrize(
@@ -98,3 +122,26 @@ def test_a_statement_opening_with_no_verb_is_not_an_order(
     say(mem_modes, clock, [turn], "s1")
     made = [r.content for r in mem_modes.records(user="u") if r.type.value != "episode"]
     assert not [c for c in made if asked in c]
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "old", "new"),
+    [
+        ("我领导是周琴", "改成向郑凯汇报了", "周琴", "郑凯"),
+        (
+            "My manager is Thandiwe Nkosi.",
+            "I now report to Pieter Olivier.",
+            "Thandiwe Nkosi",
+            "Pieter Olivier",
+        ),
+    ],
+)
+def test_whom_the_user_reports_to_is_the_manager(
+    mem_modes: Memory, clock: FixedClock, before: str, change: str, old: str, new: str
+) -> None:
+    # "改成向郑凯汇报了" once became `uses:向郑凯汇报` (a thing the user switched to)
+    say(mem_modes, clock, [before], "s1", gap_days=20)
+    say(mem_modes, clock, [change], "s2", gap_days=20)
+    recs = mem_modes.records(user="u", statuses=["active", "candidate"])
+    assert [r.value for r in recs if (r.subject, r.key) == ("person:manager", "name")] == [new]
+    assert not [r for r in recs if r.key.startswith("uses:") or r.value == old]

@@ -12,6 +12,10 @@ from memquill.write.extract.phrasing import third_person
         ("我买了台迷你主机", "用户买了台迷你主机"),
         ("工作起来容易忘我", "工作起来容易忘我"),
         ("你帮我记一下，我不喝咖啡", "助手帮用户记一下，用户不喝咖啡"),
+        # "我们全家" / "咱家" is the user's household, not a team
+        ("我们全家搬到杭州了", "用户全家搬到杭州了"),
+        ("咱家狗狗叫豆豆", "用户家狗狗叫豆豆"),
+        ("我们组下周上线", "用户的团队下周上线"),
     ],
 )
 def test_pronouns_not_word_parts(clause: str, stored: str) -> None:

@@ -11,6 +11,7 @@ from memquill.model import MemoryRecord
 from memquill.retrieve import asked, places
 from memquill.retrieve.turn_readings import turns
 from memquill.text import is_cjk
+from memquill.write import entities
 from memquill.write.extract import item_names, subjects
 from memquill.write.extract.lexicon import TECH, english_words
 
@@ -37,8 +38,16 @@ def subject(text: str) -> str | None:
 
 
 def known(records: Sequence[MemoryRecord]) -> dict[str, str]:
-    """name → subject of the people the pool's name records name ("周琴" → ``person:manager``)."""
-    return {
+    """name → subject of the people the pool's name records name ("周琴" → ``person:manager``),
+    and of those filed under their name alone (``person:周琴``, a move the rules read)."""
+    filed = {
+        name: r.subject
+        for r in records
+        if (name := r.subject.removeprefix("person:")) != r.subject
+        and name != "user"
+        and not entities.is_relation_subject(r.subject)
+    }
+    return filed | {
         r.value: r.subject
         for r in records
         if r.key == "name" and r.subject.startswith("person:") and r.value and r.subject != "person:user"

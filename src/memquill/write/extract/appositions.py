@@ -29,7 +29,9 @@ _CJK = r"\u4e00-\u9fff"
 # is rare; "my boss I think" and a weekday are not).
 _NOT_NAMES = frozenset(
     """I I'm I've I'd I'll Im The A An And But So Or If On In At For From To With Monday Tuesday
-    Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday Tonight Lol Haha Ok Okay""".split()
+    Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday Tonight Lol Haha Ok Okay
+    This That These Those It He She They We You There Here Who What Which Someone Everyone
+    Nobody Anyone Mine Yours""".split()
 )
 # Pronouns, a function word or a verb first: "我妈叫我回家" names no one.
 _ZH_NOT_NAME_START = re.compile(r"^(?:我|你|他|她|它|咱|这|那|大家|自己|了|过|着|不|没|也|都|去|来|要)")
@@ -64,6 +66,24 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return en_rx, zh_rx, re.compile(lead)
 
 
+@cache
+def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The name said as the subject or the predicate of the relation: "Amy is my sister",
+    "my sister's name is Amy", "小雨是我妹妹"."""
+    zh, en = relation_alternations()
+    titles, _ = _data()
+    title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
+    name = rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})"
+    kin = r"(?:(?:new|current|old|dear|little|big|older|younger|baby|best|closest)\s+)?"
+    en_rx = re.compile(
+        rf"(?:^|[,;:—–]\s*|\b(?i:and|so|but|honestly|actually)\s+){name}\s+is\s+(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"
+        rf"|\b(?i:my|our)\s+{kin}((?i:{en}))['’]s\s+name\s+is\s+{name}(?![\w'’])"
+    )
+    zh_rx = re.compile(rf"^\W*([{_CJK}]{{2,3}}?)是我(?:的)?(?:亲)?({zh})(?![{_CJK}])")
+    return en_rx, zh_rx
+
+
 def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
     """(relation key, name) for each person the clause names beside their relation."""
     en_rx, zh_rx, _ = _patterns()
@@ -76,7 +96,14 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
             if first in _NOT_NAMES or (key := cat.relation(m.group(1))) is None:
                 continue
             out.append((key, name))
+        for m in _copulas()[0].finditer(text):
+            name, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            if name.split()[0] not in _NOT_NAMES and (key := cat.relation(word)) is not None:
+                out.append((key, name))
         return out
+    said = _copulas()[1].match(text)  # "小雨是我妹妹"
+    if said and (key := cat.relation(said.group(2))) and _zh_name(said.group(1), False):
+        return [(key, said.group(1))]
     for m in zh_rx.finditer(text):
         key = cat.relation(m.group(1))
         name = m.group(3) or m.group(4) or m.group(5)
@@ -132,7 +159,10 @@ def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
             continue
         have.add((subject, "name"))
         rel = next((r for r in load().relations if r.key == key), None)
-        word = (rel.zh[0] if zh else rel.en[0]) if rel and (rel.zh if zh else rel.en) else key
+        words = (rel.zh if zh else rel.en) if rel else ()
+        # the word as said ("妹妹", not the relation's first label "姐姐"), longest first
+        said = [w for w in sorted(words, key=len, reverse=True) if w.lower() in c.text.lower()]
+        word = said[0] if said else words[0] if words else key
         content = _CONTENT["zh" if zh else "en"].format(rel=f"用户的{word}" if zh else word, name=name)
         rule = "profile.relation_name"
         out.append(c.make(MemoryType.FACT, subject, "name", content, value=name, rule=rule))

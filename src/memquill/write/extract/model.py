@@ -56,6 +56,8 @@ _TYPES = {
     "temporary": MemoryType.TEMPORARY,
     "procedure": MemoryType.PROCEDURE,
 }
+# Attributes a model confuses with a person's name said beside their relation.
+_NAME_LIKE = frozenset({"relation", "nickname"})
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,8 @@ class ModelExtractor:
                 continue
             if attr.value_type == "organisation" and names_person(value, o.said):
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
+            if attr.key in _NAME_LIKE and names_person(value, o.said):
+                continue  # "Amy is my sister": her name, which ``named_relations`` files
             whose = subjects.value_owner(o.said, value, subject) if not attr.single else subject
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject

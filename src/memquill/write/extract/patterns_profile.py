@@ -54,11 +54,17 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "manager",
         rx(
-            r"^(?:我的(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|",
-            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is|i report to)\s*",
+            r"^(?:我的?(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|",
+            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is|",
+            r"i (?:now |currently |directly )*report to|i'?m (?:now )?reporting to)\s*",
             _NAME,
             END,
         ),
+    ),
+    # "改成向郑凯汇报了", "现在直接给陈姐汇报": whom the user reports to is the manager
+    (
+        "manager",
+        rx(r"^(?:我)?(?:现在|以后|已经|目前)?(?:改成|改为|换成)?(?:直接)?(?:向|给)\s*", _NAME, r"\s*汇报"),
     ),
     (
         "phone",
@@ -180,12 +186,42 @@ def _value(key: str, raw: str) -> str:
     return re.sub(r"\s+", " ", value) if key == "phone" else value
 
 
-def _one_part(c: Clause, part: str, seen: set[str]) -> list[tuple[str, str]]:
+# Words a Chinese clause's own subject may hold that still make it the speaker's: "公司把我
+# 调去苏州", "我们全家搬到杭州了", "咱家…".
+_FIRST_PERSON_ZH = re.compile(r"我|咱")
+
+
+def doer(prefix: str) -> str | None:
+    """Who did what an unanchored Chinese match says, from the text before it: "" for the
+    speaker, a name ("周琴搬去成都了", "小林去腾讯报到了" — filed under ``person:<name>``, which
+    entity linking turns into the relation once the name is known), or None for someone the
+    rules cannot name ("老婆调去深圳了" without "我": the model reads it). Time words and
+    adverbs name no one, so "终于搬到杭州了" stays the speaker's."""
+    if not prefix.strip() or _FIRST_PERSON_ZH.search(prefix):
+        return ""
+    words = pos_cut(prefix)
+    # a name jieba knows, or a nickname it reads as no noun ("老周" 't'; "老婆" is a noun)
+    names = [
+        w
+        for w, flag in words
+        if flag.startswith("nr") or (len(w) == 2 and w[0] in "老小阿" and not flag.startswith("n"))
+    ]
+    if names:
+        return names[-1]
+    return None if any(flag.startswith(("n", "eng")) for _, flag in words) else ""
+
+
+def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
     found = []
     for key, pattern in _PROFILE:
         m = pattern.search(part)
         if not m or key in seen or (key == "email" and not _CONTACT_CTX.search(c.text)):
             continue
+        who = doer(part[: m.start()]) if m.start() > 0 and c.language == "zh" else ""
+        if who is None:
+            continue
+        if who:
+            owners[key] = who
         value = _value(key, first(m))
         if key == "employer" and _is_place(value):
             key = "workplace"
@@ -243,7 +279,8 @@ def profile(c: Clause) -> list[Candidate]:
     if blocked(c):
         return []
     seen: set[str] = set()
-    facts = [kv for part in parts(c.text) for kv in _one_part(c, part, seen)]
+    owners: dict[str, str] = {}  # key → the name of whoever the part says it of
+    facts = [kv for part in parts(c.text) for kv in _one_part(c, part, seen, owners)]
     if "phone" not in seen and _PHONE_CTX.search(c.text) and (num := _PHONE_NUM.search(c.text)):
         facts.append(("phone", re.sub(r"\s+", " ", num.group(0))))  # "号码又换了，现在用186…"
     if m := _ALLERGY.search(c.text):
@@ -258,7 +295,7 @@ def profile(c: Clause) -> list[Candidate]:
     return [
         c.make(
             MemoryType.FACT,
-            subject,
+            f"person:{owners[key]}" if key in owners else subject,
             key,
             _content(c, key, value, several),
             value=value,

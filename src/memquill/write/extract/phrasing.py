@@ -88,6 +88,7 @@ _ZH_YOU = re.compile(r"(?<!迷)[你您](?!们)")
 def _zh(text: str, team: str | None) -> str:
     text = re.sub(r"我们公司|我司|咱们公司", "用户的公司", text)
     text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
+    text = re.sub(r"(?:我们|咱们|咱)(?=全家|一家|家)", "用户", text)  # "我们全家搬到杭州" is no team
     text = re.sub(r"我们|咱们", (team or "团队").strip(), text)
     text = _ZH_YOU.sub("助手", text)
     return _ZH_I.sub("用户", text)
