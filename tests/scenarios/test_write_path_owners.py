@@ -145,3 +145,21 @@ def test_whom_the_user_reports_to_is_the_manager(
     recs = mem_modes.records(user="u", statuses=["active", "candidate"])
     assert [r.value for r in recs if (r.subject, r.key) == ("person:manager", "name")] == [new]
     assert not [r for r in recs if r.key.startswith("uses:") or r.value == old]
+
+
+@pytest.mark.parametrize(
+    ("turn", "name"),
+    [
+        ("我领导是个急性子", None),
+        ("我老板是新加坡人，开会都说英文", None),
+        ("my boss is a night owl", None),
+        ("我领导是周琴", "周琴"),
+        ("My manager is called Rebecca, she's pretty chill", "Rebecca"),
+    ],
+)
+def test_what_the_manager_is_like_is_no_name(
+    mem_read: Memory, clock: FixedClock, turn: str, name: str | None
+) -> None:
+    say(mem_read, clock, [turn], "s1")
+    names = [r.value for r in mem_read.records(user="u", statuses=["active", "candidate"]) if r.key == "name"]
+    assert names == ([name] if name else [])

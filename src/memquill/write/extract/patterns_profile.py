@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
@@ -55,7 +56,7 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "manager",
         rx(
             r"^(?:我的?(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|",
-            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is|",
+            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is(?: called| named)?|",
             r"i (?:now |currently |directly )*report to|i'?m (?:now )?reporting to)\s*",
             _NAME,
             END,
@@ -181,6 +182,15 @@ def _is_place(value: str) -> bool:
     return len(cut) == 1 and cut[0][1] == "ns"
 
 
+def _a_name(value: str) -> bool:
+    """A manager's name: capitalised in Latin script; in Chinese one jieba reads as a name
+    ("周琴", "陈姐") or a nickname ("老周", "小林")."""
+    if value.isascii():
+        return value[:1].isupper()
+    cut = pos_cut(value)
+    return bool(cut) and (cut[0][1].startswith("nr") or (len(value) <= 3 and value[0] in "老小阿"))
+
+
 def _value(key: str, raw: str) -> str:
     value = _VALUE_TAIL.sub("", raw.strip()).strip()
     return re.sub(r"\s+", " ", value) if key == "phone" else value
@@ -189,26 +199,26 @@ def _value(key: str, raw: str) -> str:
 # Words a Chinese clause's own subject may hold that still make it the speaker's: "公司把我
 # 调去苏州", "我们全家搬到杭州了", "咱家…".
 _FIRST_PERSON_ZH = re.compile(r"我|咱")
+# jieba flags of words that name no one: adverb, conjunction, preposition, particle, numeral,
+# measure word, punctuation ("终于", "每天"; "老周" is tagged 't', so time words are read on)
+_NO_DOER = ("d", "c", "p", "u", "m", "q", "x", "y", "e")
 
 
 def doer(prefix: str) -> str | None:
-    """Who did what an unanchored Chinese match says, from the text before it: "" for the
-    speaker, a name ("周琴搬去成都了", "小林去腾讯报到了" — filed under ``person:<name>``, which
-    entity linking turns into the relation once the name is known), or None for someone the
-    rules cannot name ("老婆调去深圳了" without "我": the model reads it). Time words and
-    adverbs name no one, so "终于搬到杭州了" stays the speaker's."""
+    """Who did what an unanchored Chinese match says, from the first word before it that is
+    no time word, adverb or particle: "" for the speaker, a name ("周琴搬去成都了", "小林去
+    腾讯报到了" — filed under ``person:<name>``, which entity linking turns into the relation
+    once the name is known), or None for a relation said without "我" ("老婆调去深圳了": the
+    model reads it). "终于搬到杭州了", "每天坐城际去北京上班" stay the speaker's."""
     if not prefix.strip() or _FIRST_PERSON_ZH.search(prefix):
         return ""
-    words = pos_cut(prefix)
-    # a name jieba knows, or a nickname it reads as no noun ("老周" 't'; "老婆" is a noun)
-    names = [
-        w
-        for w, flag in words
-        if flag.startswith("nr") or (len(w) == 2 and w[0] in "老小阿" and not flag.startswith("n"))
-    ]
-    if names:
-        return names[-1]
-    return None if any(flag.startswith(("n", "eng")) for _, flag in words) else ""
+    opening = next(((w, f) for w, f in pos_cut(prefix) if not f.startswith(_NO_DOER)), None)
+    if opening is None:
+        return ""
+    word, flag = opening
+    if flag.startswith("nr") or (len(word) == 2 and word[0] in "老小阿" and not flag.startswith("n")):
+        return word  # a name jieba knows, or a nickname it reads as no noun ("老周" 't')
+    return None if load().relation(word) else ""
 
 
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
@@ -223,6 +233,8 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         if who:
             owners[key] = who
         value = _value(key, first(m))
+        if key == "manager" and not _a_name(value):
+            continue  # "我领导是个急性子", "my boss is a night owl": what the manager is like
         if key == "employer" and _is_place(value):
             key = "workplace"
         if value:
