@@ -16,6 +16,8 @@ from memquill.write.extract.phrasing import third_person
         ("我们全家搬到杭州了", "用户全家搬到杭州了"),
         ("咱家狗狗叫豆豆", "用户家狗狗叫豆豆"),
         ("我们组下周上线", "用户的团队下周上线"),
+        ("你好，先报个名字：陈雨晴", "你好，先报个名字：陈雨晴"),
+        ("您好，请你帮我看看", "您好，请助手帮用户看看"),
     ],
 )
 def test_pronouns_not_word_parts(clause: str, stored: str) -> None:

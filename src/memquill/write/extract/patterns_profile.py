@@ -11,7 +11,7 @@ from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.lexicon import classify, slug
+from memquill.write.extract.lexicon import classify, english_words, slug
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
@@ -31,7 +31,9 @@ _NOT_NAME = (
     r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
     r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
     r"Vegetarian|Fine|Good|Okay|Ok|Sorry|Back|Done|Ready|Here|Sure|Busy|Free|Tired|Happy|"
-    r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually"
+    r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually|Everyone|Everybody|"
+    r"Someone|Somebody|Nobody|Anyone|Anybody|Everything|Something|Nothing|Anything|Who|What|"
+    r"Things|People|Folks|Guys|Mom|Dad|Boss"
 )
 _NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
@@ -51,6 +53,14 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:\s+[A-Z][a-z]+)?)(?=$|\s*[,.!;])"
         ),
     ),
+    # self-introductions: "本人王磊", "我是李航", "先报个名字：陈雨晴", "Marcus Hale here"
+    (
+        "name",
+        rx(
+            r"^(?:本人|鄙人|在下|我是|我名叫|(?:先)?报个名(?:字)?[：:]?|名字[是叫：:])\s*([\u4e00-\u9fff]{2,3})$"
+        ),
+    ),
+    ("name", re.compile(rf"^((?!(?:{_NOT_NAME})\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+here\b")),
     ("birthday", rx(r"^(?:我的生日(?:是|在)|my birthday is(?: on)?)\s*", _X, END)),
     (
         "manager",
@@ -182,13 +192,45 @@ def _is_place(value: str) -> bool:
     return len(cut) == 1 and cut[0][1] == "ns"
 
 
-def _a_name(value: str) -> bool:
-    """A manager's name: capitalised in Latin script; in Chinese one jieba reads as a name
-    ("周琴", "陈姐") or a nickname ("老周", "小林")."""
+def _a_name(value: str, strict: bool = False) -> bool:
+    """A person's name: capitalised in Latin script (``strict``: and one word is no ordinary
+    English word, "Nobody here"); in Chinese one jieba reads as a name ("周琴", "陈姐") or a
+    nickname ("老周", "小林"). "我叫…" names whatever follows; the other forms need this."""
     if value.isascii():
-        return value[:1].isupper()
+        words = value.split()
+        return value[:1].isupper() and not (
+            strict and len(words) == 1 and value.lower() in english_words("nouns")
+        )
     cut = pos_cut(value)
     return bool(cut) and (cut[0][1].startswith("nr") or (len(value) <= 3 and value[0] in "老小阿"))
+
+
+# What a self-introduction says after the name, part by part: "I'm Marcus Hale, a chemistry
+# teacher from Denver", "我是李航，在深圳一家跨境电商做运营".
+_INTRO_EN = re.compile(
+    r"^(?:and\s+)?(?:a|an)\s+(?P<role>[a-z][a-z -]{1,30}?)"
+    r"(?:\s+(?:at|with|for)\s+(?P<org>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,2}))?"
+    r"(?:\s+(?:(?P<origin>from)|in|based in|out of)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))?"
+    r"(?:\s+(?:at|with|for)\s+(?P<org2>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,2}))?\s*$"
+)
+_INTRO_ZH = re.compile(
+    r"^(?:目前|现在|平时)?(?:在(?P<place>[\u4e00-\u9fff]{2,4}?)(?:的|一家|某)?(?P<org>[^，,。做当]{0,12}?))?"
+    r"(?:做|当|干)(?P<role>[^，,。的]{2,10}?)(?:的|工作)?$"
+)
+
+
+def _introduced(c: Clause, part: str) -> list[tuple[str, str]]:
+    """The role, place and employer said beside the user's own name (see above)."""
+    m = (_INTRO_ZH if c.language == "zh" else _INTRO_EN).match(part)
+    if not m:
+        return []
+    out = [("role", m.group("role").strip())]
+    if (place := m.group("place")) and (c.language != "zh" or _is_place(place)):
+        out.append(("hometown" if m.groupdict().get("origin") else "location", place))  # "from Denver"
+    org = m.group("org") or (m.groupdict().get("org2") or "")
+    if org and org.isascii() and org[:1].isupper():
+        out.append(("employer", org))
+    return out
 
 
 def _value(key: str, raw: str) -> str:
@@ -233,8 +275,8 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         if who:
             owners[key] = who
         value = _value(key, first(m))
-        if key == "manager" and not _a_name(value):
-            continue  # "我领导是个急性子", "my boss is a night owl": what the manager is like
+        if key in ("manager", "name") and not _a_name(value, strict=key == "name" and m.start() == 0):
+            continue  # "我领导是个急性子", "我是新人", "Everyone here": no one's name
         if key == "employer" and _is_place(value):
             key = "workplace"
         if value:
@@ -292,7 +334,13 @@ def profile(c: Clause) -> list[Candidate]:
         return []
     seen: set[str] = set()
     owners: dict[str, str] = {}  # key → the name of whoever the part says it of
-    facts = [kv for part in parts(c.text) for kv in _one_part(c, part, seen, owners)]
+    facts = []
+    for part in parts(c.text):
+        found = _one_part(c, part, seen, owners)
+        if not found and "name" in seen and "name" not in owners and "role" not in seen:
+            found = _introduced(c, part)  # "I'm Marcus Hale, a chemistry teacher from Denver"
+            seen.update(k for k, _ in found)
+        facts += found
     if "phone" not in seen and _PHONE_CTX.search(c.text) and (num := _PHONE_NUM.search(c.text)):
         facts.append(("phone", re.sub(r"\s+", " ", num.group(0))))  # "号码又换了，现在用186…"
     if m := _ALLERGY.search(c.text):

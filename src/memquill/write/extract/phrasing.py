@@ -80,9 +80,10 @@ def _possessive(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-# 我 and 你 inside a word are no pronoun: 自我介绍, 忘我, 迷你 ("先自我介绍一下" is not "先自用户介绍")
+# 我 and 你 inside a word are no pronoun: 自我介绍, 忘我, 迷你, 你好 ("先自我介绍一下" is not
+# "先自用户介绍", "你好" is not "助手好")
 _ZH_I = re.compile(r"(?<![自忘无唯本超])我")
-_ZH_YOU = re.compile(r"(?<!迷)[你您](?!们)")
+_ZH_YOU = re.compile(r"(?<!迷)[你您](?![们好])")  # "你好" greets; it names no assistant
 
 
 def _zh(text: str, team: str | None) -> str:

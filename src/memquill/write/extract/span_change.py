@@ -59,6 +59,8 @@ def current(
         return None
     if not negated(text, at) and not change_cues.introduces(cues_of(text), at, ("old",)):
         return None  # the common case, checked before the typed extractor runs
+    if not negated(text, at) and _only_origin(text, at):
+        return None  # "a chemistry teacher from Denver": where someone is from, not what they left
     typed = values.spans(attr.value_type, text, zh)
     if attr.value_type == "tech":  # the kept value may be a name the lexicon does not know
         typed += [s for s in values.tech_shaped(text, zh) if s not in typed and _named(text, s)]
@@ -71,3 +73,13 @@ def current(
         others = [s for s in others if _kept(text, attr, at, text.find(s), cues)]
     order = change_cues.pick(text, others)
     return order[0] if order else None
+
+
+def _only_origin(text: str, at: int) -> bool:
+    """Is a bare "from" the only old cue before the value, with no change named anywhere in
+    the clause? "moved from Austin to Denver" names one (and "to" a new value); "I'm Marcus,
+    a teacher from Denver" names none."""
+    cues = cues_of(text)
+    before = [c for c in cues if c.kind == "old" and c.value_start <= at <= c.value_end]
+    bare = all(text[c.start : c.end].strip().lower() == "from" for c in before)
+    return bare and not any(c.kind in change_cues.CHANGE for c in cues)

@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 
 from memquill.catalogue import Attribute, load
 from memquill.model import Candidate, Polarity
+from memquill.retrieve import places
 from memquill.write.extract import span_change, subjects, value_shapes
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
@@ -283,6 +284,8 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
     chosen = choose(scorer, text, zh, attr, value, own_words(text, c.subject))
     if len(chosen) == 1 and chosen[0][0] == value:
         return [c]
+    if attr.value_type == "place" and places.cities(value) and not any(places.cities(v) for v, _ in chosen):
+        return [c]  # "I'm Marcus Hale, a … teacher from Denver": a known city is no guess to replace
     return [
         c.model_copy(
             update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}

@@ -1,0 +1,58 @@
+"""A self-introduction states several identity facts at once (zh + en, every backend, rules
+only and with the attribute model): the name however it is said ("本人王磊", "我是李航",
+"先报个名字：陈雨晴", "Marcus Hale here"), and what the parts after it say of the user — the
+role, where they live or are from, the employer. A greeting is no assistant ("你好" stays as
+said), and "from Denver" beside a name is where the user is from, not a city they left."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import say
+
+
+def facts(mem: Memory) -> set[tuple[str, str | None]]:
+    recs = mem.records(user="u", statuses=["active", "candidate"])
+    return {(r.key, r.value) for r in recs if r.subject == "user" and r.type.value != "episode"}
+
+
+@pytest.mark.parametrize(
+    ("turn", "expected"),
+    [
+        (
+            "Hi! I'm Marcus Hale, a chemistry teacher from Denver.",
+            {("name", "Marcus Hale"), ("occupation", "chemistry teacher"), ("hometown", "Denver")},
+        ),
+        (
+            "I'm Priya, a nurse at St Mary's in Leeds",
+            {("name", "Priya"), ("occupation", "nurse"), ("employer", "St Mary's"), ("city", "Leeds")},
+        ),
+        ("Marcus Hale here, figured I'd introduce myself first.", {("name", "Marcus Hale")}),
+        (
+            "自我介绍一下，我是李航，在深圳一家跨境电商做运营",
+            {("name", "李航"), ("occupation", "运营"), ("city", "深圳")},
+        ),
+        ("你好，先报个名字：陈雨晴，叫我雨晴就行。", {("name", "陈雨晴")}),
+        ("本人王磊，目前在成都", {("name", "王磊")}),
+    ],
+)
+def test_a_self_introduction_fills_the_identity_slots(
+    mem_modes: Memory, clock: FixedClock, turn: str, expected: set[tuple[str, str]]
+) -> None:
+    say(mem_modes, clock, [turn], "s1")
+    assert expected <= facts(mem_modes)
+    stored = " ".join(r.content for r in mem_modes.records(user="u", statuses=["active"]))
+    assert "助手好" not in stored
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["我是新人，多多关照", "Everyone here is really nice", "Nobody here likes it", "我是说这个方案不行"],
+)
+def test_no_name_in_what_only_looks_like_an_introduction(
+    mem_read: Memory, clock: FixedClock, turn: str
+) -> None:
+    say(mem_read, clock, [turn], "s1")
+    assert not {v for k, v in facts(mem_read) if k == "name"}
