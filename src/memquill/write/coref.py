@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memquill.model import Event
+from memquill.text import is_cjk
+from memquill.write.extract.appositions import relation_names
 
 _PROJECT_REF = re.compile(
     r"(?:这个|那个|该|本|我们的|咱们的)项目|"
@@ -27,7 +29,7 @@ _HER_OBJECT = re.compile(
 _POSSESSIVE_EN = re.compile(r"\b(?:his|her)\b", re.I)
 _NAME_ZH = re.compile(
     r"(?:同事|朋友|老板|经理|领导|老师|客户|妻子|丈夫|老婆|老公|女朋友|男朋友|儿子|女儿|同学|室友|妈妈|爸爸)"
-    r"([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的和跟下上明今昨也都去来想不没已]|$)"
+    r"(?:叫|名叫)?([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的和跟下上明今昨也都去来想不没已]|$)"
 )
 _NAME_EN = re.compile(
     r"\b(?i:my (?:colleague|coworker|friend|boss|manager|client|wife|husband|partner|son|daughter|"
@@ -42,8 +44,12 @@ class Rewritten:
 
 
 def recent_person(texts: Sequence[str]) -> str | None:
-    """The last person named in these texts (newest last)."""
+    """The last person named beside a relation in these texts (newest last): the catalogue's
+    relation words and name forms (``appositions``: "我男朋友叫阿杰" is 阿杰, not "叫阿杰"),
+    else the short list above."""
     for text in reversed(texts):
+        if named := relation_names(text, is_cjk(text)):
+            return named[-1][1]
         for rx in (_NAME_ZH, _NAME_EN):
             found = rx.findall(text)
             if found:
