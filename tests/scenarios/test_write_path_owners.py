@@ -72,6 +72,9 @@ def test_someone_elses_move_does_not_move_the_user(
         (["我住在杭州", "老周调去深圳了"], "person:老周", "深圳"),
         (["I live in Leeds", "we moved to Bristol in the spring"], "user", "Bristol"),
         (["我住在杭州", "终于搬到苏州了"], "user", "苏州"),
+        # the date normaliser writes 上周 as "2026年第N周（…）": that 周 is a week, not a person
+        (["我住在苏州", "跟你说一声，上周刚搬到杭州，箱子还没拆完"], "user", "杭州"),
+        (["I live in Leeds", "Heads up, last week I moved to Bristol, boxes everywhere"], "user", "Bristol"),
     ],
 )
 def test_the_move_rule_reads_who_moved(
@@ -81,6 +84,39 @@ def test_the_move_rule_reads_who_moved(
         say(mem_read, clock, [turn], f"s{n}", gap_days=20)
     moved = [r for r in mem_read.records(user="u", statuses=["active"]) if r.value == place]
     assert [r.subject for r in moved] == [subject]
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now", "before"),
+    [
+        (
+            ["我住在上海", "跟你说一声，上周刚搬到杭州", "又搬家了，现在在苏州安顿下来了"],
+            "我现在住哪个城市",
+            "苏州",
+            ["上海", "杭州"],
+        ),
+        (
+            [
+                "I live in Leeds",
+                "Heads up, last week I moved to Bristol",
+                "Moved again: I moved to York this spring",
+            ],
+            "which city do I live in now",
+            "York",
+            ["Leeds", "Bristol"],
+        ),
+    ],
+)
+def test_a_move_said_with_last_week_is_superseded_by_the_next(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, now: str, before: list[str]
+) -> None:
+    for n, turn in enumerate(turns):
+        say(mem_modes, clock, [turn], f"s{n}", gap_days=40)
+    hits = mem_modes.search(question, user="u", k=5)
+    assert now in (hits[0].memory.value or hits[0].memory.content)
+    active = [r for r in mem_modes.records(user="u", statuses=["active"]) if r.key == "city"]
+    assert [(r.subject, r.value) for r in active] == [("user", now)]
+    assert not [h for h in hits if any(b in h.memory.content for b in before) and now not in h.memory.content]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ allergies. Keys: ``name``, ``email``, ``phone``, ``role``, ``employer``, ``locat
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
@@ -254,13 +255,24 @@ def doer(prefix: str) -> str | None:
     model reads it). "终于搬到杭州了", "每天坐城际去北京上班" stay the speaker's."""
     if not prefix.strip() or _FIRST_PERSON_ZH.search(prefix):
         return ""
-    opening = next(((w, f) for w, f in pos_cut(prefix) if not f.startswith(_NO_DOER)), None)
+    opening = next(_opening(prefix), None)
     if opening is None:
         return ""
     word, flag = opening
     if flag.startswith("nr") or (len(word) == 2 and word[0] in "老小阿" and not flag.startswith("n")):
         return word  # a name jieba knows, or a nickname it reads as no noun ("老周" 't')
     return None if load().relation(word) else ""
+
+
+def _opening(prefix: str) -> Iterator[tuple[str, str]]:
+    """The words of ``prefix`` that may name someone, in order. A word right after a numeral
+    is its unit, not a person: the date normaliser writes "上周" as "2026年第12周（…）" and
+    jieba tags that "周" a surname ('nr')."""
+    after_number = False
+    for w, f in pos_cut(prefix):
+        if not f.startswith(_NO_DOER) and not after_number:
+            yield w, f
+        after_number = f.startswith("m") and not w.isspace()
 
 
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
