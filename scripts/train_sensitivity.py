@@ -211,7 +211,7 @@ def main() -> int:
         nargs="+",
         default=[
             str(ROOT / f"tests/data/sensitivity_{name}.jsonl")
-            for name in ("train", "statements", "hardneg", "classes")
+            for name in ("train", "statements", "hardneg", "classes", "arrears")
         ],
         help="statements (and requests) for both heads (decision 0016n: all four by default)",
     )

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = ("train", "statements", "hardneg", "classes")
+CORPORA = ("train", "statements", "hardneg", "classes", "arrears")
 
 
 def _bench_texts() -> set[str]:

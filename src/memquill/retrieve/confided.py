@@ -36,6 +36,9 @@ from memquill.text import word_cache
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
 MEMORY_FLOOR, ATTRIBUTE_FLOOR, SENSITIVE_MASS = 0.5, 0.1, 0.4  # as for safety-critical sentences
+# a sensitive attribute read this surely is private whatever P(memory): a question stating it
+# ("税前年薪38万，帮我算算在成都算啥档次？" reads salary 0.93, memory 0.14) still carries the figure
+STATED_SENSITIVE = 0.8
 TURN_NEED = 0.2  # a standing need's share of a private turn's attribute reading that it states
 # relations whose private matters are their own (a partner's are often the user's as well:
 # "we're in couples counselling"; a doctor or a manager is named in the user's own matters)
@@ -89,7 +92,9 @@ def _turn(st: object) -> frozenset[str]:
     (no embedding here): ``confided`` when it holds a discretion cue, and the sensitive
     attributes the reading gives ``SENSITIVE_MASS`` or more. Not the other attributes the
     reading names: "An Oslo hospital has offered me a position. Nobody here knows yet"
-    reads as a medical condition (0.67), and a dinner request bears on those."""
+    reads as a medical condition (0.67), and a dinner request bears on those. A turn the
+    reading gives a sensitive attribute ``STATED_SENSITIVE`` or more is private whatever its
+    P(memory): a question about one's own salary is not a fact worth a record, yet it says it."""
     text = st.get("text") if isinstance(st, dict) else None
     if not isinstance(text, str) or not isinstance(st, dict):
         return frozenset()
@@ -104,7 +109,7 @@ def _turn(st: object) -> frozenset[str]:
     out = (
         {k for k, _ in sensitive}
         if memory >= MEMORY_FLOOR and sum(p for _, p in sensitive) >= SENSITIVE_MASS
-        else set()
+        else {k for k, p in sensitive if p >= STATED_SENSITIVE}
     )
     if discreet(text):
         out.add(CONFIDED)
