@@ -130,6 +130,14 @@ def imperative(text: str, language: str) -> bool:
     )
 
 
+ORDER_LEAD = ("The user asked: ", "用户要求：")  # (English, Chinese): how ``say`` words an order
+
+
+def ordered(content: str) -> bool:
+    """A candidate worded as an order to the assistant ("The user asked: …", "用户要求：…")."""
+    return content.startswith(ORDER_LEAD)
+
+
 def say(c: Clause, text: str | None = None, order: bool = False) -> str:
     """The clause in third person with an actor: an order (``order=True``, or an imperative)
     reads "The user asked: …"/"用户要求：…", a subjectless statement gets the user as subject
@@ -141,7 +149,7 @@ def say(c: Clause, text: str | None = None, order: bool = False) -> str:
         or imperative(raw, c.language)
         or re.match(r"(?:please|don'?t|do not|never|always|stop)\b", raw, I)
     ):
-        return ensure_subject(said, c.language, "用户要求：" if c.language == "zh" else "The user asked: ")
+        return ensure_subject(said, c.language, ORDER_LEAD[c.language == "zh"])
     if c.language == "zh":
         return ensure_subject(said, "zh", "用户")
     if _EN_STATE.match(said):

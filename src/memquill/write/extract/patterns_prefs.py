@@ -80,7 +80,7 @@ _NEGATIVE = (
         "?",
         END,
     ),
-    rx(r"^(?:please\s+)?no (?P<obj>[^,.]{1,30}?)(?=\s+(?:in|for|please)\b|,|$)"),
+    rx(r"^(?:please\s+)?no (?P<obj>[^,.]{1,30}?)(?=\s+(?P<scope>in|for|please)\b|,|$)"),
     rx(r"(?:回复|回答|消息|邮件)里?(?:不要|别|不用|请勿)(?:再)?(?:用|加|带|使用)\s*", _X, END),
 )
 _FIRST_REQUEST = 4  # _NEGATIVE entries from here on are requests to the assistant
@@ -163,6 +163,8 @@ def _negative(c: Clause) -> list[Candidate]:
             obj = verb  # "don't call me after 9pm": the verb names the slot
         if not obj or len(obj) > 40 or _PERSON.search(obj):
             continue
+        if "scope" in m.groupdict() and not m.group("scope") and classify(obj) is None:
+            continue  # a bare "no worries" / "no problem" scopes nothing: an interjection, no request
         order = i >= _FIRST_REQUEST  # "别给我推荐…", "stop suggesting …": a request, not a taste
         return [
             _candidate(c, pref_key(obj, negative=True), obj, Polarity.NEGATIVE, "pref.negative", order=order)

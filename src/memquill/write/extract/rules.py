@@ -20,7 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import ZH_QUESTION
+from memquill.write.extract.patterns_common import ZH_QUESTION, ordered
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 
@@ -115,7 +115,11 @@ class RuleExtractor:
             else:
                 if clause.explicit:
                     out.append(keyed(_note(clause)))
-        return [as_said_by(c, who, event) for c in out] if who else out
+        if not who:
+            return out
+        # a transcript line is said to the other person: its orders ("keep going and never give
+        # up", "no worries") are addressed to a friend, not standing orders to the assistant
+        return [as_said_by(c, who, event) for c in out if not ordered(c.content)]
 
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
         return span_path.respan(c, clause.text, clause.language == "zh", self.spans)
