@@ -312,6 +312,19 @@ def test_rewrite_english_periods_and_deadlines() -> None:
     assert rewrite(text, find_times(text, SUN, SH), "en") == "2026-11-30 (Monday) I fly"
 
 
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("税前年薪38万，算啥档次", "税前年薪38万，算啥档次"),  # pre-tax salary, not the year before last
+        ("婚后年收入翻了一倍", "婚后年收入翻了一倍"),
+        ("我前年去过北京", "我2024年去过北京"),
+        ("后年打算回老家", "2028年打算回老家"),
+    ],
+)
+def test_a_relative_year_inside_another_word_is_no_time(text: str, stored: str) -> None:
+    assert rewrite(text, find_times(text, SUN, SH), "zh") == stored
+
+
 def test_rewrite_chinese_deadline_and_end_of_month() -> None:
     text = "我们月底前交付"
     assert rewrite(text, find_times(text, SUN, SH), "zh") == "我们2026年11月30日（周一）前交付"

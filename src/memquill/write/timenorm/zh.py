@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
+from memquill.text import jieba_posseg
 from memquill.write.timenorm.base import (
     _NOT_NUM,
     _WD_NOTE,
@@ -51,6 +52,17 @@ _ZPARTS = {"凌晨": "early", "半夜": "early", "早上": "morning", "早晨": 
            "傍晚": "evening", "晚上": "evening", "夜里": "evening"}
 
 
+def _word_part(m: re.Match[str]) -> bool:
+    """Does the match start inside a word jieba reads across it? "税前年薪" is 税前 + 年薪
+    (pre-tax salary, not the year before last); "我前年去过" is 我 + 前年."""
+    at = 0
+    for word in jieba_posseg().cut(m.string):
+        if at < m.start() < at + len(word.word):
+            return True
+        at += len(word.word)
+    return False
+
+
 def _zh_offset(m: re.Match[str], c: _Ctx) -> _Piece | None:
     n, half, unit, way = m.group(1, 3, 4, 5)
     if not (n or half) or (unit == "月" and "个" not in m[0]):
@@ -75,7 +87,8 @@ _ZH_RULES: list[tuple[str, _Handler]] = [
     (_ZREL + "周末", lambda m, c: _weekend(_ZK[m[1]], c.today)),  # a bare 周末 is a habit
     (f"(?:{_ZREL})?月[底末]", lambda m, c: _end_of("month", _ZK.get(m[1] or "本", 0), c.today)),
     (r"(今|明|去)?年年?[底末]", lambda m, c: _end_of("year", _ZK.get(m[1] or "今", 0), c.today)),
-    (r"(今|明|去|前|后)年(?![底末])", lambda m, c: _period("year", _ZK[m[1]], c.today)),
+    (r"(今|明|去|前|后)年(?![底末])",
+     lambda m, c: None if _word_part(m) else _period("year", _ZK[m[1]], c.today)),
     (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月{_ZN}[日号]{_WD_NOTE}",
      lambda m, c: _yearless(c.today, _int(m[2]), _int(m[3]), m[1])),
     (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月份?(?![\d零〇一二两三四五六七八九十底末初])",
