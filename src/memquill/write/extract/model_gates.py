@@ -203,6 +203,10 @@ def runs_on(value: str, value_type: str) -> bool:
     return bool(_EN_COPULA.search(value)) if value.isascii() else "是" in value[1:-1]
 
 
+# The value's place (marked \0) followed by 年 or a year's "born in": a year, not an age.
+_A_YEAR = re.compile(r"\0\s*年(?!纪|龄)|\bborn in\s*\0", re.IGNORECASE)
+
+
 def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | None) -> bool:
     """May the model store ``value`` for ``key`` from the clause ``said``?"""
     if not names_value(value) or predicate(value, said) or empty(value) or only_time(value, value_type, key):
@@ -211,6 +215,8 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         return False
     if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
         return False  # "31" of "after 31 years at the post office" names no employer
+    if key == "age" and _A_YEAR.search(said.replace(value, "\0", 1)):
+        return False  # "本人王磊，95年的": born in 1995, not 95 years old
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
         return False  # "美" of a name jieba split wrongly ("美/团干"): no place or company is one character
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
