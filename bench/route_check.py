@@ -32,7 +32,7 @@ from memquill.write.extract import classifier
 
 ROOT = Path(__file__).resolve().parent.parent
 HOLDOUT, HOLDOUT_SEED = 0.2, 11  # as scripts/train_router.py draws its held-out share
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12")
+SETS = ("dev", *(f"dev{n}" for n in range(2, 14)))
 CACHE = ROOT / "bench/.cache/route_queries.npz"
 # Some sets name slots by keys the catalogue does not have (dev8 and dev9 were written without it,
 # dev3 asks the manager as the user's ``manager``): the catalogue slot that holds such an

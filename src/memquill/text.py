@@ -21,6 +21,12 @@ from typing import Any, ParamSpec, TypeVar
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 
+# Before a full stop, a title ("Dr. Patel", "St. Brigid's") ends no sentence: a lookbehind
+# for every sentence splitter of English text, so that a name is never cut in two.
+NOT_AFTER_TITLE = (
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMx\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bMt\.)"
+)
+
 EN_STOP = frozenset(
     """a an the and or but if of to in on at for with by from as is are was were be been being
     am do does did doing have has had having i me my mine we our ours you your yours he him his

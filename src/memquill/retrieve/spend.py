@@ -15,12 +15,14 @@ from collections.abc import Collection, Mapping, Sequence
 
 from memquill.model import MemoryRecord, MemoryType
 from memquill.model.result import Hit
-from memquill.text import query_terms, word_cache
+from memquill.text import NOT_AFTER_TITLE, query_terms, word_cache
 
 # Sentence ends, and a space between two Han characters: an episode joins its turns with a
 # space, and a Chinese turn often has no end mark ("…怎么取证 现在怀孕中期了…" is two turns,
 # one a private matter). A space beside Latin text ("用 Go 写的") is no break.
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])" + NOT_AFTER_TITLE + r"\s+|(?<=[。！？；;])\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+)
 # share of a sentence's content terms found in a covered turn for the sentence to count as said
 COVERED_SHARE = 0.7
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from memquill.keymap import to_catalogue
 from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
-from memquill.text import detect_language
+from memquill.text import NOT_AFTER_TITLE, detect_language
 from memquill.write import noise
 from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
@@ -45,8 +45,7 @@ INJECTION = re.compile(
 # A sentence ends at a full stop before a capital, but not at an initial's ("Ursula K. Le
 # Guin") or a title's ("Dr. Patel"): the name would be cut in two clauses.
 _CLAUSES = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<=\.)(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)"
-    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMx\.)(?<!\bProf\.)(?<!\bSt\.)\s+(?=[A-Z])"
+    r"(?<=[。！？!?；;\n])|(?<=\.)(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)" + NOT_AFTER_TITLE + r"\s+(?=[A-Z])"
 )
 _COND = re.compile(
     r"(?:(?:如果|假如|要是|当)(.+?)(?:的话)?[，,]|除非(.+?)(?:[，,]|$)|只有(.+?)才)|"
