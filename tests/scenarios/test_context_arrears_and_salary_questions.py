@@ -12,30 +12,10 @@ a small store does not reproduce the leak, which came from a nearest vector in a
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import pytest
 
 from memquill import FixedClock, Memory
-from tests.support.sessions import say
-
-
-class Case(NamedTuple):
-    turns: list[str]
-    word: str  # a word of the private line
-    opens: list[str]  # requests it must reach
-    not_opens: list[str]  # requests it must not reach
-
-
-def _check(mem: Memory, clock: FixedClock, case: Case) -> None:
-    say(mem, clock, case.turns, "s1")
-    for request in case.opens:
-        ctx = mem.context(request, user="u", budget_tokens=300)
-        assert case.word in ctx.text, (request, ctx.text)
-    for request in case.not_opens:
-        ctx = mem.context(request, user="u", budget_tokens=300)
-        assert case.word not in ctx.text, (request, ctx.text)
-
+from tests.support.private_lines import Case, check
 
 ARREARS = [
     Case(
@@ -72,4 +52,4 @@ ARREARS = [
 def test_arrears_on_a_repayment_plan_stay_out_of_outings_trips_and_dinners(
     mem_e5: Memory, clock: FixedClock, case: Case
 ) -> None:
-    _check(mem_e5, clock, case)
+    check(mem_e5, clock, case)

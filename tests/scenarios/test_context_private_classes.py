@@ -13,30 +13,10 @@ backends, each said in wording no training row or spec utterance holds.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import pytest
 
 from memquill import FixedClock, Memory
-from tests.support.sessions import say
-
-
-class Case(NamedTuple):
-    turns: list[str]
-    word: str  # a word of the private line
-    opens: list[str]  # requests it must reach
-    not_opens: list[str]  # requests it must not reach
-
-
-def _check(mem: Memory, clock: FixedClock, case: Case) -> None:
-    say(mem, clock, case.turns, "s1")
-    for request in case.opens:
-        ctx = mem.context(request, user="u", budget_tokens=300)
-        assert case.word in ctx.text, (request, ctx.text)
-    for request in case.not_opens:
-        ctx = mem.context(request, user="u", budget_tokens=300)
-        assert case.word not in ctx.text, (request, ctx.text)
-
+from tests.support.private_lines import Case, check
 
 THERAPY = [
     Case(
@@ -65,7 +45,7 @@ THERAPY = [
 def test_a_therapy_slot_serves_a_booking_not_a_trip_or_a_procedure_next_week(
     mem_e5: Memory, clock: FixedClock, case: Case
 ) -> None:
-    _check(mem_e5, clock, case)
+    check(mem_e5, clock, case)
 
 
 FAITH = [
@@ -92,7 +72,7 @@ FAITH = [
 def test_a_faith_said_with_a_diet_reaches_a_meal_and_nothing_else(
     mem_e5: Memory, clock: FixedClock, case: Case
 ) -> None:
-    _check(mem_e5, clock, case)
+    check(mem_e5, clock, case)
 
 
 PREGNANCY = [
@@ -119,4 +99,4 @@ PREGNANCY = [
 def test_a_pregnancy_by_its_stage_reaches_a_meal_not_a_code_task(
     mem_e5: Memory, clock: FixedClock, case: Case
 ) -> None:
-    _check(mem_e5, clock, case)
+    check(mem_e5, clock, case)
