@@ -249,10 +249,11 @@ _NO_DOER = ("d", "c", "p", "u", "m", "q", "x", "y", "e")
 
 def doer(prefix: str) -> str | None:
     """Who did what an unanchored Chinese match says, from the first word before it that is
-    no time word, adverb or particle: "" for the speaker, a name ("周琴搬去成都了", "小林去
-    腾讯报到了" — filed under ``person:<name>``, which entity linking turns into the relation
-    once the name is known), or None for a relation said without "我" ("老婆调去深圳了": the
-    model reads it). "终于搬到杭州了", "每天坐城际去北京上班" stay the speaker's."""
+    no adverb, numeral or particle (nor a numeral's unit): "" for the speaker, a name
+    ("周琴搬去成都了", "小林去腾讯报到了" — filed under ``person:<name>``, which entity linking
+    turns into the relation once the name is known), or None for a relation said without
+    "我" ("老婆调去深圳了": the model reads it). "终于搬到杭州了", "每天坐城际去北京上班"
+    stay the speaker's."""
     if not prefix.strip() or _FIRST_PERSON_ZH.search(prefix):
         return ""
     opening = next(_opening(prefix), None)
