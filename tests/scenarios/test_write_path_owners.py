@@ -70,6 +70,7 @@ def test_someone_elses_move_does_not_move_the_user(
         (["我住在杭州", "周琴搬去成都了"], "person:周琴", "成都"),
         (["我住在杭州", "小林调到深圳了"], "person:小林", "深圳"),
         (["我住在杭州", "老周调去深圳了"], "person:老周", "深圳"),
+        (["我住在杭州", "小张搬去成都了"], "person:小张", "成都"),
         (["I live in Leeds", "we moved to Bristol in the spring"], "user", "Bristol"),
         (["我住在杭州", "终于搬到苏州了"], "user", "苏州"),
         # the date normaliser writes 上周 as "2026年第N周（…）": that 周 is a week, not a person

@@ -26,3 +26,16 @@ def test_a_week_is_no_one(prefix: str) -> None:
 @pytest.mark.parametrize("prefix", ["周琴", "老周", "邱永年", "小王上周"])
 def test_a_name_still_owns_the_move(prefix: str) -> None:
     assert doer(prefix)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "name"), [("小张", "小张"), ("小李", "小李"), ("老张又", "老张"), ("邱永年", "邱永年")]
+)
+def test_a_nickname_jieba_splits_or_tags_a_noun_is_a_name(prefix: str, name: str) -> None:
+    # "小张" is tagged a noun and "小李" split 小/李: both were read as the speaker's own move
+    assert doer(prefix) == name
+
+
+@pytest.mark.parametrize("prefix", ["老婆", "同事"])
+def test_a_relation_without_my_is_left_to_the_model(prefix: str) -> None:
+    assert doer(prefix) is None

@@ -196,14 +196,15 @@ def _is_place(value: str) -> bool:
 def _a_name(value: str, strict: bool = False) -> bool:
     """A person's name: capitalised in Latin script (``strict``: and one word is no ordinary
     English word, "Nobody here"); in Chinese one jieba reads as a name ("周琴", "陈姐") or a
-    nickname ("老周", "小林"). "我叫…" names whatever follows; the other forms need this."""
+    nickname (``subjects.zh_person_word``: "老周", "小张"). "我叫…" names whatever follows;
+    the other forms need this."""
     if value.isascii():
         words = value.split()
         return value[:1].isupper() and not (
             strict and len(words) == 1 and value.lower() in english_words("nouns")
         )
     cut = pos_cut(value)
-    return bool(cut) and (cut[0][1].startswith("nr") or (len(value) <= 3 and value[0] in "老小阿"))
+    return (bool(cut) and cut[0][1].startswith("nr")) or subjects.zh_person_word(value)
 
 
 # What a self-introduction says after the name, part by part: "I'm Marcus Hale, a chemistry
@@ -259,21 +260,25 @@ def doer(prefix: str) -> str | None:
     opening = next(_opening(prefix), None)
     if opening is None:
         return ""
-    word, flag = opening
-    if flag.startswith("nr") or (len(word) == 2 and word[0] in "老小阿" and not flag.startswith("n")):
-        return word  # a name jieba knows, or a nickname it reads as no noun ("老周" 't')
+    at, word, flag = opening
+    rest = prefix[at:].strip()
+    if flag.startswith("nr"):  # a surname jieba split from its given name: "邱/永年"
+        return word if len(word) > 1 else rest[:3]
+    if subjects.zh_person_word(rest[:2]):
+        return rest[:2]  # a nickname jieba splits or tags a noun: "小李", "小张", "老周" ('t')
     return None if load().relation(word) else ""
 
 
-def _opening(prefix: str) -> Iterator[tuple[str, str]]:
-    """The words of ``prefix`` that may name someone, in order. A word right after a numeral
-    is its unit, not a person: the date normaliser writes "上周" as "2026年第12周（…）" and
-    jieba tags that "周" a surname ('nr')."""
-    after_number = False
+def _opening(prefix: str) -> Iterator[tuple[int, str, str]]:
+    """(offset, word, flag) of the words of ``prefix`` that may name someone, in order. A
+    word right after a numeral is its unit, not a person: the date normaliser writes "上周" as
+    "2026年第12周（…）" and jieba tags that "周" a surname ('nr')."""
+    after_number, at = False, 0
     for w, f in pos_cut(prefix):
         if not f.startswith(_NO_DOER) and not after_number:
-            yield w, f
+            yield at, w, f
         after_number = f.startswith("m") and not w.isspace()
+        at += len(w)
 
 
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:

@@ -192,18 +192,23 @@ def person_name(text: str) -> str | None:
         and _nominal(text, m.group(1))
         and not _common_noun(m.group(1))
     ):
-        if text[m.end(1) :].startswith("的") and not _person_word(m.group(1)):
+        if text[m.end(1) :].startswith("的") and not zh_person_word(m.group(1)):
             return None  # "新租的房子", "家里的猫": a thing's owner is a person only by name
         return m.group(1)
     return None
 
 
-def _person_word(name: str) -> bool:
-    """Does jieba read ``name`` as a person's name ("周琴", "小刘")?"""
+def zh_person_word(name: str) -> bool:
+    """Does jieba read ``name`` as a person's name ("周琴", "陈姐"), or is it a nickname: 小/老/阿
+    before a surname ("小张", "老李", "小刘": jieba tags them a noun or splits them, but reads
+    "张某" as a name, unlike "婆某" of 老婆), when it is no relation word ("老师", "老公")?"""
     cut = pos_cut(name)
-    if cut and cut[0][1].startswith("nr"):
-        return True
-    return len(cut) == 2 and cut[0][0] in ("小", "老", "阿")
+    if len(cut) == 1 and cut[0][1].startswith("nr"):
+        return load().relation(name) is None
+    if len(name) != 2 or name[0] not in "小老阿" or load().relation(name):
+        return False
+    tail = pos_cut(name[1] + "某")
+    return len(tail) == 1 and tail[0][1].startswith("nr")
 
 
 # How often jieba's dictionary must know a word for it to be a common noun rather than a
