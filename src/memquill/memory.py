@@ -50,6 +50,7 @@ from memquill.write.extract.base import Extractor
 from memquill.write.extract.model import ModelExtractor
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.rules import RuleExtractor
+from memquill.write.extract.transcript import speaker
 from memquill.write.pipeline import HOT_TRIGGERS, WritePipeline
 from memquill.write.policy import WritePolicy
 
@@ -181,7 +182,10 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
         stored, created = ingest.log(self.store, event, self.clock.now(), self.settings.job_max_attempts)
         if not created:
             return AddResult(event_id=stored.id, created=False, queued=False)
-        report = self.pipeline.run([stored], HOT_TRIGGERS)
+        # a transcript line's "you" is the session's other speaker: the earlier turns say who
+        said_by = speaker(stored, stored.content)[0]
+        context = jobs.session_context(self.store, stored) if said_by else []
+        report = self.pipeline.run([stored], HOT_TRIGGERS, context)
         skipped = next((o.reason for o in report.outcomes if not o.kept), "")
         self._timed_add((time.perf_counter() - started) * 1000)
         return AddResult(event_id=stored.id, written=report.written, queued=True, skipped=skipped)

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from memquill.clock import Clock
 from memquill.maintain import lifecycle
-from memquill.model import MemoryType, Scope
+from memquill.model import Event, MemoryType, Scope
 from memquill.model.query import Job, RecordFilter, job_key
 from memquill.store.base import Store
 from memquill.write.pipeline import BACKGROUND_TRIGGERS, SESSION_END_TRIGGERS, WritePipeline
@@ -103,14 +103,7 @@ class Handlers:
         events = self.store.get_events(job.scope, [job.payload["event_id"]])
         if not events:
             return  # erased since it was queued
-        event = events[0]
-        context = []
-        if event.scope.session and event.seq:
-            earlier = self.store.session_events(
-                event.scope, event.scope.session, after_seq=max(0, event.seq - 64)
-            )
-            context = [e for e in earlier if (e.seq or 0) < event.seq][-CONTEXT_TURNS:]
-        self.pipeline.run([event], BACKGROUND_TRIGGERS, context)
+        self.pipeline.run(events, BACKGROUND_TRIGGERS, session_context(self.store, events[0]))
 
     def session_end(self, job: Job) -> None:
         session = job.payload["session"]
@@ -135,3 +128,12 @@ class Handlers:
             after = batch[-1].seq or after
         for session, scope in sessions.items():
             pipeline.run(self.store.session_events(scope, session), SESSION_END_TRIGGERS)
+
+
+def session_context(store: Store, event: Event, turns: int = CONTEXT_TURNS) -> list[Event]:
+    """The ``turns`` turns of ``event``'s session said before it, oldest first: what a
+    reference, a "you" or a follow-up in it may point back to."""
+    if not (event.scope.session and event.seq):
+        return []
+    earlier = store.session_events(event.scope, event.scope.session, after_seq=max(0, event.seq - 64))
+    return [e for e in earlier if (e.seq or 0) < event.seq][-turns:]

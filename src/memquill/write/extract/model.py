@@ -43,10 +43,11 @@ from memquill.write.extract.model_gates import (
 from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import blocked, say
 from memquill.write.extract.patterns_time import expiry
-from memquill.write.extract.rules import RuleExtractor, as_said_by, keyed, speaker
+from memquill.write.extract.rules import RuleExtractor, keyed
 from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
+from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
 from memquill.write.extract.value_kinds import closed_list, kind_value
 
 _TYPES = {
@@ -72,6 +73,7 @@ class Open:
     clause: Clause
     said: str
     speaker: str | None = None  # the transcript speaker ("Caroline: …"), when labelled
+    to: str | None = None  # whom the speaker addresses (``transcript.addressee``)
     whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
     # a clause a rule took: the keys and values it gave (only its other segments are read)
     ruled: tuple[tuple[str, str], ...] = ()
@@ -99,7 +101,8 @@ class ModelExtractor:
         self.catalogue = load()
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
-        read = [self._open_clauses(e, batch) for e in batch.events]
+        session = speakers([*batch.context, *batch.events])
+        read = [self._open_clauses(e, batch, session) for e in batch.events]
         clauses = [c for opened, _ in read for c in opened]
         named = [x for _, names in read for x in names]
         if not clauses:
@@ -120,7 +123,7 @@ class ModelExtractor:
             else:
                 for _ in ps:
                     next(rest)
-            owned = [as_said_by(x, c.speaker, c.clause.event) if c.speaker else x for x in made]
+            owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
         slots = {(x.subject, x.key) for x in out}
         # a pet's or belonging's name ("猫叫芝士") is the item's, not the user's own name
@@ -175,7 +178,9 @@ class ModelExtractor:
             out += cands
         return out
 
-    def _open_clauses(self, event: Event, batch: ExtractionInput) -> tuple[list[Open], list[Candidate]]:
+    def _open_clauses(
+        self, event: Event, batch: ExtractionInput, session: Sequence[str] = ()
+    ) -> tuple[list[Open], list[Candidate]]:
         """Clauses of a user's own turn that no rule pattern claimed, with their wording as
         said: the model was trained on how people talk, and values keep that wording; the
         normalised clause (absolute times, resolved references) becomes the content.
@@ -190,6 +195,8 @@ class ModelExtractor:
         times = batch.times.get(event.id, [])
         who, text = speaker(event, without_captions(batch.text(event)))
         _, content = speaker(event, without_captions(event.content))
+        to = addressee(event, text, who, session) if who else None
+        text, content = without_vocative(text, to), without_vocative(content, to)
         norm = self.rules.clauses(event, text, times)
         named = [] if who else [x for c in norm for x in [*named_relations(c, []), *named_items(c)]]
         raw = self.rules.clauses(event, content, times)
@@ -200,11 +207,11 @@ class ModelExtractor:
                 continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
-                out.append(Open(c, words, who))
+                out.append(Open(c, words, who, to))
             elif len(segments(words)) >= 2:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
-                if _unruled(Open(c, words, who, ruled=ruled)):
-                    out.append(Open(c, words, who, ruled=ruled))
+                if _unruled(Open(c, words, who, to, ruled=ruled)):
+                    out.append(Open(c, words, who, to, ruled=ruled))
         return out, named
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memquill.write.extract.lexicon import english_words
+
 _EN_SUBS = (
     (re.compile(r"\bI am\b|\bI'm\b|\bIm\b|\bi'm\b|\bi am\b"), "the user is"),
     (re.compile(r"\bI was\b", re.I), "the user was"),
@@ -30,6 +32,13 @@ _EN_SUBS = (
     (re.compile(r"\bwe've\b|\bwe have\b", re.I), "the team has"),
     (re.compile(r"\bour (?:company|startup|business)\b", re.I), "the user's company"),
     (re.compile(r"\byou're\b|\byou are\b", re.I), "the assistant is"),
+    (re.compile(r"\byou were\b", re.I), "the assistant was"),
+    (re.compile(r"\byou've\b|\byou have\b", re.I), "the assistant has"),
+    (re.compile(r"\byou'll\b|\byou will\b", re.I), "the assistant will"),
+    (re.compile(r"\byou'd\b", re.I), "the assistant would"),
+    (re.compile(r"\byou don't\b|\byou do not\b", re.I), "the assistant does not"),
+    (re.compile(r"\byou didn't\b|\byou did not\b", re.I), "the assistant did not"),
+    (re.compile(r"\byou can't\b|\byou cannot\b", re.I), "the assistant cannot"),
 )
 _EN_PRONOUNS = (
     (re.compile(r"\bmyself\b", re.I), "themselves"),
@@ -45,15 +54,24 @@ _EN_PRONOUNS = (
 _ADVERBS = (
     r"also|always|never|usually|often|really|only|still|just|sometimes|rarely|mostly|now|"
     r"already|actually|generally|normally|typically|no longer|mainly|primarily|currently|"
-    r"totally|absolutely|strongly|definitely|all|both"
+    r"totally|absolutely|strongly|definitely|all|both|kinda|sorta|kind of|sort of"
 )
 _I_VERB = re.compile(rf"\b(I|i|we|We)\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
+# "you" is a subject only before a verb, at the start of a clause or after a conjunction
+# ("you love hiking", "because you work nights"); "I told you so" keeps its "you"
+_YOU_VERB = re.compile(
+    rf"(^|[,;:] |\b(?:and|but|because|so|since|if|when) )([Yy]ou)\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b"
+)
 _NO_S = frozenset("can could will would should may might must did had was were ought shall".split())
+# past tenses WordNet also lists as verbs of their own ("to saw", "to found", "to fell")
+_PAST_LEMMAS = frozenset("saw found felt fell ground wound bound lay shed".split())
 
 
 def _third_person_verb(verb: str) -> str:
+    """The verb after "the user"/"the team": a base form takes -s; a past tense ("went",
+    "saw"), a modal or a word that is no verb ("wanna") stays as said."""
     v = verb.lower()
-    if v in _NO_S or v.endswith("ed"):
+    if v in _NO_S or v.endswith("ed") or v in _PAST_LEMMAS or v not in english_words("verbs"):
         return verb
     if v in ("have", "do", "go"):
         return {"have": "has", "do": "does", "go": "goes"}[v]
@@ -64,10 +82,14 @@ def _third_person_verb(verb: str) -> str:
     return verb + "s"
 
 
+_WHO = {"i": "the user", "we": "the team", "you": "the assistant"}
+
+
 def _conjugate(m: re.Match[str]) -> str:
-    """Both "the user" and "the team" take the third person singular."""
-    who = "the user" if m.group(1) in ("I", "i") else "the team"
-    return f"{who} {m.group(2)}{_third_person_verb(m.group(3))}"
+    """ "the user", "the team" and "the assistant" take the third person singular; a match
+    of ``_YOU_VERB`` keeps what led to the "you"."""
+    *lead, pronoun, adverbs, verb = m.groups()
+    return f"{''.join(lead)}{_WHO[pronoun.lower()]} {adverbs}{_third_person_verb(verb)}"
 
 
 def _possessive(text: str) -> str:
@@ -100,7 +122,7 @@ def third_person(clause: str, language: str, team: str | None = None) -> str:
     text = clause.strip()
     if language == "zh":
         return _zh(text, team)
-    text = _I_VERB.sub(_conjugate, substitute(text, _EN_SUBS))
+    text = _YOU_VERB.sub(_conjugate, _I_VERB.sub(_conjugate, substitute(text, _EN_SUBS)))
     text = substitute(re.sub(r"\bI\b", "the user", text), _EN_PRONOUNS)
     text = _possessive(text)
     if team:

@@ -23,6 +23,7 @@ from memquill.write.extract.lexicon import slug
 from memquill.write.extract.patterns_common import ZH_QUESTION, ordered
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
+from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
 
 EXPLICIT = re.compile(
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记得|别忘了|不要忘了|别忘记)[:：,，\s]*|"
@@ -91,11 +92,19 @@ class RuleExtractor:
 
     def extract(self, batch: ExtractionInput) -> list[Candidate]:
         out: list[Candidate] = []
+        session = speakers([*batch.context, *batch.events])
         for event in batch.events:
-            out.extend(self.extract_event(event, batch.text(event), batch.times.get(event.id, [])))
+            times = batch.times.get(event.id, [])
+            out.extend(self.extract_event(event, batch.text(event), times, session))
         return out
 
-    def extract_event(self, event: Event, text: str, times: list[Any] = ()) -> list[Candidate]:  # type: ignore[assignment]
+    def extract_event(
+        self,
+        event: Event,
+        text: str,
+        times: Sequence[Any] = (),
+        session: Sequence[str] = (),
+    ) -> list[Candidate]:
         if event.role is Role.SYSTEM:
             return []
         if event.source is Trust.EXTERNAL and (
@@ -103,6 +112,8 @@ class RuleExtractor:
         ):
             return []  # an untrusted document telling us what to remember is an attack
         who, text = speaker(event, text)
+        to = addressee(event, text, who, session) if who else None
+        text = without_vocative(text, to)
         out: list[Candidate] = []
         for clause in self.clauses(event, text, times):
             for pattern in self.patterns:
@@ -118,12 +129,12 @@ class RuleExtractor:
             return out
         # a transcript line is said to the other person: its orders ("keep going and never give
         # up", "no worries") are addressed to a friend, not standing orders to the assistant
-        return [as_said_by(c, who, event) for c in out if not ordered(c.content)]
+        return [as_said_by(c, who, event, to) for c in out if not ordered(c.content)]
 
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
         return span_path.respan(c, clause.text, clause.language == "zh", self.spans)
 
-    def clauses(self, event: Event, text: str, times: list[Any] = ()) -> list[Clause]:  # type: ignore[assignment]
+    def clauses(self, event: Event, text: str, times: Sequence[Any] = ()) -> list[Clause]:
         language = detect_language(text)
         source, confidence = _SOURCE[event.source]
         if event.role is Role.ASSISTANT and event.source is Trust.AGENT:
@@ -155,47 +166,6 @@ class RuleExtractor:
         return result
 
 
-_SPEAKER = re.compile(r"^\s*([A-Z][a-z'\-]{1,20}(?: [A-Z][a-z'\-]{1,20})?)\s*:\s+(?=\S)")
-NOT_SPEAKERS = frozenset(
-    """Remember Note Notes Correction Decision Decided Update Reminder Todo Done Next Fyi Ps
-    Important Warning Summary Action Actions Question Answer Context Background Goal Status
-    Result Results Update Edit Re Subject Title Agenda Tldr Nb Tip Hint Example Error Task
-    Please Also Plus Btw Ok Okay Sure Yes No Actually Well So""".split()
-)
-
-
-def speaker(event: Event, text: str) -> tuple[str | None, str]:
-    """A transcript line "Caroline: I went to…" is said by Caroline, not by the user.
-
-    ``metadata["speaker"]`` names the speaker explicitly; otherwise an English "Name: " prefix
-    counts unless the word is a label ("Remember:", "Note:"). Chinese prefixes ("背景：") are
-    too ambiguous to guess and need the metadata.
-    """
-    named = event.metadata.get("speaker")
-    m = _SPEAKER.match(text)
-    if named:
-        if m and m.group(1) == named:
-            text = text[m.end() :]
-        return str(named), text
-    if m and m.group(1).split()[0] not in NOT_SPEAKERS:
-        return m.group(1), text[m.end() :]
-    return None, text
-
-
-def as_said_by(c: Candidate, who: str, event: Event) -> Candidate:
-    """Facts about "the user" in a transcript line are facts about its speaker."""
-    if c.subject != "user":
-        return c
-    content = re.sub(r"\bThe user\b|\bthe user\b|用户", who, c.content)
-    return c.model_copy(
-        update={
-            "subject": f"person:{who.lower()}",
-            "content": content,
-            "attributes": {**c.attributes, "speaker": who},
-        }
-    )
-
-
 def keyed(c: Candidate) -> Candidate:
     """The candidate under its catalogue slot (``stack:postgresql`` → ``stack:database``)."""
     subject, key = to_catalogue(c.subject, c.key, c.polarity is Polarity.NEGATIVE)
@@ -204,7 +174,7 @@ def keyed(c: Candidate) -> Candidate:
     return c.model_copy(update={"subject": subject, "key": key})
 
 
-def _when(part: str, times: list[Any], language: str) -> tuple[datetime, datetime | None] | None:
+def _when(part: str, times: Sequence[Any], language: str) -> tuple[datetime, datetime | None] | None:
     """The first resolved time whose absolute label (or original wording) is in this clause."""
     for t in times:
         if getattr(t, "recurring", False):
