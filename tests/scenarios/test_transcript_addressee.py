@@ -79,3 +79,19 @@ def test_a_name_called_picks_the_addressee_among_three(mem_modes: Memory, clock:
     assert loved and all(r.content.startswith("Cyd really loves Bob's paintings") for r in loved)
     liked = [r for r in records if r.subject == "person:老周" and "蛋糕" in r.content]
     assert liked and all(r.content.startswith("老周很喜欢小林做的蛋糕") for r in liked)
+
+
+def test_what_one_says_only_about_the_other_is_no_memory(mem_modes: Memory, clock: FixedClock) -> None:
+    """Compliments, advice and guesses about the other are the speaker's opinion: the other's
+    own lines say what is theirs."""
+    turns = [
+        ("", "Jon: I lost my job at the bank, so I'm opening a dance studio."),
+        ("", "Gina: You've got drive, Jon. Instagram and TikTok can help you reach a younger crowd."),
+        ("小林", "我打算开一家甜品店。"),
+        ("老周", "你真有毅力，你做的蛋糕肯定大受欢迎。"),
+    ]
+    _said(mem_modes, clock, turns)
+    records = _structured(mem_modes)
+    _nobody_is_the_assistant(records)
+    for r in records:
+        assert not any(w in r.content for w in ("drive", "Instagram", "毅力", "大受欢迎")), r.content

@@ -70,30 +70,40 @@ def test_addressee(who: str, text: str, session: list[str], expected: str | None
     assert addressee(_event(text), text, who, session) == expected
 
 
-def test_a_fact_only_about_the_addressee_is_theirs() -> None:
-    c = as_said_by(
-        _cand("The user asked: Wow, the assistant is so brave."), "Melanie", _event(""), "Caroline"
-    )
-    assert c.subject == "person:caroline"
-    assert c.content == "Wow, Caroline is so brave."
-    assert c.attributes == {"speaker": "Melanie", "addressee": "Caroline"}
+@pytest.mark.parametrize(
+    "content",
+    [
+        "The user asked: Wow, the assistant is so brave.",
+        "The assistant has got drive.",
+        "Instagram and TikTok can help the assistant reach a younger crowd.",
+        "助手真厉害。",
+    ],
+)
+def test_what_is_said_only_about_the_addressee_is_no_memory(content: str) -> None:
+    """A compliment, advice or guess about the other is the speaker's opinion, not their fact."""
+    assert as_said_by(_cand(content), "Melanie", _event(""), "Caroline") is None
+    assert as_said_by(_cand(content), "Melanie", _event("")) is None
 
 
 def test_a_fact_about_both_stays_the_speakers() -> None:
     c = as_said_by(_cand("The user loves the assistant's dance videos."), "Gina", _event(""), "Jon")
+    assert c is not None
     assert (c.subject, c.content) == ("person:gina", "Gina loves Jon's dance videos.")
+    assert c.attributes == {"speaker": "Gina", "addressee": "Jon"}
 
 
 def test_nobody_known_is_the_other_speaker_never_the_assistant() -> None:
-    en = as_said_by(_cand("The assistant is so brave."), "Gina", _event(""))
+    en = as_said_by(_cand("The user is so proud of the assistant."), "Gina", _event(""))
     zh = as_said_by(_cand("用户很喜欢助手做的蛋糕。"), "老周", _event(""))
-    assert (en.subject, en.content) == ("person:gina", "The other speaker is so brave.")
+    assert en is not None and zh is not None
+    assert (en.subject, en.content) == ("person:gina", "Gina is so proud of the other speaker.")
     assert zh.content == "老周很喜欢对方做的蛋糕。"
     assert "addressee" not in zh.attributes
 
 
 def test_a_relation_keeps_its_key_and_names_whose_it_is() -> None:
     c = as_said_by(_cand("用户女儿在上海读大学。", subject="person:daughter"), "老周", _event(""), "小林")
+    assert c is not None
     assert (c.subject, c.content) == ("person:daughter", "老周女儿在上海读大学。")
 
 

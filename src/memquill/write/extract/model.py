@@ -124,7 +124,8 @@ class ModelExtractor:
                 for _ in ps:
                     next(rest)
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
-            out.extend(x for x in owned if self.catalogue.allows(x.key, x.subject))  # a speaker is a person
+            # a speaker is a person
+            out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
         slots = {(x.subject, x.key) for x in out}
         # a pet's or belonging's name ("猫叫芝士") is the item's, not the user's own name
         pets = {(x.value or "").casefold() for x in named if x.subject.startswith("item:")}

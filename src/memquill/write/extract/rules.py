@@ -129,7 +129,8 @@ class RuleExtractor:
             return out
         # a transcript line is said to the other person: its orders ("keep going and never give
         # up", "no worries") are addressed to a friend, not standing orders to the assistant
-        return [as_said_by(c, who, event, to) for c in out if not ordered(c.content)]
+        owned = (as_said_by(c, who, event, to) for c in out if not ordered(c.content))
+        return [c for c in owned if c is not None]
 
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
         return span_path.respan(c, clause.text, clause.language == "zh", self.spans)

@@ -98,31 +98,27 @@ def _nickname(word: str) -> bool:
     return w not in _NO_NICKNAME and w not in english_words("verbs") and w not in english_words("nouns")
 
 
-def as_said_by(c: Candidate, who: str, event: Event, to: str | None = None) -> Candidate:
-    """A transcript line's candidate in its speakers' names.
+def as_said_by(c: Candidate, who: str, event: Event, to: str | None = None) -> Candidate | None:
+    """A transcript line's candidate in its speakers' names, or None.
 
     "The user" is the speaker; "the assistant" (the line's "you") is the addressee, or "the
-    other speaker" when nobody is known. A fact only about the addressee ("you're so brave")
-    is the addressee's, not the speaker's. Another subject (a relation: "my daughter") keeps
-    its key; its wording names the speaker ("Jon's daughter"), whose relation it is."""
-    zh = detect_language(c.content) == "zh"
-    other = to or ("对方" if zh else "the other speaker")
+    other speaker" / 对方 when nobody is known — never the assistant. What a speaker says only
+    about the other ("you've got drive", "you'll be a great mom", "Instagram can help you reach
+    a younger crowd") is their opinion or advice, not the other's fact: the other's own lines
+    say what is theirs, so it is no memory (None). Another subject (a relation: "my daughter")
+    keeps its key; its wording names whose relation it is."""
     addressed = bool(_ASSISTANT.search(c.content))
-    body = _ORDER_LEAD.sub("", c.content)
-    about_them = addressed and to is not None and not _USER.search(body)
+    if addressed and not _USER.search(_ORDER_LEAD.sub("", c.content)):
+        return None
     if c.subject != "user" and not addressed and not _USER.search(c.content):
         return c
+    other = to or ("对方" if detect_language(c.content) == "zh" else "the other speaker")
 
     def named(m: re.Match[str]) -> str:
         return other[:1].upper() + other[1:] if m.group(1) == "T" else other
 
-    said = body[:1].upper() + body[1:] if about_them else c.content  # "you're brave" is no order
-    content = _USER.sub(who, _ASSISTANT.sub(named, said))
-    update: dict[str, object] = {"content": content}
+    update: dict[str, object] = {"content": _USER.sub(who, _ASSISTANT.sub(named, c.content))}
     if c.subject == "user":
-        update["subject"] = f"person:{(to if about_them and to else who).lower()}"
-    attributes = {**c.attributes, "speaker": who}
-    if to:
-        attributes["addressee"] = to
-    update["attributes"] = attributes
+        update["subject"] = f"person:{who.lower()}"
+    update["attributes"] = {**c.attributes, "speaker": who, **({"addressee": to} if to else {})}
     return c.model_copy(update=update)
