@@ -95,3 +95,44 @@ def test_what_one_says_only_about_the_other_is_no_memory(mem_modes: Memory, cloc
     _nobody_is_the_assistant(records)
     for r in records:
         assert not any(w in r.content for w in ("drive", "Instagram", "毅力", "大受欢迎")), r.content
+
+
+def test_remember_and_remind_me_between_friends_ask_nothing_of_the_memory(
+    mem_modes: Memory, clock: FixedClock
+) -> None:
+    """ "Remember, …" and "remind me…" in a transcript line are said to the other person."""
+    turns = [
+        ("", "Jon: Moments like this remind me why I'm chasing my dream."),
+        ("", "Gina: Remember Jon, just do it! Staying positive is very important."),
+        ("小林", "记住，坚持就是胜利！"),
+        ("老周", "明天提醒我带伞哦。"),
+    ]
+    _said(mem_modes, clock, turns)
+    kinds = [(r.key or "").split(":")[0] for r in _structured(mem_modes)]
+    assert "note" not in kinds and "reminder" not in kinds, kinds
+
+
+def test_a_reminder_is_asked_as_an_order(mem_modes: Memory, clock: FixedClock) -> None:
+    """The user's own "remind me to…" / "提醒我…" is a reminder; "this reminds me why…" is not."""
+    for text in (
+        "Moments like this remind me why I love my job.",
+        "Please remind me to call mom tomorrow.",
+        "下次提醒我带伞。",
+    ):
+        clock.advance(minutes=3)
+        mem_modes.add(text, user="u", session="s1")
+    mem_modes.end_session(user="u", session="s1")
+    mem_modes.flush()
+    reminders = [r.content for r in _structured(mem_modes) if (r.key or "").startswith("reminder:")]
+    assert any("call mom" in c for c in reminders) and any("带伞" in c for c in reminders)
+    assert not any("Moments" in c for c in reminders), reminders
+
+
+def test_always_here_to_help_is_no_name(mem_modes: Memory, clock: FixedClock) -> None:
+    _said(
+        mem_modes,
+        clock,
+        [("", "Gina: Always here to help, Jon!"), ("", "Jon here, quick question about the studio.")],
+    )
+    names = [(r.subject, r.value) for r in _structured(mem_modes) if r.key == "name"]
+    assert ("person:gina", "Always") not in names

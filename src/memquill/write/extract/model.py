@@ -198,9 +198,9 @@ class ModelExtractor:
         _, content = speaker(event, without_captions(event.content))
         to = addressee(event, text, who, session) if who else None
         text, content = without_vocative(text, to), without_vocative(content, to)
-        norm = self.rules.clauses(event, text, times)
+        norm = self.rules.clauses(event, text, times, transcript=who is not None)
         named = [] if who else [x for c in norm for x in [*named_relations(c, []), *named_items(c)]]
-        raw = self.rules.clauses(event, content, times)
+        raw = self.rules.clauses(event, content, times, transcript=who is not None)
         said = [r.text for r in raw] if len(raw) == len(norm) else [c.text for c in norm]
         out = []
         for c, words in zip(norm, said, strict=True):

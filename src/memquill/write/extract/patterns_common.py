@@ -13,6 +13,14 @@ from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, english_words, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
 
+# A request to be reminded: "提醒我", "下次提醒一下我", "remind me to…" as an order (at the start,
+# after a comma or "please / can you / to"); "moments like this remind me why…" asks nothing.
+REMIND = re.compile(
+    r"(?:下次|以后)?提醒(?:一下)?我|(?:^|[,，:;]\s*|\b(?:please|pls|can you|could you|would you|"
+    r"will you|and|also|then|just|to)\s+)remind me\b",
+    re.IGNORECASE,
+)
+
 I = re.IGNORECASE  # noqa: E741
 # The end of a captured phrase: punctuation, or an English conjunction starting a new part.
 END = r"(?=$|[，,。.;；!！?？]|\s+(?:and|but|because|so|since|as|while|though)\b)"

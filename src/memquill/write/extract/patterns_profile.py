@@ -34,7 +34,7 @@ _NOT_NAME = (
     r"Vegetarian|Fine|Good|Okay|Ok|Sorry|Back|Done|Ready|Here|Sure|Busy|Free|Tired|Happy|"
     r"Glad|Home|Late|Excited|Not|Also|Just|Still|So|Very|Really|Actually|Everyone|Everybody|"
     r"Someone|Somebody|Nobody|Anyone|Anybody|Everything|Something|Nothing|Anything|Who|What|"
-    r"Things|People|Folks|Guys|Mom|Dad|Boss"
+    r"Things|People|Folks|Guys|Mom|Dad|Boss|Always|Never|Often|Usually|Sometimes|Now|Right"
 )
 _NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
@@ -61,7 +61,12 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"^(?:本人|鄙人|在下|我是|我名叫|(?:先)?报个名(?:字)?[：:]?|名字[是叫：:])\s*([\u4e00-\u9fff]{2,3})$"
         ),
     ),
-    ("name", re.compile(rf"^((?!(?:{_NOT_NAME})\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+here\b")),
+    # "X here" introduces only when the line pauses after it ("Jon here, quick question");
+    # "Always here to help" / "Still here for you" say where someone is
+    (
+        "name",
+        re.compile(rf"^((?!(?:{_NOT_NAME})\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+here(?=\s*(?:$|[,.!;:—-]))"),
+    ),
     ("birthday", rx(r"^(?:我的生日(?:是|在)|my birthday is(?: on)?)\s*", _X, END)),
     (
         "manager",

@@ -18,7 +18,7 @@ from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import I, blocked, flags, say
+from memquill.write.extract.patterns_common import REMIND, I, blocked, flags, say
 from memquill.write.extract.phrasing import ensure_subject, sentence, strip_times
 
 _OTHER = {"zh": ("en", re.compile(r"[A-Za-z]{3}")), "en": ("zh", re.compile(r"[\u4e00-\u9fff]"))}
@@ -52,12 +52,10 @@ def _activity(text: str) -> str:
 
 
 # --- reminders ------------------------------------------------------------------------
-_REMIND = re.compile(r"提醒(?:一下)?我|\bremind me\b", I)
-
-
 def reminder(c: Clause) -> list[Candidate]:
-    """ "下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time)."""
-    if not _REMIND.search(c.text):
+    """ "下次提醒我带伞", "remind me to renew my passport in December 2026" (with its time);
+    only a turn asking the memory (``explicit``: not a line said to someone else)."""
+    if not (c.explicit and REMIND.search(c.text)):
         return []
     return [
         c.make(

@@ -20,7 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import ZH_QUESTION, ordered
+from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION, ordered
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
@@ -30,7 +30,6 @@ EXPLICIT = re.compile(
     r"^(?:please\s+)?(?:remember|note|don'?t forget|keep in mind|make a note)(?:\s+that)?[:,\s]+",
     re.IGNORECASE,
 )
-REMIND = re.compile(r"(?:下次|以后)?提醒我|remind me(?: to)?", re.IGNORECASE)
 CORRECTION = re.compile(
     r"^(?:不对|不是的|我说错了|更正(?:一下)?|纠正一下|其实|错了)[，,:：\s]*|"
     r"^(?:actually|correction|sorry,? i meant|i meant|no,? wait|scratch that)[,:\s]+",
@@ -115,7 +114,7 @@ class RuleExtractor:
         to = addressee(event, text, who, session) if who else None
         text = without_vocative(text, to)
         out: list[Candidate] = []
-        for clause in self.clauses(event, text, times):
+        for clause in self.clauses(event, text, times, transcript=who is not None):
             for pattern in self.patterns:
                 found = pattern(clause)
                 if found:
@@ -135,12 +134,16 @@ class RuleExtractor:
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:
         return span_path.respan(c, clause.text, clause.language == "zh", self.spans)
 
-    def clauses(self, event: Event, text: str, times: Sequence[Any] = ()) -> list[Clause]:
+    def clauses(
+        self, event: Event, text: str, times: Sequence[Any] = (), transcript: bool = False
+    ) -> list[Clause]:
+        """``text`` cut into clauses. In a ``transcript`` line "remember…" / "remind me…" is
+        said to the other person, not asked of the memory: no clause of it is explicit."""
         language = detect_language(text)
         source, confidence = _SOURCE[event.source]
         if event.role is Role.ASSISTANT and event.source is Trust.AGENT:
             confidence = 0.6
-        explicit = bool(EXPLICIT.search(text.strip())) or bool(REMIND.search(text))
+        explicit = not transcript and bool(EXPLICIT.search(text.strip()) or REMIND.search(text))
         correction = bool(CORRECTION.search(text.strip()))
         if explicit and source is Source.EXPLICIT:
             confidence = 0.95
