@@ -87,6 +87,7 @@ def test_what_one_says_only_about_the_other_is_no_memory(mem_modes: Memory, cloc
     turns = [
         ("", "Jon: I lost my job at the bank, so I'm opening a dance studio."),
         ("", "Gina: You've got drive, Jon. Instagram and TikTok can help you reach a younger crowd."),
+        ("", "Gina: Keep that positive outlook and keep learning and growing through it all."),
         ("小林", "我打算开一家甜品店。"),
         ("老周", "你真有毅力，你做的蛋糕肯定大受欢迎。"),
     ]
@@ -94,7 +95,8 @@ def test_what_one_says_only_about_the_other_is_no_memory(mem_modes: Memory, cloc
     records = _structured(mem_modes)
     _nobody_is_the_assistant(records)
     for r in records:
-        assert not any(w in r.content for w in ("drive", "Instagram", "毅力", "大受欢迎")), r.content
+        said = ("drive", "Instagram", "outlook", "growing", "毅力", "大受欢迎")
+        assert not any(w in r.content for w in said), r.content
 
 
 def test_remember_and_remind_me_between_friends_ask_nothing_of_the_memory(

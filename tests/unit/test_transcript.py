@@ -77,6 +77,8 @@ def test_addressee(who: str, text: str, session: list[str], expected: str | None
         "The assistant has got drive.",
         "Instagram and TikTok can help the assistant reach a younger crowd.",
         "助手真厉害。",
+        "The user asked: keep that positive outlook and keep going.",  # an order to a friend
+        "用户要求：加油，别放弃。",
     ],
 )
 def test_what_is_said_only_about_the_addressee_is_no_memory(content: str) -> None:

@@ -20,7 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION, ordered
+from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
@@ -126,9 +126,7 @@ class RuleExtractor:
                     out.append(keyed(_note(clause)))
         if not who:
             return out
-        # a transcript line is said to the other person: its orders ("keep going and never give
-        # up", "no worries") are addressed to a friend, not standing orders to the assistant
-        owned = (as_said_by(c, who, event, to) for c in out if not ordered(c.content))
+        owned = (as_said_by(c, who, event, to) for c in out)
         return [c for c in owned if c is not None]
 
     def _respan(self, c: Candidate, clause: Clause) -> list[Candidate]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from memquill.model import Candidate, Event
 from memquill.text import detect_language
 from memquill.write.extract.lexicon import english_words
+from memquill.write.extract.patterns_common import ordered
 
 _SPEAKER = re.compile(r"^\s*([A-Z][a-z'\-]{1,20}(?: [A-Z][a-z'\-]{1,20})?)\s*:\s+(?=\S)")
 NOT_SPEAKERS = frozenset(
@@ -31,7 +32,6 @@ _VOCATIVE = re.compile(
 _NO_NICKNAME = frozenset("the this that then there they them their what when where who how thanks".split())
 _ASSISTANT = re.compile(r"\b([Tt])he assistant\b|助手")
 _USER = re.compile(r"\b[Tt]he user\b|用户")
-_ORDER_LEAD = re.compile(r"^(?:The user asked: |用户要求：)")  # how ``patterns_common.say`` words an order
 
 
 def speaker(event: Event, text: str) -> tuple[str | None, str]:
@@ -105,10 +105,13 @@ def as_said_by(c: Candidate, who: str, event: Event, to: str | None = None) -> C
     other speaker" / 对方 when nobody is known — never the assistant. What a speaker says only
     about the other ("you've got drive", "you'll be a great mom", "Instagram can help you reach
     a younger crowd") is their opinion or advice, not the other's fact: the other's own lines
-    say what is theirs, so it is no memory (None). Another subject (a relation: "my daughter")
+    say what is theirs, so it is no memory (None); nor is an order ("keep going and never give
+    up", "加油，别放弃"), said to the other person. Another subject (a relation: "my daughter")
     keeps its key; its wording names whose relation it is."""
+    if ordered(c.content):
+        return None  # "keep going and never give up" is said to a friend, not to the assistant
     addressed = bool(_ASSISTANT.search(c.content))
-    if addressed and not _USER.search(_ORDER_LEAD.sub("", c.content)):
+    if addressed and not _USER.search(c.content):
         return None
     if c.subject != "user" and not addressed and not _USER.search(c.content):
         return c
