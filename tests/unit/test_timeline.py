@@ -579,3 +579,32 @@ def test_a_correction_in_the_same_sitting_is_no_follow_up() -> None:
     en_fix = minutes("Sorry, typo there, it's sam.rivera@proton.me", 9, 4, WEAK_EMAIL, "evt-10")
     tl = timeline([episode("e2", 9, en_said, en_fix)], ("user", "email"), set())
     assert tl.lead is not None and "sam.rivera@" in tl.lead.content
+
+
+def test_the_learned_routers_slot_is_asked_before_the_questions_attribute_reading() -> None:
+    """ "best number to text me on?" is read as ``contact_channel`` and a filler request was
+    misread as one: the router's ``phone`` is asked while anything states it (zh: "我早上咋去公司
+    来着" read as ``employer``, routed to ``commute``)."""
+    misread = episode(
+        "e1", 5, turn("Write a two-line birthday message.", 5, [0.9, [["contact_channel", 0.6]]], "evt-1")
+    )
+    number = episode(
+        "e2", 3, turn("New SIM, new number: 186 0217 5530.", 3, [0.9, [["phone", 0.7]]], "evt-2")
+    )
+    routed = [("user", "phone"), ("user", "contact_channel")]
+    read = ["contact_channel", "phone"]
+    assert single_slot(routed, read, [misread, number], {}) == ("user", "contact_channel")
+    assert single_slot(routed, read, [misread, number], {}, first=("user", "phone")) == ("user", "phone")
+    # nothing states the router's slot: the reading settles it as before
+    assert single_slot(routed, read, [misread], {}, first=("user", "phone")) == ("user", "contact_channel")
+    moved = episode("e3", 5, turn("公司被收购了，邮箱后缀全换了", 5, [0.9, [["employer", 0.6]]], "evt-3"))
+    bike = episode("e4", 2, turn("现在每天骑自行车上班", 2, [0.9, [["commute", 0.7]]], "evt-4"))
+    zh = [("user", "commute")]
+    assert single_slot(zh, ["employer", "commute"], [moved, bike], {}, also=["employer"]) == (
+        "user",
+        "employer",
+    )
+    got = single_slot(
+        zh, ["employer", "commute"], [moved, bike], {}, also=["employer"], first=("user", "commute")
+    )
+    assert got == ("user", "commute")

@@ -83,9 +83,9 @@ class Retriever:
         extra = intents.expansion(q.text) if q.expand else []
         deepen = derived.deeper(self.store, r, self.model_facts)
         pool = recall(self.store, f, q.text, qvec, r, extra, deepen)
-        replaced, routed = Replaced(), list[tuple[str, str]]()
+        replaced, routed, learned = Replaced(), list[tuple[str, str]](), None
         if r.slot_lookup:
-            replaced, routed = self._slot_lookup(q, f, pool, qvec)
+            replaced, routed, learned = self._slot_lookup(q, f, pool, qvec)
         if not pool:
             return []
         records = [rec for rec in self.store.get_many(list(pool)) if matches(rec, f)]
@@ -101,7 +101,9 @@ class Retriever:
                 slot_ids.setdefault(str(_slot_key(item)), set()).add(i)
             also = [k for k, prob in read[:READINGS] if prob >= READING_MIN]
             prefer = [k for k, _ in read]  # newest leads; a guessed slot only when something states it
-            asked = single_slot(routed or guessed, prefer, records, slot_ids, also, stated=not routed)
+            asked = single_slot(
+                routed or guessed, prefer, records, slot_ids, also, stated=not routed, first=learned
+            )
             key = asked[1] if asked else None
             if asked is not None and asked not in routed:  # read, not routed: its history too
                 self._replaced(asked, f, replaced)
@@ -182,11 +184,12 @@ class Retriever:
 
     def _slot_lookup(
         self, q: Query, f: RecordFilter, pool: dict[str, Recall], qvec: np.ndarray | None
-    ) -> tuple[Replaced, list[tuple[str, str]]]:
+    ) -> tuple[Replaced, list[tuple[str, str]], tuple[str, str] | None]:
         """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
         the pool with full relevance and says which route found it. Returns what the slots'
         replaced versions said (their values and evidence): other hits stating only those
-        are outdated answers (``superseded.py``)."""
+        are outdated answers (``superseded.py``); and the learned question router's slot, if
+        it routed one."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
         slots = routing.route(q.text, q.reader.project, self.router, qvec, forms, self.asker)
@@ -198,7 +201,8 @@ class Retriever:
                 item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
             if found and not q.include_history:
                 self._history((s.subject, s.key), f, found, replaced)
-        return replaced, [(s.subject, s.key) for s in slots]
+        learned = next(((s.subject, s.key) for s in slots if s.via == "router"), None)
+        return replaced, [(s.subject, s.key) for s in slots], learned
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
         """The replaced versions of a slot the question's reading settled on (no route named

@@ -398,6 +398,7 @@ def single_slot(
     slot_ids: Mapping[str, Collection[str]] | None = None,
     also: Sequence[str] = (),
     stated: bool = False,
+    first: tuple[str, str] | None = None,
 ) -> tuple[str, str] | None:
     """The single-valued slot a question asks about: of the routed ones and the query's
     likeliest readings (``also``; each joins with the routed subject), the first the
@@ -405,7 +406,10 @@ def single_slot(
     else the first routed one (``None`` when ``stated``: slots guessed from a loose reading
     of the question are asked only when something states them).
     Two close readings of a question ("我在公司的岗位现在叫什么" read as ``name``, then
-    ``occupation``) are settled by what was said: an empty slot is not the answer."""
+    ``occupation``) are settled by what was said: an empty slot is not the answer.
+    ``first`` (the learned question router's slot) is tried before them all: the attribute
+    reading of a question ("best number to text me on?" read as ``contact_channel``, "我早上咋
+    去公司来着" as ``employer``) lets a turn misread as that slot lead over the slot asked."""
     cat = load()
     single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
     if not single:
@@ -415,6 +419,8 @@ def single_slot(
     extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
     rank = {k: i for i, k in enumerate(prefer)}
     ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
+    if first is not None and first in single:
+        ordered = [first, *(c for c in ordered if c != first)]
     for cand in ordered:
         if cand in single and not records and not stated:
             return cand
