@@ -173,3 +173,26 @@ def test_change_cues_tell_the_old_value_from_the_new(text: str, zh: bool, old: s
     assert cue_feats(new) & {"cue|tech|new", "cue|tech|from-to"}
     assert not cue_feats(old) & {"cue|tech|new", "cue|tech|from-to"}
     assert "cue|tech|old|near" in cue_feats(old) or "cuelater|tech|new" in cue_feats(old)
+
+
+def test_a_known_value_the_tokens_cut_across_is_a_candidate() -> None:
+    # jieba cuts "发微信" as 发微/信: only the attribute's known values offer 微信 whole
+    text = "找我最好发微信，电话我经常不接"
+    toks = sf.tokens(text, True)
+    assert "微信" not in {t.text for t in toks}
+    spans = sf.known_spans(text, toks, {"微信", "text", "邮件"})
+    assert [s.text for s in spans] == ["微信"]
+    assert sf.known_spans("some context here", sf.tokens("some context here", False), {"text"}) == []
+    attr = load().get("contact_channel")
+    assert attr is not None
+    picked = ranker().pick(text, True, attr)
+    assert picked is not None and picked[0] == "微信"
+
+
+def test_a_nickname_prefix_and_its_surname_are_one_token() -> None:
+    toks = sf.tokens("叫我小周就好，别叫全名", True)
+    assert ("小周", "nr") in {(t.text, t.pos) for t in toks}
+    attr = load().get("nickname")
+    assert attr is not None
+    picked = ranker().pick("叫我小周就好，别叫全名", True, attr)
+    assert picked is not None and picked[0] == "小周"

@@ -196,6 +196,48 @@ def test_a_name_keeps_its_initials_and_title(text: str, value: str, expected: st
 
 
 @pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("My name's Siobhan Ní Bhriain, and yes, nobody spells it right", "Bhriain", "Siobhan Ní Bhriain"),
+        ("研究生去了University of Edinburgh", "University of", "University of Edinburgh"),
+        ("we use Yarn Berry with Plug'n'Play", "Yarn", "Yarn Berry"),
+        ("I'm moving to the Risk Platform team", "Platform team", "Risk Platform team"),
+        ("a bakery in Stirling called Flour & Fury", "Flour", "Flour & Fury"),
+        # a possessive, a sentence's first word, the speaker, a generic acronym end the run
+        ("I work out of Stripe's Dublin office", "Dublin", "Dublin"),
+        ("Tried Fleet for a week", "Fleet", "Fleet"),
+        ("I'm Daniel, by the way", "Daniel", "Daniel"),
+        ("we expose a GraphQL API", "GraphQL", "GraphQL"),
+        ("Mike, Jess and I are going", "Jess", "Jess"),
+        ("we meet on Tuesday", "Tuesday", "Tuesday"),
+    ],
+)
+def test_a_name_is_the_whole_capitalised_run(text: str, value: str, expected: str) -> None:
+    assert value_shapes.whole_name(text, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("The team offsite is March 5-7 in Lake Tahoe", "March 5", "March 5-7"),
+        ("the offsite is March 12–14 in Tahoe", "March 12", "March 12–14"),
+        ("I work four tens, 7 to 5:30", "7", "7 to 5:30"),
+        ("我12月20号到1月3号休年假", "12月20号", "12月20号到1月3号"),
+        ("每天十点到十二点开会", "十点", "十点到十二点"),
+        ("I have 3 cats", "3", "3"),
+        ("I was born in 1990 to parents who farmed", "1990", "1990"),
+    ],
+)
+def test_a_range_keeps_its_second_end(text: str, value: str, expected: str) -> None:
+    assert value_shapes.ranged(text, value) == expected
+
+
+def test_an_accented_english_name_is_no_empty_value() -> None:
+    said = "My name's Siobhan Ní Bhriain, and yes, nobody ever spells it right"
+    assert acceptable("Siobhan Ní Bhriain", "person", "name", said, None)
+
+
+@pytest.mark.parametrize(
     ("text", "parts"),
     [
         ("my favourite author is Iain M. Banks", 1),

@@ -94,7 +94,7 @@ def predicate(value: str, said: str) -> bool:
     at = said.find(value)
     if at < 0:
         return False
-    if value.isascii():
+    if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         return bool(_EN_ADJECTIVE.match(value.strip())) and bool(_EN_PREDICATE.search(said[:at]))
     pos = [(w, t) for w, t in values_pos(value) if w.strip()]
     if len(pos) >= 2 and pos[0][1][:1] == "d" and all(t[:1] in ("a", "d") for _, t in pos[1:]):
@@ -116,7 +116,7 @@ _ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
 
 def empty(value: str) -> bool:
     """Does ``value`` consist of words that name nothing ("大家", "literally everyone", "ugh")?"""
-    if value.isascii():
+    if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         words = re.findall(r"[a-z']+", value.casefold())
         return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
@@ -139,7 +139,7 @@ def only_time(value: str, value_type: str, key: str) -> bool:
     office" names no employer "March"; "I swim three times a week" no sport "three times"."""
     if value_type in _TIME_TYPES or _TIME_KEYS.search(key):
         return False
-    if value.isascii():
+    if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         # a hyphenated compound is one word: "24-hour" (time) is a format, not an hour
         words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", value.casefold())
         return any(w in EN_TIME for w in words) and all(
@@ -200,7 +200,7 @@ def runs_on(value: str, value_type: str) -> bool:
     """Does a name-typed ``value`` run on into a clause about it (a copula inside)?"""
     if value_type not in _NAMED:
         return False
-    return bool(_EN_COPULA.search(value)) if value.isascii() else "是" in value[1:-1]
+    return bool(_EN_COPULA.search(value)) if not is_cjk(value) else "是" in value[1:-1]
 
 
 # The value's place (marked \0) followed by 年 or a year's "born in": a year, not an age.

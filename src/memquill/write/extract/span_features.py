@@ -51,6 +51,8 @@ _CHANGE = re.compile(
 _TO = re.compile(r"(?:\b(?:to|into|for|with)|成|到|为)\s*$", re.IGNORECASE)
 _LABEL_STOP = frozenset("the a an or of and to in on for my your with is are what which who".split())
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# what a Chinese nickname starts with before a one-character surname jieba splits off ("小周")
+_NAME_PREFIXES = frozenset({"小", "老", "阿"})
 _LATIN = re.compile(r"^[A-Za-z0-9@#$.+/_:&' -]+$")
 
 
@@ -89,6 +91,9 @@ def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
                 continue
             if flag == "x" and word.isalnum():
                 flag = "eng"
+            if flag.startswith("nr") and len(word) == 1 and out and out[-1].text in _NAME_PREFIXES:
+                out[-1] = Token(out[-1].text + word, out[-1].start, at, "nr")  # "小/周" is one name
+                continue
             out.append(Token(word, start, at, flag))
         return tuple(out)
     for m in _EN_TOKEN.finditer(text):
@@ -387,4 +392,21 @@ def context(
     typed = value_shapes.typed(key, value_type, text, zh, typed)
     cues = cues_of(text)
     ctx = Context(text, zh, toks, key, value_type, typed, known, tuple(own), labels, cues)
-    return ctx, candidates(text, toks, typed)
+    return ctx, candidates(text, toks, typed) + known_spans(text, toks, known.get(key, ()))
+
+
+def known_spans(text: str, toks: list[Token], known: Collection[str]) -> list[Span]:
+    """Known values of the attribute said verbatim in the clause, where the tokens cut
+    across them (jieba's "发微/信" for "发微信", "斯瓦尔/巴/群岛"): no n-gram of tokens
+    would offer them whole. Token-aligned ones are already candidates."""
+    folded = text.casefold()
+    starts, ends = {t.start for t in toks}, {t.end for t in toks}
+    out = []
+    for k in known:
+        at = folded.find(k) if len(k) >= 2 else -1
+        if at < 0 or (at in starts and at + len(k) in ends):
+            continue
+        if k.isascii() and re.search(r"\w", folded[at - 1 : at] + folded[at + len(k) : at + len(k) + 1]):
+            continue  # inside an English word ("text" of "context")
+        out.append(Span(at, at + len(k), text[at : at + len(k)], *_cover(toks, at, at + len(k))))
+    return out

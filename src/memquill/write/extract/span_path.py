@@ -97,7 +97,8 @@ def trimmed(
     out = [(trim(scorer, text, zh, clause_cut(v, attr, zh), toks), q) for v, q in chosen]
     if attr.value_type not in ("date", "datetime"):  # "2024-05" keeps the normaliser's wording
         out = [(value_shapes.model_name(attr.key, text, value_shapes.joined(text, v)), q) for v, q in out]
-    out = [(value_shapes.whole_name(text, value_shapes.unqualified(v)), q) for v, q in out] if not zh else out
+    out = [(value_shapes.unqualified(v), q) for v, q in out] if not zh else out
+    out = [(value_shapes.ranged(text, value_shapes.whole_name(text, v)), q) for v, q in out]
     out = [(value_shapes.with_head(attr.key, text, v, zh), q) for v, q in out]
     if value_shapes.in_parts(attr.key, attr.memory_type, attr.single):
         return [(value_shapes.through_parts(text, v, attr.key), q) for v, q in out]

@@ -214,17 +214,111 @@ _TITLE_BEFORE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St)\.\s+$")
 
 
 def whole_name(text: str, value: str) -> str:
-    """``value`` extended over an initial's full stop and the names after it, and over a
-    title's abbreviation before it."""
+    """``value`` extended over an initial's full stop and the names after it, over a
+    title's abbreviation before it, and over the rest of the capitalised name it starts or
+    ends inside (``capitalised_run``)."""
     at = text.find(value)
-    if at < 0 or not value.isascii():
+    if at < 0:
         return value
-    start, end = at, at + len(value)
+    start, end = capitalised_run(text, at, at + len(value))
+    if not text[start:end].isascii():
+        return text[start:end]
+    value = text[start:end]
     if re.search(r"[A-Z][a-z]+\s[A-Z]$", value) and (m := _INITIAL_ON.match(text, end)):
         end = m.end()
-    if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:at])):
+    if value[:1].isupper() and (t := _TITLE_BEFORE.search(text[:start])):
         start = t.start()
     return text[start:end]
+
+
+# Lowercase words inside a name ("University *of* Edinburgh", "Flour *&* Fury", "Vincent
+# *van* Gogh"), and capitalised words that are no part of one: the speaker, generic tech
+# acronyms said after a product ("GraphQL API").
+_NAME_JOINERS = frozenset("of de la le du da di van von der del den y & al bin".split())
+_NOT_NAMES = frozenset("I I'm I've I'd I'll API APIs SDK CLI UI URL PR PRs OK".split())
+_CALENDAR = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays january february march april may june july august september october
+    november december""".split()
+)
+_WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f'’&-]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;—–-]\s*|\s[-–—]\s)$")
+
+
+def _capital(word: str) -> bool:
+    return (
+        word[:1].isupper()
+        and word not in _NOT_NAMES
+        and not word.endswith(("'s", "’s"))
+        and word.lower() not in _CALENDAR
+    )
+
+
+def capitalised_run(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened to the whole run of capitalised words (joined by a name's
+    lowercase joiners) it starts or ends inside: "Bhriain" of "Siobhan Ní Bhriain",
+    "University of" of "University of Edinburgh", "Yarn" of "Yarn Berry". Of the training
+    corpus's capitalised labelled values inside such a run, all but a handful ("GraphQL" of
+    "GraphQL API", "Stripe" of "Stripe's Dublin") are the whole run. A word that
+    opens its sentence is capitalised by position, not as a name, and is not taken; a
+    possessive ends the run ("Stripe's Dublin office")."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    inside = [i for i, (a, b, _) in enumerate(words) if a < end and b > start]
+    if not inside:
+        return start, end
+    lo, hi = inside[0], inside[-1]
+    if not (_capital(words[lo][2]) or _capital(words[hi][2]) or words[hi][2] in _NAME_JOINERS):
+        return start, end
+
+    def adjacent(i: int, j: int) -> bool:  # words i < j with only spaces between them
+        return not text[words[i][1] : words[j][0]].strip()
+
+    while hi + 1 < len(words) and adjacent(hi, hi + 1):
+        nxt = words[hi + 1][2]
+        if _capital(nxt) and (_capital(words[hi][2]) or words[hi][2] in _NAME_JOINERS):
+            hi += 1
+        elif (
+            nxt in _NAME_JOINERS
+            and hi + 2 < len(words)
+            and adjacent(hi + 1, hi + 2)
+            and _capital(words[hi + 2][2])
+        ):
+            hi += 2
+        else:
+            break
+    while lo > 0 and adjacent(lo - 1, lo) and _capital(words[lo][2]):
+        prev = words[lo - 1]
+        joined = prev[2] in _NAME_JOINERS and lo > 1 and adjacent(lo - 2, lo - 1)
+        k = lo - 2 if joined else lo - 1
+        if not _capital(words[k][2]) or _SENTENCE_START.search(text[: words[k][0]]):
+            break
+        lo = k
+    if words[hi][2] in _NAME_JOINERS:  # "University of" with no name after it
+        return start, end
+    return min(start, words[lo][0]), max(end, words[hi][1])
+
+
+# A range's second end after a value that ends with its first ("March 12" of "March 12-14",
+# "7" of "7 to 5:30", "12月20号" of "12月20号到1月3号"): a number, with a month or unit.
+_ZH_NUM = "零〇一二两三四五六七八九十"
+_RANGE_FROM = re.compile(
+    rf"(?:\d|[{_ZH_NUM}])(?:[:.]\d+)?\s*(?:am|pm|st|nd|rd|th|[号日点月年])?$", re.IGNORECASE
+)
+_RANGE_ON = re.compile(
+    rf"\s*(?:[-–—~～]|\s(?:to|through|thru)\s|到|至)\s*"
+    rf"(?:(?:{'|'.join(sorted(_CALENDAR, key=len, reverse=True))})\s+)?"
+    rf"(?:(?:\d+月)?\d+[号日点]|[{_ZH_NUM}]+[号日点月]|\d+(?:[:.]\d+)?(?:\s?(?:am|pm|st|nd|rd|th)\b)?)",
+    re.IGNORECASE,
+)
+
+
+def ranged(text: str, value: str) -> str:
+    """``value`` extended over the second end of a range it is the first end of."""
+    at = text.find(value)
+    if at < 0 or not _RANGE_FROM.search(value):
+        return value
+    m = _RANGE_ON.match(text, at + len(value))
+    return text[at : m.end()] if m else value
 
 
 # A lowercase word saying which one of the user's things, not what it is ("an *old* Kindle
