@@ -18,6 +18,8 @@ from memquill.write.extract.values import spans
         ("organisation", "月底就去腾讯报到了", True, "腾讯"),
         ("email", "reach me at bob@example.io please", False, "bob@example.io"),
         ("phone", "我手机 138 0013 8000", True, "138 0013 8000"),
+        # a sentence's full stop after the number does not cut its last group
+        ("phone", "New SIM, new number: +86 186 0217 5530. The old one stops", False, "+86 186 0217 5530"),
         ("money", "预算大概五千块", True, "五千块"),
         ("number", "I have 3 cats", False, "3"),
         ("place", "we've been living in Lisbon since spring", False, "Lisbon"),

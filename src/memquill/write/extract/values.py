@@ -21,7 +21,8 @@ from memquill.write.extract.lexicon import TECH
 I = re.IGNORECASE  # noqa: E741
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # "(617) 555-0142", "+1 (415) 555-2671": an area code in brackets is part of the number
-PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d[\d\s-]{6,18}\d(?![\w.])")
+# a full stop right after the number ends the sentence, not the number ("…0217 5530.")
+PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d[\d\s-]{6,18}\d(?!\w|\.\d)")
 URL = re.compile(
     r"https?://[^\s，,。；;）)]+|git@[\w.-]+:[\w./-]+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|cn|app|ai|co|me)"
     r"(?::\d+)?(?:/[^\s，,。；;]*)?|\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|\blocalhost:\d+",
