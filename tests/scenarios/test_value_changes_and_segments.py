@@ -106,3 +106,26 @@ def test_a_multi_valued_attribute_takes_a_value_from_each_segment(
     mem_e5.end_session(user="u", session="s", **scope)
     mem_e5.flush()
     assert {r.value for r in stored(mem_e5, "u", key, **scope)} == values
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "refused", "wanted"),
+    [
+        ("我不喝咖啡，喝了心慌，一般都喝普洱", "beverage", "咖啡", "普洱"),
+        ("please don't call me, Signal messages work best", "contact_channel", "call", "Signal"),
+    ],
+)
+def test_a_refused_value_and_the_wanted_one_said_together_are_both_kept(
+    mem_e5: Memory, text: str, key: str, refused: str, wanted: str
+) -> None:
+    """A single-valued attribute the rule gave only as refused takes the value another
+    segment states; reconcile keeps both, one negative and one positive (the same clause is
+    no re-run of the first)."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    recs = stored(mem_e5, "u", key)
+    got = {(r.value, r.polarity) for r in recs}
+    assert (refused, Polarity.NEGATIVE) in got, got
+    assert (wanted, Polarity.POSITIVE) in got, got
+    assert len(recs) == 2, got

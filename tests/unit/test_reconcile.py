@@ -336,6 +336,10 @@ ROWS = [
                        value=None, content="We decided to go with React instead of Vue",
                        evidence=["evt-a", "evt-b"]), ORTHOGONAL),),
         check=evidence_is("ep", ["evt-a", "evt-b", "evt-c"])),
+    Row("one clause refusing one value and stating another: the second is no re-run",
+        cand(evidence=["evt-old"], value="普洱", content="用户不喝咖啡，一般都喝普洱"), Op.ADD,
+        "new information", slot=(rec("old", value="咖啡", polarity=Polarity.NEGATIVE),),
+        check=created_as(Status.ACTIVE)),
 ]
 # fmt: on
 

@@ -220,9 +220,12 @@ def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: 
 
 def _another_value(rec: MemoryRecord, c: Candidate) -> bool:
     """Is ``c`` another value of the same multi-valued attribute (values coexist there, even
-    when one clause states them together)?"""
+    when one clause states them together), or of a single-valued one beside the value its
+    clause refuses ("我不喝咖啡，一般都喝普洱": 咖啡 refused, 普洱 the one)?"""
     attr = load().get(c.key) if rec.key == c.key else None
-    if attr is None or attr.single or not rec.value or not c.value:
+    if attr is None or not rec.value or not c.value:
+        return False
+    if attr.single and rec.polarity is c.polarity:
         return False
     return canonical(rec.value, attr.value_type) != canonical(c.value, attr.value_type)
 

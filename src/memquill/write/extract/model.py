@@ -13,12 +13,12 @@ confidence floor makes it a ``candidate`` record that a recurrence must promote.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from memquill.catalogue import Attribute, load
-from memquill.model import Candidate, Event, MemoryType, Role, Trust
+from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
@@ -77,6 +77,8 @@ class Open:
     whole: str | None = None  # for a comma segment, the clause it is from (whose subject it shares)
     # a clause a rule took: the keys and values it gave (only its other segments are read)
     ruled: tuple[tuple[str, str], ...] = ()
+    # of those keys, the ones the rule gave only as something not wanted ("我不喝咖啡")
+    refused: frozenset[str] = frozenset()
 
 
 class ModelExtractor:
@@ -119,7 +121,7 @@ class ModelExtractor:
                 have: dict[str, set[str]] = {}
                 for k, v in [(x.key, x.value or "") for x in made] + list(c.ruled):
                     have.setdefault(k, set()).add(v.casefold())
-                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times)
+                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times, c.refused)
             else:
                 for _ in ps:
                     next(rest)
@@ -143,6 +145,7 @@ class ModelExtractor:
         found: list[Prediction],
         have: dict[str, set[str]],
         times: Sequence[Any],
+        refused: Collection[str] = (),
     ) -> list[Candidate]:
         """Facts of a clause's comma segments that the whole clause's prediction left out
         ("我叫何静，今年29，在南京做HR": the clause reads as a name, its segments also as an
@@ -152,14 +155,17 @@ class ModelExtractor:
         employer rule leaves the occupation). A multi-valued attribute the clause already
         has takes a further value from a segment that reads as it ("用的是Pixel 8 Pro，电脑是
         ThinkPad", "单测用Vitest，端到端是Playwright"), whatever its value type: the clause's
-        reading gave the context."""
+        reading gave the context. A single-valued attribute the rule gave only as refused
+        ("我不喝咖啡，…，一般都喝普洱", "please don't call me, Signal messages work best") takes
+        the one value a segment states of it."""
         keys = {k: set(v) for k, v in have.items()}
+        open_keys = set(refused)
         out: list[Candidate] = []
         for o, p in zip(parts, found, strict=True):
             if p.memory < self.thresholds.memory or not p.attributes:
                 continue
             attr = self.catalogue.get(p.attributes[0][0])
-            if attr is None or (attr.key in keys and attr.single):
+            if attr is None or (attr.key in keys and attr.single and attr.key not in open_keys):
                 continue
             score = p.memory * p.attributes[0][1]
             if attr.key not in keys and attr.value_type not in TYPED_VALUES and score < _FREE_SEGMENT:
@@ -174,6 +180,10 @@ class ModelExtractor:
                 and not _known(x.value, keys.get(attr.key, set()))
                 and not (attr.key in keys and _beside_change(whole, x.value))
             ]
+            if attr.key in open_keys:
+                cands = [x for x in cands if x.polarity is Polarity.POSITIVE][:1]
+                if cands:
+                    open_keys.discard(attr.key)
             for x in cands:
                 keys.setdefault(x.key, set()).add((x.value or "").casefold())
             out += cands
@@ -211,8 +221,11 @@ class ModelExtractor:
                 out.append(Open(c, words, who, to))
             elif len(segments(words)) >= 2:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
+                refused = frozenset(k for k, _ in ruled) - {
+                    keyed(x).key for x in taken if x.polarity is not Polarity.NEGATIVE
+                }
                 if _unruled(Open(c, words, who, to, ruled=ruled)):
-                    out.append(Open(c, words, who, to, ruled=ruled))
+                    out.append(Open(c, words, who, to, ruled=ruled, refused=refused))
         return out, named
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
