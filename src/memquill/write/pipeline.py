@@ -39,6 +39,7 @@ from memquill.write.policy import LOG_MARKERS, WritePolicy
 from memquill.write.reconcile import Decision, Policy, Proposal, decide
 from memquill.write.reconcile_changes import initial_status
 from memquill.write.reconcile_view import load_view
+from memquill.write.scheduled import scheduled
 from memquill.write.score import score
 from memquill.write.vectors import CandidateVectors
 
@@ -177,7 +178,8 @@ class WritePipeline:
             for c in candidates
         ]
         texts = {e.id: batch.text(e) for e in batch.events}
-        return supposed.drop([c for c in gated if c is not None], texts.get)
+        stated = supposed.drop([c for c in gated if c is not None], texts.get)
+        return scheduled(stated, by_id, batch.times, lambda e: timenorm.detect_language(e.content))
 
     def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
         """An assistant turn is read in three parts: its own first person (about the
