@@ -1,6 +1,7 @@
 """A change said for a later date holds from that date (zh + en, every backend, the real
 embedder and the attribute model, read at session end): until the day the clause names, the slot still answers with the old value; from
-that day, with the new one. Dates that are values (a birthday) keep no start."""
+that day, with the new one; meanwhile the turn's episode tells the change ahead, and does
+not lead the slot. Dates that are values (a birthday) keep no start."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def test_a_dated_change_takes_effect_on_its_day(
     assert start is not None and start > clock.now()
     assert by_value[old].valid_to == start  # the old value ends where the new one starts
     assert _answer(mem, question) == old  # asked the same day: not moved yet
+    assert new in mem.context(question, user="u", budget_tokens=300).text  # the change ahead is told
     clock.advance(days=40)
     assert _answer(mem, question) == new
 

@@ -219,11 +219,23 @@ class WritePipeline:
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.BACKGROUND in allowed:  # "Sorry, Captain, not Admiral": the slot holding Admiral
             found += corrections.by_value(batch.events, self.store, found)
+        now = self.clock.now()
+        later = {
+            c.evidence[0]: c.valid_from for c in found if c.evidence and c.valid_from and c.valid_from > now
+        }
         if Trigger.SESSION_END in allowed:
-            found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
+            found += episodes(
+                batch.events, batch.normalised, min_score=self.policy.episode_min_score, starts=later
+            )
         found = [self.policy.shape(c) for c in found]
         kept, report.dropped = score(found, self.policy.threshold_for)
-        kept = covered.uncovered(kept, lambda c: initial_status(c, self.rules) is Status.ACTIVE)
+        kept = covered.uncovered(  # a value that holds only from a later day covers no turn yet
+            kept,
+            lambda c: (
+                initial_status(c, self.rules) is Status.ACTIVE
+                and (c.valid_from is None or c.valid_from <= now)
+            ),
+        )
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
