@@ -80,7 +80,16 @@ def test_a_date_that_is_the_value_keeps_no_start(
     assert recs and all(r.valid_from is None for r in recs), [(r.value, r.valid_from) for r in recs]
 
 
-@pytest.mark.parametrize("said", ["我现在住在深圳", "I live in Denver now."])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我现在住在深圳",
+        "I live in Denver now.",
+        # a later date in another segment dates that segment, not the city
+        "我住在深圳，下个月去北京出差",
+        "I live in Denver, flying to Boston next month for a conference.",
+    ],
+)
 def test_a_change_said_for_today_holds_at_once(mem_e5: Memory, clock: FixedClock, said: str) -> None:
     mem = _said(mem_e5, clock, said)
     recs = _slot(mem, "city")

@@ -17,6 +17,7 @@ changes, and keep no start.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
@@ -59,11 +60,24 @@ def _later(m: TimeMention, said: datetime) -> bool:
     return m.begin.astimezone(tz).date() > said.astimezone(tz).date()
 
 
+_SEGMENT = re.compile(r"[，。；！？]|[,.;!?](?=\s|$)")
+
+
+def _said_with(content: str, value: str | None) -> str:
+    """The part of the content that says the value: its comma segment when the value is in
+    it ("用户住在杭州，2027年1月去北京出差" dates the trip, not the city), else all of it."""
+    for part in _SEGMENT.split(content):
+        if value and value in part:
+            return part
+    return content
+
+
 def starts(c: Candidate, event: Event, mentions: Sequence[TimeMention], language: str) -> datetime | None:
     """The later day ``c``'s clause names for its value to start, if any."""
     if not _changes_later(c):
         return None
-    found = [m for m in mentions if _later(m, event.occurred_at) and m.label(language) in c.content]
+    said = _said_with(c.content, c.value)
+    found = [m for m in mentions if _later(m, event.occurred_at) and m.label(language) in said]
     return min(m.begin for m in found) if found else None
 
 
