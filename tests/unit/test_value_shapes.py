@@ -365,3 +365,17 @@ def test_a_hyphenated_compound_is_no_time_alone(value: str, expected: bool) -> N
 )
 def test_a_lowercase_qualifier_is_no_part_of_a_name(value: str, out: str) -> None:
     assert value_shapes.unqualified(value) == out
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "ok"),
+    [
+        ("直接打电话", "回来以后钉钉群都退了，急事直接打电话，文字消息我经常漏看。", False),
+        ("call me", "in an emergency just call me, not my wife", False),
+        ("我妈", "紧急联系人填我妈", True),
+        ("小刘", "紧急联系人是小刘", True),
+        ("Dana", "my emergency contact is Dana", True),
+    ],
+)
+def test_a_person_valued_attribute_takes_someone_not_an_action(value: str, said: str, ok: bool) -> None:
+    assert acceptable(value, "person", "emergency_contact", said, None) is ok

@@ -28,7 +28,7 @@ from memquill.model import MemoryRecord, Status
 from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.appositions import relation_names
-from memquill.write.extract.lexicon import tech_roles
+from memquill.write.extract.lexicon import english_words, tech_roles
 from memquill.write.extract.span_features import EN_TIME
 from memquill.write.extract.values import pos_cut as values_pos
 
@@ -219,6 +219,8 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         return False  # "本人王磊，95年的": born in 1995, not 95 years old
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
         return False  # "美" of a name jieba split wrongly ("美/团干"): no place or company is one character
+    if value_type in _PERSON_VALUED and acts(value):
+        return False  # "急事直接打电话" names how to reach the user, not an emergency contact
     if value_type in _PERSON_VALUED or key in ("name", "nickname"):
         if speaker and value.casefold() == speaker.casefold():
             return False
@@ -227,6 +229,17 @@ def acceptable(value: str, value_type: str, key: str, said: str, speaker: str | 
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+def acts(value: str) -> bool:
+    """Is ``value`` an action, not someone: a Chinese verb phrase with no noun or pronoun in
+    it ("直接打电话"), an English phrase opening with a lowercase verb ("call me")?"""
+    if is_cjk(value):
+        pos = [p for w, p in values_pos(value) if w.strip()]
+        verb = any(p.startswith("v") or p == "l" for p in pos)  # jieba tags 打电话 as an idiom (l)
+        return verb and not any(p.startswith(("n", "r", "eng", "x")) for p in pos)
+    first = value.split()[0] if value.split() else ""
+    return first.islower() and first in english_words("verbs")
 
 
 def fits_role(value: str, value_type: str, key: str) -> bool:
