@@ -154,7 +154,14 @@ def test_the_model_stores_bare_values_from_a_list(
 
 
 @pytest.mark.parametrize(
-    ("first", "again"), [("我喜欢喝茶", "I like tea"), ("I drink coffee every morning", "我爱喝咖啡")]
+    ("first", "again"),
+    [
+        ("我喜欢喝茶", "I like tea"),
+        ("I drink coffee every morning", "我爱喝咖啡"),
+        # no hand-written synonym: the bilingual dictionary
+        ("我喜欢喝茉莉花茶", "I like jasmine tea"),
+        ("I like barley tea", "我爱喝大麦茶"),
+    ],
 )
 def test_the_same_value_in_the_other_language_is_a_restatement(mem: Memory, first: str, again: str) -> None:
     mem.add(first, user="u")

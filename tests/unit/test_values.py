@@ -49,6 +49,14 @@ def test_no_span_of_the_wrong_type() -> None:
         ("+86 138-0013-8000", "+86 138 0013 8000", "phone", True),
         ("a latte", "拿铁", "text", True),
         ("coffee", "tea", "text", False),
+        # by the bilingual dictionary (CC-CEDICT), whole words and words joined
+        ("茉莉花茶", "jasmine tea", "text", True),
+        ("大麦茶", "barley tea", "text", True),
+        ("深圳", "Shenzhen", "place", True),
+        ("钉钉", "DingTalk", "tech", True),
+        ("茉莉花茶", "green tea", "text", False),
+        ("绿茶", "black tea", "text", False),
+        ("王芳", "wang fang", "person", False),  # a name is never translated
     ],
 )
 def test_same_value_across_languages_and_synonyms(a: str, b: str, value_type: str, same: bool) -> None:

@@ -13,6 +13,7 @@ and not a second active record. Two steps, cheapest first:
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import unicodedata
@@ -21,6 +22,8 @@ from functools import cache
 from importlib import resources
 
 import numpy as np
+
+from memquill.text import jieba_words
 
 # Per value type: cosine of the two values' embeddings that counts as the same value.
 # None = exact canonical match only (a near-miss there is a different value).
@@ -103,16 +106,78 @@ def forms(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([value, *_groups().get(head, ())]))
 
 
+# Value types whose Chinese and English wordings are compared through the dictionary: a
+# person's name is never translated ("王芳" is no "wang fang" to compare), contacts, numbers
+# and times have their own canonical forms.
+TRANSLATED = frozenset({"text", "enum", "tech", "organisation", "place"})
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@cache
+def _bilingual() -> dict[str, tuple[str, ...]]:
+    """Chinese headword → short English glosses (``data/bilingual.tsv.gz``, from CC-CEDICT by
+    ``scripts/build_bilingual.py``), read once, when a value pair in two scripts first needs it."""
+    raw = resources.files("memquill").joinpath("data/bilingual.tsv.gz").read_bytes()
+    table: dict[str, tuple[str, ...]] = {}
+    for line in gzip.decompress(raw).decode("utf-8").splitlines():
+        zh, _, glosses = line.partition("\t")
+        table[zh] = tuple(glosses.split("|"))
+    return table
+
+
+def english(value: str) -> frozenset[str]:
+    """English wordings of a Chinese value: the dictionary's glosses of the whole word, and
+    the first glosses of its words joined ("茉莉花茶" → "jasmine tea"; "大麦茶" → "barley tea")."""
+    table = _bilingual()
+    v = _FILLER.sub("", _fold(value)).strip() or _fold(value)
+    out = set(table.get(v, ()))
+    words = [w for w in jieba_words(v) if w.strip()]
+    if not all(w in table for w in words) or len(words) == 1:
+        words = _longest_first(v, table)
+    if len(words) > 1 and all(w in table for w in words):
+        out.add(" ".join(table[w][0] for w in words))
+    return frozenset(out)
+
+
+def _longest_first(v: str, table: dict[str, tuple[str, ...]]) -> list[str]:
+    """``v`` cut into the longest dictionary words from the left ("大麦茶" → 大麦 / 茶, a
+    word jieba keeps whole though the dictionary has only its parts)."""
+    words, at = [], 0
+    while at < len(v):
+        top = min(6, len(v) - at) - (at == 0)  # the whole value was looked up already
+        n = next((n for n in range(top, 0, -1) if v[at : at + n] in table), 0)
+        if n == 0:
+            return []
+        words.append(v[at : at + n])
+        at += n
+    return words
+
+
+def _singular(v: str) -> str:
+    return v[:-1] if v.endswith("s") and not v.endswith("ss") and len(v) > 3 else v
+
+
+def translated(a: str, b: str, value_type: str) -> bool:
+    """Do a Chinese and an English wording name one value by the dictionary ("茉莉花茶" /
+    "jasmine tea", "深圳" / "Shenzhen")? Only a Chinese value against a value with no Chinese."""
+    if value_type not in TRANSLATED or bool(_CJK.search(a)) == bool(_CJK.search(b)):
+        return False
+    zh, en = (a, b) if _CJK.search(a) else (b, a)
+    want = {_singular(_FILLER.sub("", _fold(en)).strip()), _singular(canonical(en, value_type))}
+    return any(_singular(g) in want for g in english(zh))
+
+
 def same_value(
     a: str,
     b: str,
     value_type: str = "text",
     similarity: Callable[[str, str], float] | None = None,
 ) -> bool:
-    """Whether two wordings name one value. ``similarity`` (cosine of the values'
-    embeddings) is consulted only for free-text types and only when canonical forms differ."""
+    """Whether two wordings name one value: the same canonical form, the same value in the
+    other language by the dictionary (``translated``), or — for free-text types, when a
+    ``similarity`` (cosine of the values' embeddings) is given — close enough."""
     ca, cb = canonical(a, value_type), canonical(b, value_type)
-    if ca == cb:
+    if ca == cb or translated(a, b, value_type):
         return True
     threshold = SIMILARITY.get(value_type)
     if threshold is None or similarity is None:
