@@ -58,6 +58,9 @@ TECH_ROLES: dict[str, str] = {
     **dict.fromkeys(("node.js", "deno", "jdk", "bun"), "stack:runtime"),
     **dict.fromkeys(("react", "vue", "angular", "svelte", "next.js", "nuxt"), "stack:frontend"),
     **dict.fromkeys(
+        ("react_native", "flutter", "swiftui", "kotlin_multiplatform", "jetpack_compose"), "stack:mobile"
+    ),
+    **dict.fromkeys(
         ("django", "flask", "fastapi", "spring", "rails", "laravel", "nestjs", "express"), "stack:framework"
     ),
     **dict.fromkeys(("aws", "gcp", "azure", "aliyun", "tencent_cloud"), "stack:cloud"),

@@ -45,6 +45,21 @@ def test_profile_statements_land_in_catalogue_slots(mem: Memory, text: str, key:
 
 
 @pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("the mobile app is React Native", "stack:mobile", "React Native"),
+        ("我们的 App 用 Flutter 写的", "stack:mobile", "Flutter"),
+        ("the frontend is React", "stack:frontend", "React"),
+    ],
+)
+def test_a_mobile_framework_fills_the_mobile_slot(mem: Memory, text: str, key: str, value: str) -> None:
+    """ "React Native" is no React, "Kotlin Multiplatform" no Kotlin: the lexicon knows the
+    mobile frameworks before the words their names start with."""
+    mem.add(text, user="u", project="app")
+    assert [r.value for r in active(mem, "u", key, project="app")] == [value]
+
+
+@pytest.mark.parametrize(
     ("before", "after", "new"),
     [
         ("项目用的是 PostgreSQL", "我们已经迁移到 MySQL 了", "MySQL"),

@@ -158,6 +158,11 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("api_style", ("grpc", "rest", "graphql", "restful=rest")),
     ("state_management", ("状态管理", "redux", "zustand", "mobx", "pinia", "vuex", "state management")),
     ("styling", ("tailwind", "styled-components", "css modules", "sass", "styling")),
+    # before the frontend and language words their names start with ("React Native", "Kotlin Multiplatform")
+    (
+        "mobile",
+        ("react native", "flutter", "swiftui", "kotlin multiplatform", "jetpack compose", "移动端框架"),
+    ),
     ("frontend", ("react", "vue", "angular", "svelte", "前端框架", "frontend")),
     (
         "language",
@@ -253,6 +258,7 @@ TECH_ROLES: dict[str, frozenset[str]] = {
     "cache": frozenset({"stack:cache", "stack:database", "stack:queue"}),
     "message_queue": frozenset({"stack:queue"}),
     "api_style": frozenset({"stack:api_style"}),
+    "mobile": frozenset({"stack:mobile", "stack:framework", "stack:frontend"}),
     "frontend": frozenset({"stack:frontend", "stack:framework", "stack:library", "stack:mobile"}),
     "state_management": frozenset({"stack:state_management", "stack:library", "stack:frontend"}),
     "styling": frozenset({"stack:styling", "stack:library", "stack:frontend"}),
@@ -291,6 +297,7 @@ EXCLUSIVE = frozenset(
 
 # Technologies a project can be built on; group 1 the name, group 2 an adjacent version.
 _TECH_CI = (
+    "react native|flutter|swiftui|kotlin multiplatform|jetpack compose|"
     "python|node(?:\\.js|js)?|java(?!script)|golang|ruby|php|typescript|javascript|react|vue|"
     "angular|svelte|django|flask|fastapi|spring(?: boot)?|rails|laravel|nestjs|next\\.js|nuxt|"
     "postgres(?:ql)?|mysql|mongodb|redis|memcached|kafka|rabbitmq|elasticsearch|sqlite|"
