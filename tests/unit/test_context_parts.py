@@ -132,6 +132,21 @@ def test_situations_from_cues_in_either_language(query: str, situation: str, ter
     assert intents.situations("Add a pagination parameter to the orders endpoint") == []
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Set up a call with a potential client next week. Which time slots should I offer?",
+        "I'd like to video-call my sister this weekend. What time would work?",
+        "When could I fit in a dentist appointment next week?",
+    ],
+)
+def test_finding_a_time_is_scheduling(query: str) -> None:
+    """A request for a time bears on the schedules that decide it (sleep, work, availability)."""
+    found = [s for s in intents.situations(query) if s.name == "scheduling"]
+    assert found and "sleep_schedule" in found[0].attributes
+    assert intents.situations("Recommend some books for the holidays") == []
+
+
 def test_fusion_does_not_halve_a_memory_the_lexical_leg_cannot_reach() -> None:
     r = recipe("hybrid")
     assert not shares_script("what can I eat", "我对花生过敏")
