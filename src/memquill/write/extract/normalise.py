@@ -2,13 +2,17 @@
 
 "tea" and "茶", "Postgres" and "PostgreSQL 16"'s product, "Beijing" and "北京" name one
 value: a restatement in the other language or with a synonym must be a NOOP, not a change
-and not a second active record. Two steps, cheapest first:
+and not a second active record. Three steps, cheapest first:
 
 1. a canonical form — case, width, spaces and punctuation folded, fillers trimmed, then the
    synonym lexicon (``data/value_synonyms.json``: groups of equivalent wordings, any
    language) maps every member of a group to the group's first word;
-2. for the types where wordings vary freely, embedding similarity of the two values above a
-   per-type threshold (names, places and tech are never fuzzy-matched: "Go" ≠ "Rust").
+2. a Chinese value against an English one: the bilingual dictionary (``data/bilingual.tsv.gz``,
+   from CC-CEDICT) — "茉莉花茶" / "jasmine tea", word by word "大麦茶" / "barley tea";
+3. for the types where wordings vary freely, and only when a caller gives one, embedding
+   similarity of the two values above a per-type threshold (names, places and tech are never
+   fuzzy-matched: "Go" ≠ "Rust"). Reconcile does not: the bundled e5 puts "茉莉花茶" nearer
+   "绿茶" than "jasmine tea" (decision 0011zf).
 """
 
 from __future__ import annotations
