@@ -108,9 +108,7 @@ class Retriever:
             if asked is not None and asked not in routed:  # read, not routed: its history too
                 self._replaced(asked, f, replaced)
             own = {i for i, item in pool.items() if _slot_key(item) == key}
-            told = timeline(
-                records, asked, own, replaced.evidence, self._read_records(records, own, asked), at
-            )
+            told = timeline(records, asked, own, replaced.evidence, self._read_records(records, own, asked))
             replaced.current |= told.now  # the newest statement's values are no outdated answer
             records = told.apply(rec for rec in records if rec.id in own or not _outdated(rec, replaced))
         relevance = {

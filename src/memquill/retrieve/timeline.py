@@ -144,17 +144,14 @@ def timeline(
     slot_ids: set[str],
     replaced: Collection[str] = (),
     readings: Mapping[str, Sequence[tuple[str, float]]] | None = None,
-    now: datetime | None = None,
 ) -> Timeline:
     """The timeline of the routed single-valued ``slot`` (subject, key) over ``records``
     (the pool), with ``slot_ids`` the slot lookup's own records and ``replaced`` the turns
     of its replaced versions (their episodes may be closed already); ``readings`` are the
-    classifier's readings of the pool's other records (from their stored embeddings);
-    ``now``: the time asked about (a turn stating a change from a later day is no statement
-    before that day)."""
+    classifier's readings of the pool's other records (from their stored embeddings)."""
     if slot is None:
         return Timeline()
-    said, others = statements(records, slot, slot_ids, now)
+    said, others = statements(records, slot, slot_ids)
     now_said = [s for s in said if not s.past]
     if not now_said:
         return Timeline()
@@ -237,10 +234,7 @@ def reply(text: str) -> bool:
 
 
 def statements(
-    records: Sequence[MemoryRecord],
-    slot: tuple[str, str],
-    slot_ids: Collection[str],
-    now: datetime | None = None,
+    records: Sequence[MemoryRecord], slot: tuple[str, str], slot_ids: Collection[str]
 ) -> tuple[list[Statement], list[Statement]]:
     """The pool's statements of ``slot``: the slot's records and the episode turns read as
     its attribute, split into those about the slot's subject and those about someone else."""
@@ -265,8 +259,6 @@ def statements(
             (others if _supposed(r, words) else said).append(own)
         elif r.type is MemoryType.EPISODE:
             for t in _turns(r):
-                if now is not None and _starts_after(t, now):
-                    continue  # "下个月搬去深圳" said today: not yet how things are
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
@@ -435,12 +427,6 @@ def single_slot(
         if records and statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0]:
             return cand
     return None if stated else next((c for c in ordered if c in single), single[0])
-
-
-def _starts_after(turn: Mapping[str, object], now: datetime) -> bool:
-    """Does the turn state a change that holds only from a day after ``now``?"""
-    start = turn.get("from")
-    return isinstance(start, str) and datetime.fromisoformat(start) > now
 
 
 def _statement(rec: MemoryRecord, turn: dict[str, object], key: str, loose: bool = False) -> Statement | None:

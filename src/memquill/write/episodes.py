@@ -10,9 +10,8 @@ evidence. Fewer records than turns, each more self-contained than a single turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.model.candidate import Trigger
@@ -182,16 +181,14 @@ def episodes(
     window: int = 3,
     content_words: int = 26,
     min_score: float = MIN_CONTENT_TERMS,
-    starts: Mapping[str, datetime] | None = None,
 ) -> list[Candidate]:
     """One candidate per group of turns: compressed content, full wording for search.
     A group whose sentences all score below ``MIN_CONTENT_TERMS`` yields an episode only if
-    some reach ``min_score`` (the write policy's floor; by default the same bar). ``starts``:
-    the turns that state a change from a later day (``scheduled.py``), by event id."""
+    some reach ``min_score`` (the write policy's floor; by default the same bar)."""
     out = []
     for group in groups(events, normalised, window):
         texts = [_as_said(e, normalised.get(e.id, e.content)) for e in group]
-        cand = _episode(group, texts, content_words, min_score, starts or {})
+        cand = _episode(group, texts, content_words, min_score)
         if cand is not None:
             out.append(cand)
     return out
@@ -214,9 +211,7 @@ def level_of(event: Event) -> Level:
     return Level.PROJECT if event.scope.project else Level.USER
 
 
-def _episode(
-    group: list[Event], texts: list[str], budget: int, floor: float, starts: Mapping[str, datetime]
-) -> Candidate | None:
+def _episode(group: list[Event], texts: list[str], budget: int, floor: float) -> Candidate | None:
     """The group's most informative sentences within ``budget`` words, in spoken order."""
     scored = []
     for pos, text in enumerate(texts):
@@ -265,23 +260,17 @@ def _episode(
             "session": first.scope.session,
             "tz": first.timezone,
             "search_text": " ".join(texts),
-            "statements": _user_turns(group, texts, starts),
+            "statements": _user_turns(group, texts),
         },
         rule="episode",
     )
 
 
-def _user_turns(
-    group: Sequence[Event], texts: Sequence[str], starts: Mapping[str, datetime]
-) -> list[dict[str, object]]:
+def _user_turns(group: Sequence[Event], texts: Sequence[str]) -> list[dict[str, object]]:
     """The user's own turns as said, with their times: the read path orders what a slot was
-    told by them (``retrieve/timeline.py``); a turn stating a change from a later day says
-    when (``from``): until then it is no statement of how things are."""
-    out: list[dict[str, object]] = []
-    for e, t in zip(group, texts, strict=True):
-        if e.role is Role.USER and e.source is Trust.USER and t.strip():
-            turn: dict[str, object] = {"text": t, "at": e.occurred_at.isoformat(), "event": e.id}
-            if e.id in starts:
-                turn["from"] = starts[e.id].isoformat()
-            out.append(turn)
-    return out
+    told by them (``retrieve/timeline.py``)."""
+    return [
+        {"text": t, "at": e.occurred_at.isoformat(), "event": e.id}
+        for e, t in zip(group, texts, strict=True)
+        if e.role is Role.USER and e.source is Trust.USER and t.strip()
+    ]

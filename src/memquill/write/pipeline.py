@@ -39,7 +39,6 @@ from memquill.write.policy import LOG_MARKERS, WritePolicy
 from memquill.write.reconcile import Decision, Policy, Proposal, decide
 from memquill.write.reconcile_changes import initial_status
 from memquill.write.reconcile_view import load_view
-from memquill.write.scheduled import scheduled
 from memquill.write.score import score
 from memquill.write.vectors import CandidateVectors
 
@@ -178,8 +177,7 @@ class WritePipeline:
             for c in candidates
         ]
         texts = {e.id: batch.text(e) for e in batch.events}
-        stated = supposed.drop([c for c in gated if c is not None], texts.get)
-        return scheduled(stated, by_id, batch.times, lambda e: timenorm.detect_language(e.content))
+        return supposed.drop([c for c in gated if c is not None], texts.get)
 
     def _by_role(self, batch: ExtractionInput) -> list[Candidate]:
         """An assistant turn is read in three parts: its own first person (about the
@@ -219,23 +217,11 @@ class WritePipeline:
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.BACKGROUND in allowed:  # "Sorry, Captain, not Admiral": the slot holding Admiral
             found += corrections.by_value(batch.events, self.store, found)
-        now = self.clock.now()
-        later = {
-            c.evidence[0]: c.valid_from for c in found if c.evidence and c.valid_from and c.valid_from > now
-        }
         if Trigger.SESSION_END in allowed:
-            found += episodes(
-                batch.events, batch.normalised, min_score=self.policy.episode_min_score, starts=later
-            )
+            found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
         found = [self.policy.shape(c) for c in found]
         kept, report.dropped = score(found, self.policy.threshold_for)
-        kept = covered.uncovered(  # a value that holds only from a later day covers no turn yet
-            kept,
-            lambda c: (
-                initial_status(c, self.rules) is Status.ACTIVE
-                and (c.valid_from is None or c.valid_from <= now)
-            ),
-        )
+        kept = covered.uncovered(kept, lambda c: initial_status(c, self.rules) is Status.ACTIVE)
         now_ready = [c for c in kept if c.trigger in allowed]
         report.deferred = [c for c in kept if c.trigger not in allowed]
         by_id = {e.id: e for e in batch.events}
