@@ -101,11 +101,6 @@ def jieba_posseg() -> Any:
     return jieba.posseg
 
 
-def jieba_words(text: str) -> list[str]:
-    """``text`` cut into words by jieba (precise mode)."""
-    return list(_jieba().cut(text))
-
-
 def jieba_frequency(word: str) -> int:
     """How often ``word`` occurs in jieba's dictionary (0 when it is not a dictionary word)."""
     return int(_jieba().dt.FREQ.get(word) or 0)

@@ -22,12 +22,13 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import numpy as np
 
-from memquill.text import jieba_words
+from memquill.text import is_cjk
+from memquill.write.extract.values import pos_cut
 
 # Per value type: cosine of the two values' embeddings that counts as the same value.
 # None = exact canonical match only (a near-miss there is a different value).
@@ -114,7 +115,6 @@ def forms(value: str) -> tuple[str, ...]:
 # person's name is never translated ("王芳" is no "wang fang" to compare), contacts, numbers
 # and times have their own canonical forms.
 TRANSLATED = frozenset({"text", "enum", "tech", "organisation", "place"})
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @cache
@@ -129,13 +129,14 @@ def _bilingual() -> dict[str, tuple[str, ...]]:
     return table
 
 
+@lru_cache(maxsize=4096)
 def english(value: str) -> frozenset[str]:
     """English wordings of a Chinese value: the dictionary's glosses of the whole word, and
     the first glosses of its words joined ("茉莉花茶" → "jasmine tea"; "大麦茶" → "barley tea")."""
     table = _bilingual()
     v = _FILLER.sub("", _fold(value)).strip() or _fold(value)
     out = set(table.get(v, ()))
-    words = [w for w in jieba_words(v) if w.strip()]
+    words = [w for w, _ in pos_cut(v) if w.strip()]
     if not all(w in table for w in words) or len(words) == 1:
         words = _longest_first(v, table)
     if len(words) > 1 and all(w in table for w in words):
@@ -164,9 +165,9 @@ def _singular(v: str) -> str:
 def translated(a: str, b: str, value_type: str) -> bool:
     """Do a Chinese and an English wording name one value by the dictionary ("茉莉花茶" /
     "jasmine tea", "深圳" / "Shenzhen")? Only a Chinese value against a value with no Chinese."""
-    if value_type not in TRANSLATED or bool(_CJK.search(a)) == bool(_CJK.search(b)):
+    if value_type not in TRANSLATED or is_cjk(a) == is_cjk(b):
         return False
-    zh, en = (a, b) if _CJK.search(a) else (b, a)
+    zh, en = (a, b) if is_cjk(a) else (b, a)
     want = {_singular(_FILLER.sub("", _fold(en)).strip()), _singular(canonical(en, value_type))}
     return any(_singular(g) in want for g in english(zh))
 
