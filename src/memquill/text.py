@@ -27,6 +27,12 @@ NOT_AFTER_TITLE = (
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMx\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bMt\.)"
 )
 
+# English weekday and month names (read by the span features and the value shapes)
+EN_CALENDAR = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april may june
+    july august september october november december""".split()
+)
+
 EN_STOP = frozenset(
     """a an the and or but if of to in on at for with by from as is are was were be been being
     am do does did doing have has had having i me my mine we our ours you your yours he him his

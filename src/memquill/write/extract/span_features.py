@@ -21,7 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memquill.text import word_cache
+from memquill.text import EN_CALENDAR, word_cache
 from memquill.write.extract import change_cues, value_shapes, values
 from memquill.write.extract.lexicon import TECH
 
@@ -104,12 +104,11 @@ def _tokens(text: str, zh: bool) -> tuple[Token, ...]:
 
 # English words of time and frequency, tagged like jieba's ``t``: a value of another type
 # rarely ends with one ("by 2027", "twice a day", "a year"), which the ranker learns.
-EN_TIME = frozenset(
+EN_TIME = EN_CALENDAR | frozenset(
     """today tomorrow yesterday tonight morning mornings afternoon afternoons evening evenings
     night nights weekend weekends day days daily week weeks weekly month months monthly year years
     yearly annually hour hours minute minutes ago next last once twice every each since until till
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june
-    july august september october november december spring summer autumn fall winter""".split()
+    spring summer autumn fall winter""".split()
 )
 
 

@@ -34,6 +34,7 @@ from functools import cache
 from importlib import resources
 
 from memquill.errors import ConfigError
+from memquill.text import EN_CALENDAR
 from memquill.write.extract import values
 
 KINDS_FILE = "data/value_kinds.json"
@@ -236,11 +237,8 @@ def whole_name(text: str, value: str) -> str:
 # acronyms said after a product ("GraphQL API").
 _NAME_JOINERS = frozenset("of de la le du da di van von der del den y & al bin".split())
 _NOT_NAMES = frozenset("I I'm I've I'd I'll API APIs SDK CLI UI URL PR PRs OK".split())
-_CALENDAR = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
-    fridays saturdays sundays january february march april may june july august september october
-    november december""".split()
-)
+# weekdays and months, and weekdays in the plural ("Mondays"): times, never part of a name
+_CALENDAR = EN_CALENDAR | {f"{d}s" for d in EN_CALENDAR if d.endswith("day")}
 _WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f'’&-]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;—–-]\s*|\s[-–—]\s)$")
 
