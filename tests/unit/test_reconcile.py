@@ -340,6 +340,11 @@ ROWS = [
         cand(evidence=["evt-old"], value="普洱", content="用户不喝咖啡，一般都喝普洱"), Op.ADD,
         "new information", slot=(rec("old", value="咖啡", polarity=Polarity.NEGATIVE),),
         check=created_as(Status.ACTIVE)),
+    Row("a re-run of that clause writes nothing: each value finds its own record",
+        cand(evidence=["evt-old"], value="普洱", content="用户不喝咖啡，一般都喝普洱"), Op.NOOP,
+        "already recorded from this evidence",
+        slot=(rec("old", value="咖啡", polarity=Polarity.NEGATIVE), rec("tea", value="普洱", evidence=["evt-old"])),
+        check=writes_nothing),
 ]
 # fmt: on
 
