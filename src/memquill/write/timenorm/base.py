@@ -188,6 +188,12 @@ def _weekday(wd: int, k: int | None, t: date) -> _Piece:
     return _Piece(day=_monday(t) + timedelta(weeks=k, days=wd))
 
 
+def _before(wd: int, t: date) -> date:
+    """The last weekday ``wd`` strictly before t: said on a Monday, "on Monday" in the past
+    is a week ago (today would be "today")."""
+    return t - timedelta(days=(t.weekday() - wd - 1) % 7 + 1)
+
+
 def _yearless(t: date, month: int, day: int, year: str | None) -> _Piece:
     return _Piece(day=_closest(t, month, day, year), yearless=not year)
 

@@ -10,6 +10,7 @@ from memquill.write.timenorm.base import (
     _EN_SINCE,
     _MONTHS_EN,
     _WEEKDAYS_EN,
+    _before,
     _Ctx,
     _day,
     _end_of,
@@ -22,6 +23,7 @@ from memquill.write.timenorm.base import (
     _weekend,
     _yearless,
 )
+from memquill.write.timenorm.tense import en_past
 
 # fmt: off
 _EN_DAYS = {"the day after tomorrow": (2, None), "the day before yesterday": (-2, None),
@@ -64,10 +66,15 @@ def _en_period(m: re.Match[str], c: _Ctx) -> _Piece | None:
 
 
 def _en_weekday(m: re.Match[str], c: _Ctx) -> _Piece:
-    """ "since Monday" is the last Monday (today counts); other bare weekdays the next one."""
+    """ "since Monday" is the last Monday (today counts), and so is "this Monday" in a past
+    clause; a bare weekday in a past clause ("Started at Tidepool on Monday") is the last one
+    before today; other bare weekdays the next one."""
     wd, rel = _WEEKDAYS_EN.index(m[2].title()), (m[1] or "").lower()
-    if not rel and _EN_SINCE.search(m.string, max(0, m.start() - 10), m.start()):
-        return _Piece(day=c.today - timedelta(days=(c.today.weekday() - wd) % 7), bare=True)
+    since = not rel and _EN_SINCE.search(m.string, max(0, m.start() - 10), m.start())
+    if since or (rel == "this" and en_past(m.string, m.start(), m.end())):
+        return _Piece(day=c.today - timedelta(days=(c.today.weekday() - wd) % 7), bare=not rel)
+    if not rel and en_past(m.string, m.start(), m.end()):
+        return _Piece(day=_before(wd, c.today), bare=True)
     return replace(_weekday(wd, _EN_K[rel or "this"], c.today), bare=not rel)
 
 

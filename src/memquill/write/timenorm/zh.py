@@ -11,6 +11,7 @@ from memquill.write.timenorm.base import (
     _NOT_NUM,
     _WD_NOTE,
     _ZWD,
+    _before,
     _closest,
     _Ctx,
     _day,
@@ -24,6 +25,7 @@ from memquill.write.timenorm.base import (
     _weekend,
     _yearless,
 )
+from memquill.write.timenorm.tense import zh_past
 
 # fmt: off
 _ZN = r"(\d{1,4}|[零〇一二两三四五六七八九十]{1,5})"
@@ -71,6 +73,15 @@ def _zh_offset(m: re.Match[str], c: _Ctx) -> _Piece | None:
     return _offset(amount, _ZUNIT[unit], -1 if way == "前" else 1, c)
 
 
+def _zh_weekday(m: re.Match[str], c: _Ctx) -> _Piece:
+    """上周三/下周三/本周三 as said; a bare 周三 is the next one, or the last one before today in a
+    clause told in the past ("周一入职了")."""
+    wd = _ZWD[m[2]]
+    if m[1] is None and zh_past(m.string, m.start(), m.end()):
+        return _Piece(day=_before(wd, c.today), bare=True)
+    return _weekday(wd, None if m[1] is None else _ZK[m[1]], c.today)
+
+
 def _zh_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
     h, frac, mi = m.group(1, 2, 3)
     minute = {"半": 30, "一刻": 15, "三刻": 45}.get(frac or "", _int(mi) if mi else 0)
@@ -80,7 +91,7 @@ def _zh_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
 _ZH_RULES: list[tuple[str, _Handler]] = [
     (_NOT_NUM + "(" + "|".join(_ZDAYS) + ")", lambda m, c: _day(c, *_ZDAYS[m[1]])),
     (_NOT_NUM + f"(?:{_ZREL})?(?:周|星期|礼拜)([一二三四五六日天1-7])(?![次个])",
-     lambda m, c: _weekday(_ZWD[m[2]], None if m[1] is None else _ZK[m[1]], c.today)),
+     _zh_weekday),
     # not 周期/周报/周刊/周边/周围 (but 周报名 is "sign up this week")
     (_ZREL + "(周|星期|礼拜|月|季度|季)(?![期节末底边围]|报(?![名销到考])|刊(?!登))",
      lambda m, c: _period(_ZUNIT[m[2]], _ZK[m[1]], c.today)),
