@@ -80,6 +80,8 @@ class Attribute(_Frozen):
     # private but not safety-critical (money, relationships, belief, body): shown only
     # where the request bears on it or names it, never merely for being near
     sensitive: bool = False
+    # a named region (a city, a country, a hometown): never a building, a product or a company
+    region: bool = False
     labels: Bilingual
     questions: Questions
     description: str

@@ -15,6 +15,7 @@ from memquill.write.extract.model_gates import (
     cue_may_lift,
     fits_role,
     names_value,
+    region_like,
     without_captions,
 )
 
@@ -231,3 +232,47 @@ def test_a_runtime_never_becomes_the_projects_lead_or_ci(mem_e5: Memory, said: s
     mem_e5.flush()
     wrong = [r for r in mem_e5.records(user="u", project="p") if "Deno" in (r.value or "")]
     assert all(r.key in ("stack:runtime", "stack:language") for r in wrong), [(r.key, r.value) for r in wrong]
+
+
+# --- a region is no car and no company ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("厦门", True),
+        ("Shenzhen", True),
+        ("College Station", True),
+        ("Roosevelt Row", True),
+        ("秦PLUS", False),
+        ("Rivian R1S", False),
+        ("Model 3", False),
+        ("Saguaro Health", False),
+        ("星河科技", False),
+    ],
+)
+def test_a_region_value_is_shaped_like_one(value: str, ok: bool) -> None:
+    assert region_like(value) is ok
+    assert acceptable(value, "place", "city", f"x {value} y", None, region=True) is ok
+    assert acceptable(value, "place", "workplace", f"x {value} y", None)  # a building may: "A 座 12 楼"
+
+
+@pytest.mark.parametrize(
+    ("home", "city", "car"),
+    [
+        ("我住在嘉兴", "嘉兴", "轩逸被人追尾了，干脆置换了台秦PLUS"),
+        (
+            "I live in Denver",
+            "Denver",
+            "three months in and I'm already being poached: Saguaro Health reached out and the offer "
+            "was too good, I start on the 2nd",
+        ),
+    ],
+)
+def test_a_car_or_a_company_does_not_move_the_user(mem_e5: Memory, home: str, city: str, car: str) -> None:
+    mem_e5.add(home, user="u", session="s1")
+    mem_e5.add(car, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    cities = [r.value for r in structured(mem_e5) if r.key == "city" and r.status is Status.ACTIVE]
+    assert cities == [city]

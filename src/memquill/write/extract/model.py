@@ -37,6 +37,7 @@ from memquill.write.extract.model_gates import (
     introduced,
     names_person,
     now_and_then,
+    region_like,
     usual,
     without_captions,
 )
@@ -394,9 +395,12 @@ class ModelExtractor:
             return [(v, q) for v, q in span_path.choose(self.spans, o.said, zh, attr, said, own)[:1]]
 
         def ok(v: str) -> bool:
-            return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker)
+            return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker, attr.region)
 
         if (spans := self.spans) is not None:
+            top = spans.top(o.said, zh, attr, own, k=1) if attr.region else []
+            if top and not region_like(span_path.trimmed(spans, o.said, zh, attr, top)[0][0]):
+                return []  # the best span is a car or a company ("置换了台秦PLUS"): no region was said
 
             def trims_ok(v: str) -> bool:  # "March after 31 years at the post office" ends as "March"
                 return ok(v) and ok(span_path.trimmed(spans, o.said, zh, attr, [(v, 0.0)])[0][0])
