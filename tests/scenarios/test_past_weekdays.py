@@ -43,3 +43,25 @@ def test_a_coming_appointment_is_a_plan_on_the_coming_day(mem: Memory, text: str
     found = _said(mem, text)
     plans = [f for f in found if f.startswith(f"{MemoryType.FACT.value}:plan:")]
     assert plans and all(label in f for f in plans), found
+
+
+@pytest.mark.parametrize(
+    ("before", "started", "employer", "label"),
+    [
+        (
+            "I work at Kestrel",
+            "Started at Tidepool on Monday, fully remote",
+            "Tidepool",
+            "2026-11-30 (Monday)",
+        ),
+        ("我在蓝鲸科技上班", "周一已经去云栈科技报到了", "云栈科技", "2026年11月30日（周一）"),
+    ],
+)
+def test_a_new_job_started_on_a_past_weekday_is_the_employer(
+    mem: Memory, before: str, started: str, employer: str, label: str
+) -> None:
+    mem.add(before, user="u", session="s", at="2026-11-20T02:00:00+00:00", timezone="Asia/Shanghai")
+    found = _said(mem, started)
+    current = [r for r in mem.records(user="u", statuses=["active"]) if r.key == "employer"]
+    assert [r.value for r in current] == [employer], found
+    assert any(label in f for f in found), found
