@@ -4,7 +4,10 @@ utterance or request: the context specs measure text the head has not read."""
 from __future__ import annotations
 
 import json
+from difflib import SequenceMatcher
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ("train", "statements", "hardneg", "classes", "arrears")
@@ -20,15 +23,25 @@ def _bench_texts() -> set[str]:
     return seen
 
 
-def test_no_row_of_the_written_classes_repeats_a_bench_text() -> None:
+@pytest.mark.parametrize(("name", "least"), [("classes", 90), ("routines", 120)])
+def test_no_row_of_the_written_classes_repeats_a_bench_text(name: str, least: int) -> None:
     rows = [
         json.loads(x)
-        for x in (ROOT / "tests/data/sensitivity_classes.jsonl").read_text("utf-8").splitlines()
+        for x in (ROOT / f"tests/data/sensitivity_{name}.jsonl").read_text("utf-8").splitlines()
         if x.strip()
     ]
-    assert len(rows) >= 90
+    assert len(rows) >= least
     assert {r["lang"] for r in rows} == {"zh", "en"}
     assert not [r["text"] for r in rows if r["text"] in _bench_texts()]
+
+
+def test_no_routine_row_is_near_a_bench_text() -> None:
+    """Rows written for a class, not for a bench sentence: none within string similarity 0.6."""
+    seen = _bench_texts()
+    for line in (ROOT / "tests/data/sensitivity_routines.jsonl").read_text("utf-8").splitlines():
+        text = json.loads(line)["text"]
+        near = [s for s in seen if SequenceMatcher(None, text, s).ratio() >= 0.6]
+        assert not near, (text, near)
 
 
 def test_every_corpus_the_trainer_reads_by_default_exists_and_is_labelled() -> None:
