@@ -626,7 +626,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in [s.strip() for s in args.systems.split(",") if s.strip()]:
         print(f"running {name} …", file=sys.stderr)
         if name != "memquill":
-            runs.append(run_system(make_system(name, args.db_dir), convs, count))
+            try:
+                system = make_system(name, args.db_dir)
+            except ImportError as exc:  # bm25s is not a dependency: a missing baseline is skipped
+                errors[name] = f"{name} baseline needs {exc.name} (pip install {exc.name})"
+                print(f"{errors[name]}; skipped", file=sys.stderr)
+                continue
+            runs.append(run_system(system, convs, count))
             continue
         try:  # memquill is under construction: never let it take the baselines down
             runs.append(run_system(make_system(name, args.db_dir, model), convs, count))
