@@ -188,6 +188,14 @@ def _weekday(wd: int, k: int | None, t: date) -> _Piece:
     return _Piece(day=_monday(t) + timedelta(weeks=k, days=wd))
 
 
+def _around(text: str, start: int, end: int, boundary: re.Pattern[str]) -> str:
+    """The sentence or clause holding ``text[start:end]`` (up to 200 characters either side, so
+    a long text stays linear), the fragment itself replaced by NUL."""
+    a = max((m.end() for m in boundary.finditer(text, max(0, start - 200), start)), default=0)
+    z = boundary.search(text, end, end + 200)
+    return f"{text[max(a, start - 200) : start]}\x00{text[end : z.start() if z else end + 200]}"
+
+
 def _before(wd: int, t: date) -> date:
     """The last weekday ``wd`` strictly before t: said on a Monday, "on Monday" in the past
     is a week ago (today would be "today")."""

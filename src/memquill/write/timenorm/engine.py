@@ -21,6 +21,7 @@ from memquill.write.timenorm.base import (
     _PREP,
     _WD_NOTE,
     TimeMention,
+    _around,
     _closest,
     _Ctx,
     _Handler,
@@ -263,7 +264,7 @@ def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
         rng = _range(p)
     except (ValueError, OverflowError):
         return None
-    if rng is None or (p.bare and _HABIT[lang].search(_around(text, p, _SENTENCE_END))):
+    if rng is None or (p.bare and _HABIT[lang].search(_around(text, p.start, p.end, _SENTENCE_END))):
         return None
     start, end, bound = p.start, p.end, None
     if lang == "zh" and (z := _ZH_BEFORE.match(text, end)):
@@ -271,20 +272,12 @@ def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
     elif lang == "en" and (e := _EN_BEFORE.search(text, max(0, start - 8), start)):
         start, bound = e.start(), "before" if e[1].lower() == "before" else "by"
     if bound is None:
-        again = p.yearless and _RECURRING.search(_around(text, p, _CLAUSE_END)) is not None
+        again = p.yearless and _RECURRING.search(_around(text, p.start, p.end, _CLAUSE_END)) is not None
         return _mention(text, start, end, rng, c, recurring=again, language=p.lang)
     b, u, _ = rng
     target = b if u is None or bound == "before" else u
     begin = c.now if c.now < target else _mid((target - timedelta(microseconds=1)).date())
     return _mention(text, start, end, (begin, target, "span", bound), c, language=p.lang)
-
-
-def _around(text: str, p: _Piece, boundary: re.Pattern[str]) -> str:
-    """The sentence or clause holding the fragment (up to 200 characters either side, so a
-    long text stays linear), the fragment itself replaced by NUL."""
-    a = max((m.end() for m in boundary.finditer(text, max(0, p.start - 200), p.start)), default=0)
-    z = boundary.search(text, p.end, p.end + 200)
-    return f"{text[max(a, p.start - 200) : p.start]}\x00{text[p.end : z.start() if z else p.end + 200]}"
 
 
 def _range(p: _Piece) -> tuple[datetime, datetime | None, str] | None:

@@ -14,6 +14,7 @@ import re
 from functools import cache
 
 from memquill.write.extract.lexicon import english_words
+from memquill.write.timenorm.base import _around
 
 # fmt: off
 _EN_IRREGULAR = frozenset(
@@ -52,14 +53,6 @@ _ZH_AHEAD = re.compile(
 _ZH_CLAUSE = re.compile(r"[，。；！？,;!?\n]|然后|但是|可是|所以|不过")
 
 
-def _clause(text: str, start: int, end: int, boundary: re.Pattern[str]) -> tuple[str, str]:
-    """The clause's words before and after the weekday (each side up to 120 characters)."""
-    lo = max(0, start - 120)
-    a = max((m.end() for m in boundary.finditer(text, lo, start)), default=lo)
-    z = boundary.search(text, end, end + 120)
-    return text[a:start], text[end : z.start() if z else end + 120]
-
-
 @cache
 def _regular_past(word: str) -> bool:
     """ "moved", "started", "stopped", "tried": an -ed word whose stem WordNet lists as a verb."""
@@ -76,7 +69,7 @@ def _regular_past(word: str) -> bool:
 
 def en_past(text: str, start: int, end: int) -> bool:
     """Is the English clause holding ``text[start:end]`` (a weekday) told in the past?"""
-    before, after = _clause(text, start, end, _EN_CLAUSE)
+    before, _, after = _around(text, start, end, _EN_CLAUSE).rpartition("\x00")
     if _EN_TARGET.search(before) or re.match(r"\s*'s\b", after):
         return False  # "to Friday", "the Saturday game", "Friday's match"
     clause = f"{before} {after}"
@@ -94,7 +87,7 @@ def en_past(text: str, start: int, end: int) -> bool:
 def zh_past(text: str, start: int, end: int) -> bool:
     """Is the Chinese clause holding ``text[start:end]`` (a weekday) told in the past?
     "周一入职了", "周五已经交了"; not "周六约了同事", "周六的球局退了", "周一就要走了"."""
-    before, after = _clause(text, start, end, _ZH_CLAUSE)
+    before, _, after = _around(text, start, end, _ZH_CLAUSE).rpartition("\x00")
     if after.startswith("的"):
         return False  # the weekday labels a thing ("周六的球局")
     clause = before + after
