@@ -151,9 +151,17 @@ def attribute_of(rec: MemoryRecord, catalogue: Catalogue | None = None) -> Attri
     return found
 
 
+def stand_in(rec: MemoryRecord) -> Attribute:
+    """The attribute a record would have if the catalogue did not know its key: for a
+    reading too unsure to trust its key (a candidate), nothing the key flags."""
+    return _stand_in(rec.key, rec.subject, rec.type)
+
+
 def _attribute(cat: Catalogue, subject: str, key: str, kind: MemoryType) -> Attribute:
     found = cat.lookup(subject, key)
-    if found is not None:
-        return found
+    return found if found is not None else _stand_in(key, subject, kind)
+
+
+def _stand_in(key: str, subject: str, kind: MemoryType) -> Attribute:
     group = {MemoryType.PREFERENCE: "preference", MemoryType.FACT: "context"}.get(kind, "none")
     return Attribute(key=key.split(":", 1)[0], subjects=(subject,), memory_type=kind.value, profile=group)

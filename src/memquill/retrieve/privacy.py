@@ -7,16 +7,17 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from memquill.model import MemoryRecord, MemoryType, Scope
+from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import RecordFilter
 from memquill.model.result import Hit
 from memquill.retrieve import spend
-from memquill.retrieve.attributes import Catalogue, attribute_of
+from memquill.retrieve.attributes import Catalogue, attribute_of, stand_in
 from memquill.retrieve.confided import Request, people
 from memquill.retrieve.critical import attribute as is_critical
 from memquill.store.base import Store
 
 PROFILE_TYPES = frozenset({MemoryType.PREFERENCE, MemoryType.FACT})
+CANDIDATES = frozenset({Status.CANDIDATE})
 
 
 def gate(
@@ -90,13 +91,28 @@ def withheld(
     records: Sequence[MemoryRecord] | None = None,
 ) -> set[str]:
     """Turns behind private memories this request does not bear on (and that are not
-    shown): an episode quoting such a turn is trimmed of it like a turn already said."""
+    shown): an episode quoting such a turn is trimmed of it like a turn already said.
+
+    ``records`` are the user's active standing records (read here when not given); the
+    user's *candidates* count too, by their wording alone. A candidate is a reading too unsure
+    to be shown, yet its wording is the turn restated: "HMRC are on my back over VAT" is a
+    candidate the head reads as money 0.96, while the episode quoting the raw turn reads 0.58
+    and leaked into a birthday-gift request. Its key is what the classifier was unsure of, so
+    a key the catalogue flags does not make it private ("Use British spelling…" read as an
+    accessibility need would hide the spelling rule from every writing request)."""
+    user = Scope(tenant=reader.tenant, user=reader.user)
     if records is None:
-        user = Scope(tenant=reader.tenant, user=reader.user)
         records = store.find(RecordFilter(user, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500)
-    return {
+    unsure = store.find(
+        RecordFilter(user, statuses=CANDIDATES, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500
+    )
+    out = {
         ev
         for r in records
         if r.id not in shown and shown_because(r, request, catalogue) is None
         for ev in r.evidence
     }
+    for r in unsure:
+        if (labels := request.labels(r, stand_in(r))) and request.why(labels, r.content) is None:
+            out.update(r.evidence)
+    return out
