@@ -23,7 +23,7 @@ def _bench_texts() -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize(("name", "least"), [("classes", 90), ("routines", 120)])
+@pytest.mark.parametrize(("name", "least"), [("classes", 90), ("routines", 120), ("matters", 360)])
 def test_no_row_of_the_written_classes_repeats_a_bench_text(name: str, least: int) -> None:
     rows = [
         json.loads(x)
@@ -35,10 +35,11 @@ def test_no_row_of_the_written_classes_repeats_a_bench_text(name: str, least: in
     assert not [r["text"] for r in rows if r["text"] in _bench_texts()]
 
 
-def test_no_routine_row_is_near_a_bench_text() -> None:
+@pytest.mark.parametrize("name", ["routines", "matters"])
+def test_no_written_row_is_near_a_bench_text(name: str) -> None:
     """Rows written for a class, not for a bench sentence: none within string similarity 0.6."""
     seen = _bench_texts()
-    for line in (ROOT / "tests/data/sensitivity_routines.jsonl").read_text("utf-8").splitlines():
+    for line in (ROOT / f"tests/data/sensitivity_{name}.jsonl").read_text("utf-8").splitlines():
         text = json.loads(line)["text"]
         near = [s for s in seen if SequenceMatcher(None, text, s).ratio() >= 0.6]
         assert not near, (text, near)
