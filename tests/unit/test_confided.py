@@ -55,6 +55,13 @@ def test_sensitive_is_catalogue_data_and_apart_from_safety_critical() -> None:
         ("I don't know yet which hotel we'll pick.", False),
         ("She doesn't know how to swim.", False),
         ("We sent the kids to a private school.", False),
+        # someone in the user's life not knowing is the user keeping it from them
+        ("Started dating Marco in June; my parents have no idea.", True),
+        ("Sent off an application to the museum, manager doesn't know.", True),
+        ("我在偷偷考研，爸妈还不知道。", True),
+        ("My boss has no idea how Kubernetes works.", False),
+        ("My dad doesn't know what a podcast is.", False),
+        ("老板不知道怎么想的，又改需求了。", False),
     ],
 )
 def test_discretion_cues_in_both_languages(text: str, private: bool) -> None:

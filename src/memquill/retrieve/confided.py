@@ -31,6 +31,7 @@ from typing import Any
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve import critical, intents, places, sensitivity, spend
 from memquill.retrieve.attributes import Attribute, bundled
+from memquill.retrieve.weekdays import weekdays
 from memquill.text import word_cache
 
 CONFIDED = "confided"
@@ -48,6 +49,7 @@ OTHERS = frozenset(
     | {"mother_in_law", "sibling_in_law", "friend"}
 )
 _THIRD_ZH, _THIRD_EN = re.compile(r"用户的?"), re.compile(r"\bthe user's\s+", re.IGNORECASE)
+SLOTS = frozenset({"availability", "work_schedule", "meeting_time", "sleep_schedule"})  # kept by the clock
 Relabel = Callable[[str], "sensitivity.Sensitivity | None"]  # the head's fresh reading of a text
 
 
@@ -205,6 +207,7 @@ class Request:
     topics: frozenset[str] = frozenset()  # private topics the request is about (sensitivity head)
     relabel: Relabel | None = None  # reads a text whose stored head reading is missing or stale
     situations: frozenset[str] = frozenset()  # of ``bears_on``, what the request's situations name
+    days: frozenset[int] = frozenset()  # the days of the week the request names (``weekdays``)
 
     @classmethod
     def of(
@@ -227,7 +230,16 @@ class Request:
         # the situations' own attributes, not those a request the head reads as bearing on
         # safety opens wholesale (``SentenceReader.bears_on``): what a private matter's need asks
         named = frozenset(bears_on) & intents.bears_on(query)
-        return cls(frozenset(bears_on), frozenset(asked), confided, people, frozenset(topics), relabel, named)
+        return cls(
+            frozenset(bears_on),
+            frozenset(asked),
+            confided,
+            people,
+            frozenset(topics),
+            relabel,
+            named,
+            weekdays(query),
+        )
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
         """A record's private labels (empty: not private). An episode has none of its own:
@@ -256,6 +268,15 @@ class Request:
                 out.add(attr.key)
         return frozenset(out)
 
+    def meets(self, key: str, text: str) -> bool:
+        """A memory bearing on the request by ``key`` can meet it in time: a weekly slot on other
+        days than the request names cannot collide with it (the Tuesday therapy hour is no
+        reason to show a Saturday café plan the therapy). A text or request naming no day can."""
+        if key not in SLOTS or not self.days:
+            return True
+        days = weekdays(text)
+        return not days or bool(days & self.days)
+
     def named(self, text: str) -> bool:
         """The request names the memory: enough of its own words are in the wording."""
         return len(self.asked & spend.sentence_terms(text)) >= NAMED_TERMS
@@ -275,6 +296,7 @@ class Request:
             # a schedule or a diet it states still bears (``critical.standing_need``)
             cat = bundled()
             keys = {k for k in keys if critical.attribute(k) or critical.standing_need(cat.attributes.get(k))}
+        keys = {k for k in keys if self.meets(k, text)}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         needs = {x for x in labels if x.startswith(critical.NEED)}  # a matter's need: its situations
         keys |= {x for x in needs if x.removeprefix(critical.NEED) in self.situations}

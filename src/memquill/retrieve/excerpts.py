@@ -77,7 +77,7 @@ def _kept(request: confided.Request, key: str, labels: frozenset[str], text: str
     最近心情很差" reads as marital status, which a dinner for colleagues bears on, and is a
     divorce; only a safety-critical attribute or a standing need (a schedule, a diet) it
     states keeps it for a request bearing on that attribute."""
-    own = key in labels and not confided.others(labels, text)
+    own = key in labels and not confided.others(labels, text) and request.meets(key, text)
     if own and any(sensitivity.parse(x) for x in labels):
         attr = bundled().attributes.get(key)
         own = critical.attribute(attr) or critical.standing_need(attr)
