@@ -43,8 +43,3 @@ def weekdays(text: str) -> frozenset[int]:
 def _zh(ch: str) -> int:
     return min(_ZH_NUM.index(ch), 6)
 
-
-def apart(a: str, b: str) -> bool:
-    """Both texts name days of the week and none in common."""
-    da, db = weekdays(a), weekdays(b)
-    return bool(da) and bool(db) and not da & db
