@@ -42,4 +42,3 @@ def weekdays(text: str) -> frozenset[int]:
 
 def _zh(ch: str) -> int:
     return min(_ZH_NUM.index(ch), 6)
-
