@@ -180,3 +180,21 @@ def test_the_assistants_words_are_no_profile_line(
     mem_read.flush()
     block = mem_read.context(ask, user="u", budget_tokens=300)
     assert not [i for i in block.items if i.section == "profile" and city in i.text], block.text
+
+
+NO_PLACE = [
+    ("这边冬天暖气烧得太足了，屋里干得要命。", "暖气", "帮我给这个函数写几个单元测试。"),
+    ("The weather here is so humid in summer.", "humid", "Write unit tests for this parser."),
+]
+
+
+@pytest.mark.parametrize(("said", "word", "request_"), NO_PLACE)
+def test_a_city_line_names_a_place(
+    mem_read: Memory, clock: FixedClock, said: str, word: str, request_: str
+) -> None:
+    """The classifier reads "the weather here…" as the user's city (0.67, 0.77 in Chinese), yet
+    it names none: the profile shows no such line as who the user is (decision 0016t; at
+    rent arrears read as a city, the same line leaked a private matter into every block)."""
+    say(mem_read, clock, [said], "s1")
+    ctx = mem_read.context(request_, user="u", project="shop", budget_tokens=300)
+    assert not [i for i in ctx.items if word in i.text and i.why.get("attribute") == "city"], ctx.text

@@ -51,6 +51,7 @@ class Attribute:
     profile: str = "none"  # identity | constraint | preference | context | none
     safety_critical: bool = False
     sensitive: bool = False  # private, not safety-critical: shown only where the request bears on it
+    region: bool = False  # a named region (city, country, hometown): its lines name a place
     labels: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
 
@@ -119,6 +120,7 @@ def parse(data: Any) -> Catalogue:
             profile=profile,
             safety_critical=bool(e.get("safety_critical", False)),
             sensitive=bool(e.get("sensitive", False)),
+            region=bool(e.get("region", False)),
             labels=_strings(e.get("labels")),
             questions=_strings(e.get("questions")),
         )

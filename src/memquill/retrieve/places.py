@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from memquill.catalogue import load
 from memquill.retrieve.attributes import Attribute, Catalogue
-from memquill.text import _jieba
+from memquill.text import _jieba, jieba_posseg
 
 if TYPE_CHECKING:
     from memquill.retrieve.sentences import Reading
@@ -60,6 +60,14 @@ def cities(text: str) -> list[str]:
     for chunk in _CJK.findall(text):
         out.extend(w for w in _jieba().cut(chunk) if w in zh)
     return list(dict.fromkeys(out))
+
+
+def names_place(text: str) -> bool:
+    """The sentence names a place: a city of the gazetteer, or a word the segmenter tags as a
+    place name (县, 区 and towns it knows: "我们海珠这边", "老家在绩溪")."""
+    if cities(text):
+        return True
+    return any(flag == "ns" for chunk in _CJK.findall(text) for _, flag in jieba_posseg().cut(chunk))
 
 
 @cache

@@ -262,6 +262,8 @@ def _with_excerpts(
                 continue
             if not own and attr.key in policy.always:
                 continue  # who the user is, said of someone else
+            if attr.region and not places.names_place(text):
+                continue  # a city line naming no place: "工作室房租已经拖了快三个月了" read as city 0.63
             if any((attr.key, ev) in said for ev in ep.evidence):
                 continue
             weight = policy.importance.get(attr.profile, 0.5) * ep.confidence * conf
