@@ -67,6 +67,7 @@ class Relation(_Frozen):
     en: tuple[str, ...]
     zh: tuple[str, ...]
     several: bool = False
+    work: bool = False  # met at work (a manager, a client), not in the user's own circle
 
 
 class Attribute(_Frozen):
@@ -118,6 +119,10 @@ class Catalogue(_Frozen):
     def relation_words(self) -> dict[str, str]:
         """Every relation word (case-folded) → its relation key."""
         return dict(self._words)
+
+    def circle_words(self) -> list[str]:
+        """The relation words of the user's own circle (family, partner, friends): not work's."""
+        return [w for r in self.relations if not r.work for w in (*r.en, *r.zh)]
 
     def allows(self, key: str, subject: str) -> bool:
         """Whether ``key`` may describe ``subject`` (by the subject's kind)."""

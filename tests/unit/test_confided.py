@@ -9,7 +9,7 @@ import pytest
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, MemoryType, Scope, Source
 from memquill.retrieve import attributes
-from memquill.retrieve.confided import CONFIDED, Request, discreet, turn_labels
+from memquill.retrieve.confided import CONFIDED, Request, about, discreet, turn_labels
 from memquill.retrieve.privacy import shown_because
 from memquill.text import query_terms
 
@@ -135,3 +135,15 @@ def test_a_listener_named_by_place_or_a_telling_not_yet_done_is_a_cue() -> None:
     assert not discreet("我还没说完呢")
     assert not discreet("周末去哪还没说好")
     assert not discreet("Nobody knew the answer at the quiz")
+
+
+@pytest.mark.parametrize(
+    ("text", "whose"),
+    [
+        ("Gran was diagnosed with early-stage Parkinson's, so we're adjusting to that.", "grandmother"),
+        ("Grandad's knee op is on Friday.", "grandfather"),
+        ("外祖母上个月住院了，还在观察。", "grandmother"),
+    ],
+)
+def test_a_grandparent_said_the_family_way_is_theirs(text: str, whose: str) -> None:
+    assert about(text) == frozenset([whose])

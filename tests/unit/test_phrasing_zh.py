@@ -22,3 +22,34 @@ from memquill.write.extract.phrasing import third_person
 )
 def test_pronouns_not_word_parts(clause: str, stored: str) -> None:
     assert third_person(clause, "zh") == stored
+
+
+@pytest.mark.parametrize(
+    ("clause", "language", "team", "stored"),
+    [
+        # "we" outside a project is the speaker, not a team
+        ("我爸跟我们住", "zh", None, "用户爸跟用户住"),
+        ("我们俩异地，时差七个小时", "zh", None, "用户和对方异地，时差七个小时"),
+        ("我们下周上线", "zh", "项目 kanban ", "项目 kanban下周上线"),
+        ("我们两口子都不吃辣", "zh", "项目 kanban ", "用户两口子都不吃辣"),  # a household in a project
+        (
+            "Gran was diagnosed, so we're adjusting",
+            "en",
+            None,
+            "Gran was diagnosed, so the user is adjusting",
+        ),
+        (
+            "Pixel, our rescue greyhound, sleeps all day",
+            "en",
+            None,
+            "Pixel, the user's rescue greyhound, sleeps all day",
+        ),
+        ("Between us: I'm applying elsewhere", "en", None, "Between us: the user is applying elsewhere"),
+        ("We ship on Fridays", "en", "project kanban", "Project kanban ships on Fridays"),
+        ("We never cook meat at home", "en", "project kanban", "The user never cooks meat at home"),
+    ],
+)
+def test_we_is_the_user_unless_a_project_works(
+    clause: str, language: str, team: str | None, stored: str
+) -> None:
+    assert third_person(clause, language, team) == stored

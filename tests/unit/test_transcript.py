@@ -113,7 +113,9 @@ def test_a_relation_keeps_its_key_and_names_whose_it_is() -> None:
     ("said", "stored"),
     [
         ("I went to a support group", "The user went to a support group"),  # a past takes no -s
-        ("we saw a movie", "The team saw a movie"),  # "saw" is no base form here
+        ("we saw a movie", "The user saw a movie"),  # "saw" is no base form here
+        ("I need a break", "The user needs a break"),  # "need" ends in -ed and is no past tense
+        ("they agreed, so I proceed", "They agreed, so the user proceeds"),
         ("I wanna go", "The user wanna go"),  # no verb: nothing added
         ("I kinda like tea", "The user kinda likes tea"),  # an adverb between
         ("I miss my mom", "The user misses their mom"),

@@ -2,14 +2,21 @@
 
 "我不喝咖啡" → "用户不喝咖啡"; "I'm allergic to peanuts" → "The user is allergic to peanuts".
 A stored memory must read correctly with no conversation around it (DESIGN §3 content):
-the speaker becomes "the user"/"用户", "we" the team (or the named project), "you" the
-assistant. Negation words and conditions are never removed here.
+the speaker becomes "the user"/"用户", "you" the assistant, and "we" the user too — or, in a
+project's conversation, the project, unless the statement is about the user's own household or
+circle (``data/we.json``). "We" was once always "the team": "Gran was diagnosed with Parkinson's,
+so we're adjusting" became "so the team is adjusting", "我们两口子在做试管" "团队两口子在做试管".
+Negation words and conditions are never removed here.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from importlib import resources
 
+from memquill.catalogue import load
 from memquill.write.extract.lexicon import english_words
 
 _EN_SUBS = (
@@ -47,9 +54,23 @@ _EN_PRONOUNS = (
     (re.compile(r"\bours\b", re.I), "the team's"),
     (re.compile(r"\bour\b", re.I), "the team's"),
     (re.compile(r"\bwe\b", re.I), "the team"),
-    (re.compile(r"\bus\b(?!-)"), "the team"),
+    (re.compile(r"(?<![Bb]etween )\bus\b(?!-)"), "the team"),
     (re.compile(r"\byour\b", re.I), "the assistant's"),
     (re.compile(r"\byou\b", re.I), "the assistant"),
+)
+# "we" as the speaker: rewritten as "I" before the rest, so "the user" takes its verb ("we need"
+# → "the user needs"); "between us" keeps its "us" (a discretion cue), "US" is a country
+_WE_AS_I = (
+    (re.compile(r"\bwe're\b|\bwe are\b", re.I), "I'm"),
+    (re.compile(r"\bwe were\b", re.I), "I was"),
+    (re.compile(r"\bwe've\b", re.I), "I've"),
+    (re.compile(r"\blet's\b|\blet us\b", re.I), "I'll"),
+    (re.compile(r"\b(all|both|each|most|some|none|either|neither|two|three) of us\b", re.I), r"\1 of them"),
+    (re.compile(r"\bourselves\b", re.I), "myself"),
+    (re.compile(r"\bours\b", re.I), "mine"),
+    (re.compile(r"\bour\b", re.I), "my"),
+    (re.compile(r"\bwe\b", re.I), "I"),
+    (re.compile(r"(?<![Bb]etween )\b[Uu]s\b(?!-)"), "me"),
 )
 _ADVERBS = (
     r"also|always|never|usually|often|really|only|still|just|sometimes|rarely|mostly|now|"
@@ -71,7 +92,7 @@ def _third_person_verb(verb: str) -> str:
     """The verb after "the user"/"the team": a base form takes -s; a past tense ("went",
     "saw"), a modal or a word that is no verb ("wanna") stays as said."""
     v = verb.lower()
-    if v in _NO_S or v.endswith("ed") or v in _PAST_LEMMAS or v not in english_words("verbs"):
+    if v in _NO_S or _past(v) or v in _PAST_LEMMAS or v not in english_words("verbs"):
         return verb
     if v in ("have", "do", "go"):
         return {"have": "has", "do": "does", "go": "goes"}[v]
@@ -80,6 +101,20 @@ def _third_person_verb(verb: str) -> str:
     if v.endswith("y") and len(v) > 1 and v[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+def _past(verb: str) -> bool:
+    """A regular past tense: "-ed" on a verb's stem ("moved", "wanted", "stopped", "tried"),
+    not a verb that merely ends so ("we need" is "the user needs", "feed", "proceed")."""
+    if not verb.endswith("ed"):
+        return False
+    stem = verb[:-2]
+    stems = [stem, verb[:-1]]  # "wanted", "moved"
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        stems.append(stem[:-1])  # "stopped"
+    if verb.endswith("ied"):
+        stems.append(verb[:-3] + "y")  # "tried"
+    return any(s in english_words("verbs") for s in stems)
 
 
 _WHO = {"i": "the user", "we": "the team", "you": "the assistant"}
@@ -108,11 +143,28 @@ _ZH_I = re.compile(r"(?<![自忘无唯本超])我")
 _ZH_YOU = re.compile(r"(?<!迷)[你您](?![们好])")  # "你好" greets; it names no assistant
 
 
+@cache
+def _home() -> re.Pattern[str]:
+    """A word of the speaker's own household or circle (``data/we.json`` and the catalogue's
+    relations outside work), in either language."""
+    raw = json.loads(resources.files("memquill").joinpath("data/we.json").read_text("utf-8"))["home"]
+    words = sorted({*raw["en"], *raw["zh"], *load().circle_words()}, key=len, reverse=True)
+    parts = (rf"\b{re.escape(w)}s?\b" if w.isascii() else re.escape(w) for w in words)
+    return re.compile("|".join(parts), re.I)
+
+
+def _we(text: str, team: str | None) -> str | None:
+    """The project a "we" names, or None when it is the speaker (no project, or a statement
+    about the speaker's household: "we're two months behind on the mortgage")."""
+    return team if team and not _home().search(text) else None
+
+
 def _zh(text: str, team: str | None) -> str:
     text = re.sub(r"我们公司|我司|咱们公司", "用户的公司", text)
     text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
     text = re.sub(r"(?:我们|咱们|咱)(?=全家|一家|家)", "用户", text)  # "我们全家搬到杭州" is no team
-    text = re.sub(r"我们|咱们", (team or "团队").strip(), text)
+    text = re.sub(r"(?:我们|咱们|咱|我)(?:俩|两个人?|两人)", "用户和对方", text)
+    text = re.sub(r"我们|咱们", (_we(text, team) or "用户").strip(), text)
     text = _ZH_YOU.sub("助手", text)
     return _ZH_I.sub("用户", text)
 
@@ -122,6 +174,9 @@ def third_person(clause: str, language: str, team: str | None = None) -> str:
     text = clause.strip()
     if language == "zh":
         return _zh(text, team)
+    team = _we(text, team)
+    if team is None:
+        text = substitute(text, _WE_AS_I)
     text = _YOU_VERB.sub(_conjugate, _I_VERB.sub(_conjugate, substitute(text, _EN_SUBS)))
     text = substitute(re.sub(r"\bI\b", "the user", text), _EN_PRONOUNS)
     text = _possessive(text)
