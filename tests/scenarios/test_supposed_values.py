@@ -95,3 +95,39 @@ def test_a_question_after_its_condition_is_no_instruction(
     mem.flush()
     kept = [r for r in mem.records(user="q") if r.type != "episode"]
     assert [r.value for r in kept] == [value], [(r.key, r.value) for r in kept]
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value", "urged"),
+    [
+        (
+            ["我习惯用 VS Code 写代码。", "同事一直劝我换成 Cursor，我还是习惯用 VS Code。"],
+            "editor",
+            "VS Code",
+            "Cursor",
+        ),
+        (
+            [
+                "Our CI runs on GitHub Actions.",
+                "Someone pitched CircleCI for parallel tests, but we're sticking with it.",
+            ],
+            "stack:ci",
+            "GitHub Actions",
+            "CircleCI",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_what_someone_else_urges_never_replaces_the_users_value(
+    mem_e5: Memory, turns: list[str], key: str, value: str, urged: str
+) -> None:
+    """ "同事一直劝我换成Cursor，我还是习惯用VS Code" stored Cursor as the editor (a rule read a
+    switch), "Someone pitched CircleCI…" CircleCI as the CI (the model): each superseded the
+    value the user keeps."""
+    for t in turns:
+        mem_e5.add(t, user="w", session="s1")
+    mem_e5.end_session(user="w", session="s1")
+    mem_e5.flush()
+    slots = _slots(mem_e5, "w")
+    assert slots.get(key) == {value}, slots
+    assert urged not in {v for vs in slots.values() for v in vs}, slots

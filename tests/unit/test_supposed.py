@@ -28,3 +28,19 @@ def test_words_containing_a_supposing_word_are_no_supposition() -> None:
     assert not antecedents("我们的客户主要是连锁药店")
     assert not antecedents("只要是周末我都喝咖啡")
     assert not only_supposed("连锁药店", "我们的客户主要是连锁药店")
+
+
+def test_what_someone_else_urges_is_not_stated_unless_taken_up() -> None:
+    assert only_supposed("Cursor", "同事一直劝我换成Cursor，我还是习惯用VS Code。")
+    assert not only_supposed("VS Code", "同事一直劝我换成Cursor，我还是习惯用VS Code。")
+    assert only_supposed(
+        "CircleCI", "Someone pitched CircleCI for parallel tests, but we're sticking with it."
+    )
+    assert only_supposed("Kigali", "My cousin keeps telling me to move to Kigali, says the scene is great.")
+    # taken up: the proposal became the user's
+    assert not only_supposed(
+        "中科院上海药物所", "导师推荐我去中科院上海药物所联培，手续办完了，下周起就在那边做实验。"
+    )
+    assert not only_supposed("Postgres", "My manager suggested Postgres and we went with it.")
+    # a doctor's instruction is the user's restriction, no proposal
+    assert not only_supposed("alcohol", "My doctor told me to cut out alcohol while I'm on these antibiotics")

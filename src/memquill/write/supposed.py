@@ -1,4 +1,5 @@
-"""A value said only inside a supposition is not stated (write rule 2: hypotheticals make no memory).
+"""A value said only inside a supposition, or only as what someone else urges, is not stated
+(write rule 2: hypotheticals make no memory; other people's opinions are not the user's facts).
 
 "要是我哪天搬去深圳，通勤肯定很惨", "假如我去字节上班的话，估计天天加班", "if I ever moved to
 Lisbon…": the extractors read a city or an employer in such clauses, and a single-valued slot then
@@ -8,6 +9,12 @@ antecedent of a conditional. A value also said outside one ("我在杭州，要�
 so are standing rules whose condition is not their value ("如果下雨就取消", "if the build fails,
 roll back"). "主要是", "只要是" hold no "要是". A negated counterfactual asserts its clause
 ("要不是搬到了杭州…", "if it weren't for the move to Porto…") and is no supposition.
+
+A proposal is the same: "同事一直劝我换成Cursor，我还是习惯用VS Code", "Someone pitched CircleCI for
+parallel tests, but we're sticking with what we have" stored Cursor as the editor and CircleCI as
+the CI. What follows a proposal verb up to the end of its phrase is proposed, not stated — unless
+the turn says it was taken up ("…suggested Postgres and we went with it", "听了他的，换成了…").
+"Told me to" is not one: a doctor's instruction is the user's restriction.
 """
 
 from __future__ import annotations
@@ -26,13 +33,33 @@ _EN = re.compile(
     r"(.+?)(?=[,;.!?\n]|\bthen\b|$)",
     re.IGNORECASE,
 )
+_PROPOSED_ZH = re.compile(
+    r"(?:劝我|建议我|推荐我|安利我|撺掇我|怂恿我|说服我|非要我|一直让我|老让我|总让我|让我试试?)"
+    r"([^，,。；;！!？?\n]+?)(?=但|可是|不过|[，,。；;！!？?\n]|$)"
+)
+_PROPOSED_EN = re.compile(
+    r"\b(?:pitched|suggested|suggests|recommended|recommends|proposed|proposes|urged me|"
+    r"tried to (?:convince|persuade|talk|get) me|"
+    r"(?:keeps?|kept) (?:telling|pushing|nagging|bugging|asking) me|"
+    r"(?:wants?|wanted) me to|(?:is|are|was|were|been) pushing(?: for| me)?)\b"
+    r"([^,;.!?\n]+?)(?=[,;.!?\n]|\bbut\b|$)",
+    re.IGNORECASE,
+)
+_TAKEN_UP = re.compile(
+    r"听了|照做|就换了|就去了|果然|已经|定了|办完|办好|下周起|现在(?:都|基本|就)|"
+    r"\b(?:went with it|took (?:his|her|their|the) advice|already|now (?:use|using|on|at|in)|"
+    r"(?:and|so) (?:i|we)(?:'ve| have)? (?:switched|moved|went|signed up|joined|started))\b",
+    re.IGNORECASE,
+)
 # what a supposition can wrongly state: a value of a slot or a passing state
 _STATED = frozenset({MemoryType.FACT, MemoryType.TEMPORARY, MemoryType.PREFERENCE})
 
 
 def antecedents(text: str) -> list[tuple[int, int]]:
-    """Character spans of the conditions a text supposes (both languages)."""
-    return [m.span(1) for rx in (_ZH, _EN) for m in rx.finditer(text)]
+    """Character spans of the conditions a text supposes, and of what someone else urges when
+    the text does not say it was taken up (both languages)."""
+    rxs = (_ZH, _EN) if _TAKEN_UP.search(text) else (_ZH, _EN, _PROPOSED_ZH, _PROPOSED_EN)
+    return [m.span(1) for rx in rxs for m in rx.finditer(text)]
 
 
 def only_supposed(value: str, text: str) -> bool:
