@@ -89,12 +89,14 @@ def withheld(
     shown: Collection[str],
     catalogue: Catalogue | None = None,
     records: Sequence[MemoryRecord] | None = None,
+    unsure: Sequence[MemoryRecord] | None = None,
 ) -> set[str]:
     """Turns behind private memories this request does not bear on (and that are not
     shown): an episode quoting such a turn is trimmed of it like a turn already said.
 
-    ``records`` are the user's active standing records (read here when not given); the
-    user's *candidates* count too, by their wording alone. A candidate is a reading too unsure
+    ``records`` are the user's active standing records and ``unsure`` their candidates (each
+    read here when not given: ``read_standing`` reads both at once); the user's *candidates* count
+    too, by their wording alone. A candidate is a reading too unsure
     to be shown, yet its wording is the turn restated: "HMRC are on my back over VAT" is a
     candidate the head reads as money 0.96, while the episode quoting the raw turn reads 0.58
     and leaked into a birthday-gift request. Its key is what the classifier was unsure of, so
@@ -103,9 +105,10 @@ def withheld(
     user = Scope(tenant=reader.tenant, user=reader.user)
     if records is None:
         records = store.find(RecordFilter(user, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500)
-    unsure = store.find(
-        RecordFilter(user, statuses=CANDIDATES, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500
-    )
+    if unsure is None:
+        unsure = store.find(
+            RecordFilter(user, statuses=CANDIDATES, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500
+        )
     out = {
         ev
         for r in records
@@ -116,3 +119,12 @@ def withheld(
         if (labels := request.labels(r, stand_in(r))) and request.why(labels, r.content) is None:
             out.update(r.evidence)
     return out
+
+
+def read_standing(store: Store, reader: Scope, at: datetime) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+    """The user's standing records (exact user scope) and their candidates, in one read: the
+    profile lists the first, ``withheld`` reads both."""
+    user = Scope(tenant=reader.tenant, user=reader.user)
+    statuses = CANDIDATES | {Status.ACTIVE}
+    found = store.find(RecordFilter(user, statuses, PROFILE_TYPES, at, exact_scope=True), limit=1000)
+    return [r for r in found if r.status is Status.ACTIVE], [r for r in found if r.status in CANDIDATES]

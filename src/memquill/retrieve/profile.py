@@ -26,7 +26,14 @@ from memquill.retrieve.attributes import bundled as bundled_catalogue
 from memquill.retrieve.confided import Request, discreet
 from memquill.retrieve.critical import attribute as is_critical
 from memquill.retrieve.excerpts import bearing_turns, excerpts, turn_of
-from memquill.retrieve.privacy import PROFILE_TYPES, gate, not_for_task, shown_because, withheld
+from memquill.retrieve.privacy import (
+    PROFILE_TYPES,
+    gate,
+    not_for_task,
+    read_standing,
+    shown_because,
+    withheld,
+)
 from memquill.retrieve.rerank import recency, tie_key
 from memquill.retrieve.sentences import (
     NAMED_SCORE,
@@ -174,8 +181,8 @@ def assemble(
     found = {h.memory.id for h in kept}
     far = {h.memory.id for h in gate(near, request, catalogue, reader.project)} - found
     found |= far
-    # one read of the user's standing records serves the profile and the withheld turns
-    standing = _find(store, user_level(reader), at, PROFILE_TYPES, None)
+    # one read of the user's standing records and candidates serves the profile and the withheld turns
+    standing, unsure = read_standing(store, reader, at)
     user = [
         replace(e, private=why or "")
         for e in select(
@@ -192,7 +199,7 @@ def assemble(
         for part in split(r)
     ]
     entries = user + project
-    hidden = withheld(store, reader, at, request, {e.record.id for e in entries}, catalogue, standing)
+    hidden = withheld(store, reader, at, request, {e.record.id for e in entries}, catalogue, standing, unsure)
     texts = evidence_texts(store, reader, kept, entries, hidden)
     if spend_once:
         user, project = spend_standing(user, texts), spend_standing(project, texts, user)

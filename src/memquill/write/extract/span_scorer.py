@@ -38,11 +38,16 @@ def hashed(feats: Sequence[str]) -> npt.NDArray[np.int64]:
     return np.fromiter((zlib.crc32(x.encode()) % DIM for x in feats), dtype=np.int64, count=len(feats))
 
 
+# "我爸", "my sister": the subject's own word said as the speaker's is still the subject
+_OWNER = re.compile(r"^(?:我们的?|我的?|咱们?的?|(?:my|our)\s+)", re.IGNORECASE)
+
+
 def eligible(ctx: Context, spans: list[Span]) -> list[Span]:
     """Shaped values (``value_shapes.exact``) keep only their exact spans, other strict
     types only spans overlapping a typed match; the subject's own words ("表妹", "Dana")
     are never its value."""
-    out = [s for s in spans if s.text.strip() and s.text.casefold() not in {w.casefold() for w in ctx.own}]
+    own = {w.casefold() for w in ctx.own}
+    out = [s for s in spans if s.text.strip() and _OWNER.sub("", s.text.strip().casefold()) not in own]
     fixed = {v.casefold() for v in value_shapes.exact(ctx.key, ctx.value_type, ctx.text, ctx.zh) or ()}
     if fixed and (shaped := [s for s in out if s.text.strip().casefold() in fixed]):
         return shaped  # a measurement with its units, a whole contact, a title
