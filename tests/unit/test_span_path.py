@@ -234,3 +234,18 @@ def test_a_negative_statement_gives_way_only_to_a_value_a_change_cue_introduces(
 ) -> None:
     """A rule that read "not X" keeps it unless the clause names what holds now."""
     assert span_change.current(text, zh, attr(key), negated_value, Polarity.NEGATIVE) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "subject", "key", "own"),
+    [
+        ("我爸跟我们住，去年查出来早期阿尔茨海默", True, "person:father", "lives_with", "我爸"),
+        ("My sister lives with her boyfriend in Leeds", False, "person:sister", "lives_with", "my sister"),
+    ],
+)
+def test_the_subjects_own_word_said_as_the_speakers_is_never_its_value(
+    text: str, zh: bool, subject: str, key: str, own: str
+) -> None:
+    """ "我爸跟我们住" gave father a lives_with of "我爸": the own word was excluded only bare ("爸")."""
+    spans = ranker().top(text, zh, attr(key), span_path.own_words(text, subject), k=50)
+    assert own.casefold() not in {v.casefold() for v, _ in spans}
