@@ -62,3 +62,20 @@ def test_a_household_we_is_the_user(mem_e5: Memory, clock: FixedClock, case: Cas
 def test_a_work_we_in_a_project_is_the_project(mem_e5: Memory, clock: FixedClock) -> None:
     say(mem_e5, clock, ["我们每周五发版，发版前要跑完回归测试。"], "s1", project="kanban")
     assert stored(mem_e5, "项目 kanban每周五发版", "kanban")
+
+
+@pytest.mark.parametrize(
+    ("turn", "said"),
+    [
+        ("我们决定了：以后帮我写邮件落款就用阿珂这个名字。", "用户决定"),
+        ("We decided to go with Hetzner because it's cheaper.", "The user decided"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_decision_outside_a_project_is_the_users(
+    mem_e5: Memory, clock: FixedClock, turn: str, said: str
+) -> None:
+    """ "团队决定：以后帮用户写邮件落款…": outside a project no team decided anything."""
+    say(mem_e5, clock, [turn], "s1")
+    decisions = [r.content for r in mem_e5.records(user="u") if r.type is MemoryType.DECISION]
+    assert decisions and all(d.startswith(said) for d in decisions), decisions

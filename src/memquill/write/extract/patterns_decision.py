@@ -15,7 +15,7 @@ from memquill.model.candidate import Trigger
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import category, slug
 from memquill.write.extract.patterns_common import blocked, flags, project_subject, rx
-from memquill.write.extract.phrasing import clean_object, ensure_subject, strip_times
+from memquill.write.extract.phrasing import clean_object, ensure_subject, strip_times, we_are
 
 _STOP = (
     r"(?=$|[，,。;；:：]|因为|由于|原因|理由|不用|不选|而不是|而非|放弃|弃用|"
@@ -59,7 +59,7 @@ def _choice(c: Clause, m: re.Match[str]) -> tuple[str, str]:
 
 
 def _decision_content(c: Clause) -> str:
-    who = (c.team or ("团队" if c.language == "zh" else "the team")).strip()
+    who = we_are(c.text, c.language, c.team)  # a project's decision, else the user's
     if c.language == "zh" and _LEAD_MARK.match(c.text):
         return f"{who}决定：{c.said(_LEAD_MARK.sub('', c.text))}"
     lead = f"{who}决定：" if c.language == "zh" else f"{who[:1].upper()}{who[1:]} decided: "

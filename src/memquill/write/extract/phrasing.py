@@ -159,6 +159,11 @@ def _we(text: str, team: str | None) -> str | None:
     return team if team and not _home().search(text) else None
 
 
+def we_are(text: str, language: str, team: str | None) -> str:
+    """Who "we" is in ``text``, as a subject: the project, or the user (``_we``)."""
+    return (_we(text, team) or ("用户" if language == "zh" else "the user")).strip()
+
+
 def _zh(text: str, team: str | None) -> str:
     text = re.sub(r"我们公司|我司|咱们公司", "用户的公司", text)
     text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
