@@ -249,6 +249,11 @@ def test_a_runtime_never_becomes_the_projects_lead_or_ci(mem_e5: Memory, said: s
         ("Model 3", False),
         ("Saguaro Health", False),
         ("星河科技", False),
+        ("大连", True),  # jieba tags it an adverb; the gazetteer knows the city
+        ("温哥华", True),
+        ("我这来住", False),  # a phrase read as a city ("搬到我这来住了")
+        ("爬山徒步", False),
+        ("好多次", False),
     ],
 )
 def test_a_region_value_is_shaped_like_one(value: str, ok: bool) -> None:
@@ -276,3 +281,22 @@ def test_a_car_or_a_company_does_not_move_the_user(mem_e5: Memory, home: str, ci
     mem_e5.flush()
     cities = [r.value for r in structured(mem_e5) if r.key == "city" and r.status is Status.ACTIVE]
     assert cities == [city]
+
+
+@pytest.mark.parametrize(
+    ("turn", "subject", "place"),
+    [
+        ("我姐在闹离婚，前几天拖着箱子搬到我这来住了。", "person:sister", None),
+        ("我去年搬到温哥华了。", "user", "温哥华"),
+        ("I moved to Temescal last spring.", "user", "Temescal"),
+    ],
+    ids=["zh-phrase", "zh-city", "en-city"],
+)
+def test_a_phrase_is_no_ones_city(mem_e5: Memory, turn: str, subject: str, place: str | None) -> None:
+    """ "搬到我这来住了" filed the sister's city as "我这来住" (a rule) and the model read "爬山徒步" as
+    a dream destination: a Chinese value with a verb, an adverb or a number names no place."""
+    mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    cities = {r.value for r in mem_e5.records(user="u") if r.key == "city" and r.subject == subject}
+    assert cities == ({place} if place else set()), cities

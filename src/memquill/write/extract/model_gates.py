@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from memquill.model import MemoryRecord, Status
+from memquill.retrieve import places
 from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.appositions import relation_names
@@ -119,6 +120,8 @@ def empty(value: str) -> bool:
     if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         words = re.findall(r"[a-z']+", value.casefold())
         return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
+    if places.cities(value):
+        return False  # jieba tags 大连 an adverb
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     return bool(pos) and all(p.startswith(_ZH_EMPTY) or w in _ZH_EMPTY_WORDS for w, p in pos)
 
@@ -249,11 +252,25 @@ _ORG_END = re.compile(
 def region_like(value: str) -> bool:
     """Can ``value`` name a city, country or hometown? Not with a digit or a Latin model code
     beside Chinese ("秦PLUS", "Rivian R1S", "Model 3": a car), nor ending as a company does
-    ("Saguaro Health"). None of 674 labelled region values (training corpus, dev sets, the
-    knowledge-update answers) fails this."""
+    ("Saguaro Health"), nor as Chinese words that are a verb, an adverb or a number
+    (``_phrase``: "我这来住", "爬山徒步", "好多次"). None of 674 labelled region values (training
+    corpus, dev sets, the knowledge-update answers) fails this."""
     v = value.strip()
     mixed = is_cjk(v) and re.search(r"[A-Za-z]", v) is not None
-    return not (re.search(r"\d", v) or mixed or _ORG_END.search(v))
+    return not (re.search(r"\d", v) or mixed or _ORG_END.search(v) or _phrase(v))
+
+
+# jieba's tags of words no place name holds: a verb, an adverb, a numeral, a particle, a
+# preposition, a conjunction. Of 331 labelled Chinese region values only 大连 has one (an
+# adverb, "大"+"连"): a city of the gazetteer is a place whatever its tags.
+_NOT_A_NAME = ("v", "d", "m", "u", "p", "c")
+
+
+def _phrase(value: str) -> bool:
+    """A Chinese value that is a phrase, not a place's name ("搬到用户这来住" read as a city)."""
+    if not is_cjk(value) or places.cities(value):
+        return False
+    return any(flag.startswith(_NOT_A_NAME) for word, flag in values_pos(value) if word.strip())
 
 
 def acts(value: str) -> bool:
