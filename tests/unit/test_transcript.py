@@ -116,6 +116,8 @@ def test_a_relation_keeps_its_key_and_names_whose_it_is() -> None:
         ("we saw a movie", "The user saw a movie"),  # "saw" is no base form here
         ("I need a break", "The user needs a break"),  # "need" ends in -ed and is no past tense
         ("they agreed, so I proceed", "They agreed, so the user proceeds"),
+        ("I quit caffeine in 2025", "The user quit caffeine in 2025"),  # a past that is its base form
+        ("I quit smoking every January", "The user quits smoking every January"),
         ("I wanna go", "The user wanna go"),  # no verb: nothing added
         ("I kinda like tea", "The user kinda likes tea"),  # an adverb between
         ("I miss my mom", "The user misses their mom"),

@@ -117,7 +117,23 @@ def _past(verb: str) -> bool:
     return any(s in english_words("verbs") for s in stems)
 
 
+# verbs whose past is their base form: in a clause about the past ("I quit caffeine last year",
+# normalised "…in 2025") they take no -s ("the user quit", not "quits")
+_SAME_PAST = frozenset(
+    "quit put set cut hit let hurt cost shut spread split bet cast burst upset read".split()
+)
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|ago|last (?:night|week|month|year|spring|summer|autumn|fall|winter|time)|earlier|"
+    r"in (?:19|20)\d\d|back in|on \d{4}-\d\d-\d\d)\b",
+    re.IGNORECASE,
+)
+
 _WHO = {"i": "the user", "we": "the team", "you": "the assistant"}
+
+
+def _conjugate_past(m: re.Match[str]) -> str:
+    """``_conjugate`` in a clause about the past: a verb whose past is its base stays."""
+    return m.group(0) if m.group(m.lastindex or 0).lower() in _SAME_PAST else _conjugate(m)
 
 
 def _conjugate(m: re.Match[str]) -> str:
@@ -182,7 +198,8 @@ def third_person(clause: str, language: str, team: str | None = None) -> str:
     team = _we(text, team)
     if team is None:
         text = substitute(text, _WE_AS_I)
-    text = _YOU_VERB.sub(_conjugate, _I_VERB.sub(_conjugate, substitute(text, _EN_SUBS)))
+    conj = _conjugate_past if _PAST_TIME.search(text) else _conjugate
+    text = _YOU_VERB.sub(conj, _I_VERB.sub(conj, substitute(text, _EN_SUBS)))
     text = substitute(re.sub(r"\bI\b", "the user", text), _EN_PRONOUNS)
     text = _possessive(text)
     if team:
