@@ -249,3 +249,16 @@ def test_the_subjects_own_word_said_as_the_speakers_is_never_its_value(
     """ "我爸跟我们住" gave father a lives_with of "我爸": the own word was excluded only bare ("爸")."""
     spans = ranker().top(text, zh, attr(key), span_path.own_words(text, subject), k=50)
     assert own.casefold() not in {v.casefold() for v, _ in spans}
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "value"),
+    [
+        ("it's just me, my partner and our two cats in a rented flat in Glasgow", False, "partner"),
+        ("我跟我表妹合租，她在附近上班", True, "表妹"),
+    ],
+)
+def test_the_users_own_value_may_be_someone_named_by_a_relation(text: str, zh: bool, value: str) -> None:
+    """The user lives with "my partner": a relation word is the user's value, not the user."""
+    spans = ranker().top(text, zh, attr("lives_with"), span_path.own_words(text, "user"), k=50)
+    assert value in {v for v, _ in spans}, spans

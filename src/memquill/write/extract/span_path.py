@@ -33,8 +33,10 @@ FLOOR = 0.6
 
 
 def own_words(text: str, subject: str) -> list[str]:
-    """The subject's own words in the clause (relation word, name): never its value."""
-    rel = subjects.relation(text)
+    """The subject's own words in the clause (relation word, name): never its value. The
+    user's own attributes may well be someone named by a relation ("it's me, my partner and
+    our two cats": lives with my partner)."""
+    rel = subjects.relation(text) if subject != "user" else None
     words = [rel[1]] if rel else []
     if ":" in subject:
         words.append(subject.split(":", 1)[1])
