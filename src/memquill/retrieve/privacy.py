@@ -94,21 +94,16 @@ def withheld(
     """Turns behind private memories this request does not bear on (and that are not
     shown): an episode quoting such a turn is trimmed of it like a turn already said.
 
-    ``records`` are the user's active standing records and ``unsure`` their candidates (each
-    read here when not given: ``read_standing`` reads both at once); the user's *candidates* count
-    too, by their wording alone. A candidate is a reading too unsure
+    ``records`` are the user's active standing records and ``unsure`` their candidates
+    (``read_standing``, here when not given); the candidates count too, by their wording
+    alone. A candidate is a reading too unsure
     to be shown, yet its wording is the turn restated: "HMRC are on my back over VAT" is a
     candidate the head reads as money 0.96, while the episode quoting the raw turn reads 0.58
     and leaked into a birthday-gift request. Its key is what the classifier was unsure of, so
     a key the catalogue flags does not make it private ("Use British spelling…" read as an
     accessibility need would hide the spelling rule from every writing request)."""
-    user = Scope(tenant=reader.tenant, user=reader.user)
-    if records is None:
-        records = store.find(RecordFilter(user, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500)
-    if unsure is None:
-        unsure = store.find(
-            RecordFilter(user, statuses=CANDIDATES, types=PROFILE_TYPES, at=at, exact_scope=True), limit=500
-        )
+    if records is None or unsure is None:
+        records, unsure = read_standing(store, reader, at)
     out = {
         ev
         for r in records

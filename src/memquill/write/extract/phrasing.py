@@ -185,7 +185,7 @@ def _zh(text: str, team: str | None) -> str:
     text = re.sub(r"我们团队|咱们团队|我们组", "用户的团队", text)
     text = re.sub(r"(?:我们|咱们|咱)(?=全家|一家|家)", "用户", text)  # "我们全家搬到杭州" is no team
     text = re.sub(r"(?:我们|咱们|咱|我)(?:俩|两个人?|两人)", "用户和对方", text)
-    text = re.sub(r"我们|咱们", (_we(text, team) or "用户").strip(), text)
+    text = re.sub(r"我们|咱们", we_are(text, "zh", team), text)
     text = _ZH_YOU.sub("助手", text)
     return _ZH_I.sub("用户", text)
 
