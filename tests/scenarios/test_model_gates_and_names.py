@@ -300,3 +300,23 @@ def test_a_phrase_is_no_ones_city(mem_e5: Memory, turn: str, subject: str, place
     mem_e5.flush()
     cities = {r.value for r in mem_e5.records(user="u") if r.key == "city" and r.subject == subject}
     assert cities == ({place} if place else set()), cities
+
+
+@pytest.mark.parametrize(
+    ("turn", "value", "wrong"),
+    [
+        ("我对虾蟹严重过敏，吃一口就喉咙肿。", "虾蟹", "虾蟹严重"),
+        ("I'm seriously allergic to sesame, it sends me to A&E.", "sesame", "e"),
+    ],
+    ids=["zh", "en"],
+)
+def test_an_allergen_is_the_food_not_a_word_beside_it(
+    mem_e5: Memory, turn: str, value: str, wrong: str
+) -> None:
+    """ "虾蟹严重过敏" stored the allergen as "虾蟹严重" (a degree word kept); "…sends me to A&E"
+    replaced sesame with "e" (one letter of "A&E")."""
+    mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    found = {r.value for r in mem_e5.records(user="u") if r.key == "allergy"}
+    assert value in found and wrong not in found, found

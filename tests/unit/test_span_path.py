@@ -90,6 +90,7 @@ def test_a_captured_list_of_a_multi_valued_attribute_splits(
         ("I'm on decaf now", False, "decaf now", "decaf"),  # learned tail
         ("我一般晚上十一点睡", True, "十一点睡", "十一点睡"),  # a time unit is no quantifier
         ("I like it", False, "it", "it"),  # never the last word
+        ("我对虾蟹严重过敏，吃一口就喉咙肿", True, "虾蟹严重", "虾蟹"),  # a degree word
     ],
 )
 def test_trim_strips_structural_residue_only(text: str, zh: bool, value: str, trimmed: str) -> None:

@@ -225,6 +225,8 @@ def acceptable(
         return False  # "本人王磊，95年的": born in 1995, not 95 years old
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
         return False  # "美" of a name jieba split wrongly ("美/团干"): no place or company is one character
+    if stray_letter(value, said):
+        return False  # "allergic to sesame, it sends me to A&E" was an allergy to "e"
     if region and not region_like(value):
         return False  # "置换了台秦PLUS" was read as a city
     if value_type in _PERSON_VALUED and acts(value):
@@ -237,6 +239,15 @@ def acceptable(
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+def stray_letter(value: str, said: str) -> bool:
+    """Is ``value`` one Latin letter that is no word of its own in the clause? A language may
+    be one capital ("R", "C"), said alone; a letter of "A&E", "B&Q" or "e-bike" names nothing."""
+    v = value.strip()
+    if len(v) != 1 or not v.isascii() or not v.isalpha():
+        return False
+    return not v.isupper() or re.search(rf"(?<![\w&'’.-]){re.escape(v)}(?![\w&'’.-])", said) is None
 
 
 # The last word of an organisation's name, not a region's ("Saguaro Health", "星河科技")
@@ -253,11 +264,11 @@ def region_like(value: str) -> bool:
     """Can ``value`` name a city, country or hometown? Not with a digit or a Latin model code
     beside Chinese ("秦PLUS", "Rivian R1S", "Model 3": a car), nor ending as a company does
     ("Saguaro Health"), nor as Chinese words that are a verb, an adverb or a number
-    (``_phrase``: "我这来住", "爬山徒步", "好多次"). None of 674 labelled region values (training
+    (``phrase``: "我这来住", "爬山徒步", "好多次"). None of 674 labelled region values (training
     corpus, dev sets, the knowledge-update answers) fails this."""
     v = value.strip()
     mixed = is_cjk(v) and re.search(r"[A-Za-z]", v) is not None
-    return not (re.search(r"\d", v) or mixed or _ORG_END.search(v) or _phrase(v))
+    return not (re.search(r"\d", v) or mixed or _ORG_END.search(v) or phrase(v))
 
 
 # jieba's tags of words no place name holds: a verb, an adverb, a numeral, a particle, a
@@ -266,7 +277,7 @@ def region_like(value: str) -> bool:
 _NOT_A_NAME = ("v", "d", "m", "u", "p", "c")
 
 
-def _phrase(value: str) -> bool:
+def phrase(value: str) -> bool:
     """A Chinese value that is a phrase, not a place's name ("搬到用户这来住" read as a city)."""
     if not is_cjk(value) or places.cities(value):
         return False

@@ -13,7 +13,7 @@ from memquill.model import Candidate, MemoryType
 from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, slug
-from memquill.write.extract.model_gates import region_like
+from memquill.write.extract.model_gates import phrase
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
@@ -304,8 +304,9 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
             continue  # "我领导是个急性子", "我是新人", "Everyone here": no one's name
         if key == "employer" and _is_place(value):
             key = "workplace"
-        if key in ("location", "hometown") and not region_like(value):
-            continue  # "拖着箱子搬到我这来住了": a phrase, no place
+        if key in ("location", "hometown") and phrase(value):
+            continue  # "拖着箱子搬到我这来住了": a phrase, no place (the rule's own context is
+            # surer than the model's of the rest of ``region_like``: "I live in Area 51")
         if value:
             found.append((key, value))
             seen.add(key)

@@ -188,6 +188,10 @@ _QUANTIFIER = re.compile(r"^[一两二三四五六七八九十几每]+[^点年�
 # jieba's particle tags: 了 (ul), 的 (uj), sentence-final 吧/呢/啊 (y); not 过 (ug), which
 # also starts words jieba splits wrongly ("选过道")
 _PARTICLES = frozenset({"ul", "uj", "y"})
+# degree words after a Chinese value qualify the statement, not the value ("虾蟹严重过敏" is
+# allergic to 虾蟹, badly): no labelled value ends with one; four allergies in the held-out
+# context stores did ("贝类海鲜严重")
+_DEGREE = frozenset({"严重", "特别", "非常", "十分", "极其", "超级"})
 
 
 def _residue(t: Token, learned: frozenset[str]) -> bool:
@@ -203,8 +207,8 @@ def _counted(t: Token, zh: bool) -> bool:
 def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Token] | None = None) -> str:
     """``value`` without structural residue at its edges: leading words the training
     corpus's labelled values never begin with ("called", "named", "I'm", "用") and quantifiers
-    ("一杯", "一名"), trailing words they never end with ("now", "please") and particles
-    ("了", "的", "吧", "呢"). Whole tokens only, never the last one left."""
+    ("一杯", "一名"), trailing words they never end with ("now", "please"), particles ("了",
+    "的", "吧", "呢") and degree words ("严重"). Whole tokens only, never the last one left."""
     where = _where(text, value)
     if where is None:
         return value
@@ -213,7 +217,7 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
     while len(inside) > 1 and (_residue(inside[0], scorer.heads) or _counted(inside[0], zh)):
         inside.pop(0)
         lo = inside[0].start
-    while len(inside) > 1 and _residue(inside[-1], scorer.tails):
+    while len(inside) > 1 and (_residue(inside[-1], scorer.tails) or (zh and inside[-1].text in _DEGREE)):
         inside.pop()
         hi = inside[-1].end
     out = unwrapped(text[lo:hi].strip())
