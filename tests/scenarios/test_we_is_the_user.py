@@ -79,3 +79,20 @@ def test_a_decision_outside_a_project_is_the_users(
     say(mem_e5, clock, [turn], "s1")
     decisions = [r.content for r in mem_e5.records(user="u") if r.type is MemoryType.DECISION]
     assert decisions and all(d.startswith(said) for d in decisions), decisions
+
+
+@pytest.mark.parametrize(
+    ("note", "said"),
+    [
+        ("Remember: we moved the nightly backup to 3am.", "The team moved"),
+        ("记住：我们把夜间备份挪到凌晨三点了。", "团队把"),
+    ],
+    ids=["en", "zh"],
+)
+def test_an_agents_we_is_its_team(mem: Memory, note: str, said: str) -> None:
+    """An agent's "we" is the team it works in, not the user it works for."""
+    mem.add(note, user="u", session="s1", role="assistant", agent="ops")
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    notes = [r.content for r in mem.records(user="u") if r.key.startswith("note:")]
+    assert notes and all(n.startswith(said) for n in notes), notes

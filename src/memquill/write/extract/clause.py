@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memquill.model import Candidate, Event, MemoryType, Polarity, Source
+from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.write.extract.phrasing import sentence, third_person
@@ -85,9 +85,14 @@ class Clause:
 
     @property
     def team(self) -> str | None:
-        if not self.project:
-            return None
-        return f"项目 {self.project} " if self.language == "zh" else f"project {self.project}"
+        """Whom a "we" of this clause may name: the project; outside one, an agent's team (an
+        agent's "we moved the cron to 3am" is its team's, not the user's); the user's "we" is
+        the user (``phrasing._we``)."""
+        if self.project:
+            return f"项目 {self.project} " if self.language == "zh" else f"project {self.project}"
+        if self.event.role is Role.ASSISTANT:
+            return "团队" if self.language == "zh" else "the team"
+        return None
 
 
 Pattern = Callable[[Clause], list[Candidate]]
