@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memquill import Memory
+from memquill import FixedClock, Memory
 from memquill.model import MemoryRecord, MemoryType, Status
 from memquill.retrieve import routing
 from memquill.settings import Settings
@@ -18,6 +18,7 @@ from memquill.write.extract.model_gates import (
     region_like,
     without_captions,
 )
+from tests.support.sessions import say
 
 OPEN = ["active", "candidate"]
 
@@ -292,12 +293,12 @@ def test_a_car_or_a_company_does_not_move_the_user(mem_e5: Memory, home: str, ci
     ],
     ids=["zh-phrase", "zh-city", "en-city"],
 )
-def test_a_phrase_is_no_ones_city(mem_e5: Memory, turn: str, subject: str, place: str | None) -> None:
+def test_a_phrase_is_no_ones_city(
+    mem_e5: Memory, clock: FixedClock, turn: str, subject: str, place: str | None
+) -> None:
     """ "搬到我这来住了" filed the sister's city as "我这来住" (a rule) and the model read "爬山徒步" as
     a dream destination: a Chinese value with a verb, an adverb or a number names no place."""
-    mem_e5.add(turn, user="u", session="s1")
-    mem_e5.end_session(user="u", session="s1")
-    mem_e5.flush()
+    say(mem_e5, clock, [turn], "s1")
     cities = {r.value for r in mem_e5.records(user="u") if r.key == "city" and r.subject == subject}
     assert cities == ({place} if place else set()), cities
 
@@ -311,12 +312,10 @@ def test_a_phrase_is_no_ones_city(mem_e5: Memory, turn: str, subject: str, place
     ids=["zh", "en"],
 )
 def test_an_allergen_is_the_food_not_a_word_beside_it(
-    mem_e5: Memory, turn: str, value: str, wrong: str
+    mem_e5: Memory, clock: FixedClock, turn: str, value: str, wrong: str
 ) -> None:
     """ "虾蟹严重过敏" stored the allergen as "虾蟹严重" (a degree word kept); "…sends me to A&E"
     replaced sesame with "e" (one letter of "A&E")."""
-    mem_e5.add(turn, user="u", session="s1")
-    mem_e5.end_session(user="u", session="s1")
-    mem_e5.flush()
+    say(mem_e5, clock, [turn], "s1")
     found = {r.value for r in mem_e5.records(user="u") if r.key == "allergy"}
     assert value in found and wrong not in found, found

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from memquill import Memory
+from memquill import FixedClock, Memory
 from memquill.model import Status
+from tests.support.sessions import say
 
 CASES = {
     "zh": (
@@ -119,15 +120,12 @@ def test_a_question_after_its_condition_is_no_instruction(
     ids=["zh", "en"],
 )
 def test_what_someone_else_urges_never_replaces_the_users_value(
-    mem_e5: Memory, turns: list[str], key: str, value: str, urged: str
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, value: str, urged: str
 ) -> None:
     """ "同事一直劝我换成Cursor，我还是习惯用VS Code" stored Cursor as the editor (a rule read a
     switch), "Someone pitched CircleCI…" CircleCI as the CI (the model): each superseded the
     value the user keeps."""
-    for t in turns:
-        mem_e5.add(t, user="w", session="s1")
-    mem_e5.end_session(user="w", session="s1")
-    mem_e5.flush()
-    slots = _slots(mem_e5, "w")
+    say(mem_e5, clock, turns, "s1")
+    slots = _slots(mem_e5, "u")
     assert slots.get(key) == {value}, slots
     assert urged not in {v for vs in slots.values() for v in vs}, slots
