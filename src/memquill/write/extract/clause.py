@@ -32,6 +32,7 @@ class Clause:
     project: str | None
     conditions: list[str] = field(default_factory=list)
     when: tuple[datetime, datetime | None] | None = None  # the clause's resolved time, UTC
+    asked: bool = False  # its sentence ended with a question mark (cut off with the terminal)
 
     def make(
         self,

@@ -33,12 +33,21 @@ _TENTATIVE = re.compile(
     r"let'?s discuss|tbd|wondering|or not)\b",
     I,
 )
+# an A-not-A verb ("会不会", "值不值", "吃没吃") asks, except the adverbs "动不动" / "时不时"
 ZH_QUESTION = re.compile(
-    r"[吗呢么]\s*$|什么(?![都也])|哪[个些里儿种]|谁|多少|怎么|如何|为什么|有没有|能不能|是不是"
+    r"[吗呢么]\s*$|什么(?![都也])|(?<![没])啥(?![都也])|(?<!不)咋|(?<![没不])多久|哪[个些里儿种]|谁|多少|"
+    r"怎么|如何|为什么|(?!动不动|时不时)([\u4e00-\u9fff])[不没]\1"
 )
 _EN_QUESTION = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|should|shall|have|has|what|which|who|"
-    r"whom|where|why|how)\b",
+    r"whom|where|why|how|any|anything|anyone|anybody|tips|ideas|thoughts|advice|suggestions|"
+    r"recommendations|best way|good idea|worth it|okay to|ok to|better to)\b",
+    I,
+)
+# "Southwest flies there, right?", "…, isn't it?": a statement asked back is not stated
+_EN_TAG = re.compile(
+    r",\s*(?:right|correct|yeah|yes|no|ok|okay|huh|eh|or not|or what|"
+    r"(?:is|are|was|were|do|does|did|can|will|would|have|has)n'?t\s+\w+)\s*$",
     I,
 )
 _UNRESOLVED = re.compile(r"(?<![其吉])[他她](?![们人])|\b(?:he|she|him|his|her)\b", I)
@@ -77,14 +86,17 @@ _EN_IF_LEAD = re.compile(r"^(?:if|when|unless|once|suppose|supposing)\b[^,;]*[,;
 
 
 def question(c: Clause) -> bool:
-    """An interrogative clause ("你还记得我喜欢喝什么吗", "Do you know my favourite colour?")."""
+    """An interrogative clause ("你还记得我喜欢喝什么吗", "Do you know my favourite colour?",
+    "二手车过户一般要多久？"). A Chinese clause its question mark asks is a question
+    (``rules.question_tail`` gave a statement before it its own clause); an English one
+    needs the question's shape too."""
     if c.language == "zh":
-        return bool(ZH_QUESTION.search(c.text))
-    asked = "?" in c.event.content
+        return c.asked or bool(ZH_QUESTION.search(c.text))
     # a question may follow its condition ("If I switch to Helix, will my config break?"); a
     # statement followed by a question ("I moved to Denver, is that weird?") still states
     body = _EN_IF_LEAD.sub("", c.text, count=1)
-    return asked and bool(_EN_QUESTION.match(body) or re.search(r"\bwhat\b|\bwhich\b", c.text, I))
+    shaped = _EN_QUESTION.match(body) or _EN_TAG.search(c.text) or re.search(r"\bwhat\b|\bwhich\b", c.text, I)
+    return c.asked and bool(shaped)
 
 
 def blocked(c: Clause) -> bool:

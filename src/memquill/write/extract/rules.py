@@ -57,12 +57,21 @@ _COND = re.compile(
 _TAIL = re.compile(r"^(.+[^，,])[，,]\s*((?:[^，,]+))$")
 
 
-def question_tail(part: str) -> list[str]:
-    """``part`` split before a trailing question the rest of it is not (else ``[part]``)."""
+def question_tail(sentence: str) -> list[tuple[str, bool]]:
+    """The sentence without its terminal, split before a trailing question the rest of it is
+    not, each part with whether it was asked. A question mark asks only the last part of a
+    Chinese sentence when the part before it states something on its own ("我上周搬到成都了，
+    推荐几家火锅？"); an English one asks the whole clause (``question`` reads what it asks)."""
+    part = strip_terminal(sentence)
+    asked = sentence.rstrip().endswith(("?", "？"))
     m = _TAIL.match(part)
-    if m and ZH_QUESTION.search(m.group(2)) and not ZH_QUESTION.search(m.group(1)):
-        return [m.group(1), m.group(2)]
-    return [part]
+    if (
+        m
+        and not ZH_QUESTION.search(m.group(1))
+        and (ZH_QUESTION.search(m.group(2)) or (asked and detect_language(m.group(1)) == "zh"))
+    ):
+        return [(m.group(1), False), (m.group(2), asked or bool(ZH_QUESTION.search(m.group(2))))]
+    return [(part, asked)]
 
 
 _HEDGE = re.compile(
@@ -147,7 +156,7 @@ class RuleExtractor:
             confidence = 0.95
         body = CORRECTION.sub("", EXPLICIT.sub("", text.strip(), count=1), count=1)
         result = []
-        for part in (x for p in _CLAUSES.split(body) for x in question_tail(strip_terminal(p))):
+        for part, asked in (x for p in _CLAUSES.split(body) for x in question_tail(p)):
             if len(part) < 2 or (_HEDGE.search(part) and not explicit):
                 continue
             conds = [next(g for g in m.groups() if g).strip() for m in _COND.finditer(part)]
@@ -163,6 +172,7 @@ class RuleExtractor:
                     event.scope.project,
                     conds,
                     _when(part, times, language),
+                    asked,
                 )
             )
         return result
