@@ -129,3 +129,54 @@ def test_what_someone_else_urges_never_replaces_the_users_value(
     slots = _slots(mem_e5, "u")
     assert slots.get(key) == {value}, slots
     assert urged not in {v for vs in slots.values() for v in vs}, slots
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value", "sought"),
+    [
+        (
+            ["我在星河地产做数据分析。", "投了字节的简历，下周去字节面试，有点紧张。"],
+            "employer",
+            "星河地产",
+            "字节",
+        ),
+        (
+            [
+                "I work at REI in Denver.",
+                "Applied for a trail crew job with Jefferson County Open Space. Long shot.",
+            ],
+            "employer",
+            "REI",
+            "Jefferson County Open Space",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_where_the_user_only_applied_never_replaces_the_users_value(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, value: str, sought: str
+) -> None:
+    """ "Applied for a trail crew job with Jefferson County Open Space" stored that as the
+    user's occupation (the model) beside the employer they still have."""
+    say(mem_e5, clock, turns, "s1")
+    slots = _slots(mem_e5, "u")
+    assert slots.get(key) == {value}, slots
+    assert sought not in {v for vs in slots.values() for v in vs}, slots
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value"),
+    [
+        (["我在星河地产做数据分析。", "字节的offer拿到了，下个月去字节报到。"], "employer", "字节"),
+        (
+            ["I work at REI in Denver.", "Got the job! I start at Jefferson County Open Space on the 17th."],
+            "employer",
+            "Jefferson County Open Space",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_job_landed_replaces_the_old_one(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, value: str
+) -> None:
+    say(mem_e5, clock, turns, "s1")
+    assert _slots(mem_e5, "u").get(key) == {value}

@@ -36,3 +36,17 @@ def test_a_name_the_clause_starts_with_is_whole_words_none_a_function_word(
 @pytest.mark.parametrize("clause", ["现在不在杭州了", "最近在上海上班"])
 def test_a_clause_starting_with_a_time_word_is_about_no_one_named(clause: str) -> None:
     assert subject_for(clause, "person", None) is None
+
+
+@pytest.mark.parametrize(
+    ("clause", "subject"),
+    [
+        ("Mum's moved to Freiburg", "person:mother"),  # a relation said without "my"
+        ("Mum is in Lübeck now", "person:mother"),
+        ("She's the one who just changed jobs", None),  # a pronoun is no name
+        ("Matcha's been great btw", None),  # a drink is no one
+        ("Priya's into pottery", "person:Priya"),
+    ],
+)
+def test_a_capitalised_opener_is_a_person_only_when_it_names_one(clause: str, subject: str | None) -> None:
+    assert subject_for(clause, "person", None) == subject

@@ -44,3 +44,19 @@ def test_what_someone_else_urges_is_not_stated_unless_taken_up() -> None:
     assert not only_supposed("Postgres", "My manager suggested Postgres and we went with it.")
     # a doctor's instruction is the user's restriction, no proposal
     assert not only_supposed("alcohol", "My doctor told me to cut out alcohol while I'm on these antibiotics")
+
+
+def test_what_the_user_only_seeks_is_not_stated_until_landed() -> None:
+    applied = "Applied for a trail crew job with Jefferson County Open Space. Long shot."
+    assert only_supposed("Jefferson County Open Space", applied)
+    assert only_supposed("Carver Health", "Had a final-round interview at Carver Health on Friday.")
+    assert only_supposed("字节", "下周去字节面试，有点紧张")
+    assert only_supposed("字节", "投了字节的简历")
+    assert only_supposed("美团", "简历投给美团了，等消息")
+    # landed: the place applied to is the user's
+    assert not only_supposed(
+        "Jefferson County Open Space", "Got the job! I start at Jefferson County Open Space."
+    )
+    assert not only_supposed("字节", "面试了字节，拿到offer了，下个月入职")
+    # interviewing others where one works is no application
+    assert not only_supposed("Google", "I work at Google and interview candidates for my team")

@@ -15,6 +15,10 @@ parallel tests, but we're sticking with what we have" stored Cursor as the edito
 the CI. What follows a proposal verb up to the end of its phrase is proposed, not stated — unless
 the turn says it was taken up ("…suggested Postgres and we went with it", "听了他的，换成了…").
 "Told me to" is not one: a doctor's instruction is the user's restriction.
+
+What the user only seeks is the same: "Applied for a trail crew job with Jefferson County Open
+Space", "下周去字节面试" stored the employer the user does not have yet. Until the turn says it
+was landed ("got the job", "拿到offer", "被录取了"), the place applied to is not the user's.
 """
 
 from __future__ import annotations
@@ -51,15 +55,36 @@ _TAKEN_UP = re.compile(
     r"(?:and|so) (?:i|we)(?:'ve| have)? (?:switched|moved|went|signed up|joined|started))\b",
     re.IGNORECASE,
 )
+_SOUGHT_ZH = re.compile(
+    r"(?:投了?(?:份|个)?(?:简历)?(?:给|到)|申请了?|面试了|在面)([^，,。；;！!？?\n]+?)(?=[，,。；;！!？?\n]|$)|"
+    r"去([^，,。；;！!？?\n]{2,16}?)(?:面试|应聘)|投了([^，,。；;！!？?\n]{2,16}?)的简历"
+)
+_SOUGHT_EN = re.compile(
+    r"\b(?:(?:applied|applying|apply|put in an application|sent (?:my|a) (?:cv|resume)) (?:for|to|at|with)"
+    r"|interview(?:ed|ing)? (?:with|at|for)|round (?:with|at|for))\b"
+    r"([^,;.!?\n]+?)(?=[,;.!?\n]|\bbut\b|$)",
+    re.IGNORECASE,
+)
+_LANDED = re.compile(
+    r"拿到了?(?:\S{0,8}的)?offer|录取了|被录用|录用了|入职|签了|"
+    r"\b(?:got|landed|accepted|took) (?:the|an|that|their) (?:job|gig|offer|position|role|place|spot)\b|"
+    r"\b(?:got|was) (?:hired|accepted|in)\b",
+    re.IGNORECASE,
+)
 # what a supposition can wrongly state: a value of a slot or a passing state
 _STATED = frozenset({MemoryType.FACT, MemoryType.TEMPORARY, MemoryType.PREFERENCE})
 
 
 def antecedents(text: str) -> list[tuple[int, int]]:
-    """Character spans of the conditions a text supposes, and of what someone else urges when
-    the text does not say it was taken up (both languages)."""
-    rxs = (_ZH, _EN) if _TAKEN_UP.search(text) else (_ZH, _EN, _PROPOSED_ZH, _PROPOSED_EN)
-    return [m.span(1) for rx in rxs for m in rx.finditer(text)]
+    """Character spans of the conditions a text supposes, of what someone else urges when the
+    text does not say it was taken up, and of what the user seeks when it does not say it was
+    landed (both languages)."""
+    rxs = [_ZH, _EN]
+    if not _TAKEN_UP.search(text):
+        rxs += [_PROPOSED_ZH, _PROPOSED_EN]
+    if not _LANDED.search(text):
+        rxs += [_SOUGHT_ZH, _SOUGHT_EN]
+    return [m.span(g) for rx in rxs for m in rx.finditer(text) for g in range(1, rx.groups + 1) if m.group(g)]
 
 
 def only_supposed(value: str, text: str) -> bool:

@@ -38,6 +38,7 @@ from memquill.write.extract.model_gates import (
     names_person,
     now_and_then,
     region_like,
+    uncontracted,
     usual,
     without_captions,
 )
@@ -294,6 +295,7 @@ class ModelExtractor:
         zh = c.language == "zh"
         kept: dict[str, float | None] = {}  # a closed kind's value (a pet's animal) or none
         for v, q in self._values(o, attr, subject, times):
+            v = uncontracted(v, o.said)
             if (k := kind_value(attr.key, v, o.said, zh)) is not None and k not in kept:
                 kept[k] = q
         out = []

@@ -145,9 +145,9 @@ def only_time(value: str, value_type: str, key: str) -> bool:
     if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         # a hyphenated compound is one word: "24-hour" (time) is a format, not an hour
         words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", value.casefold())
-        return any(w in EN_TIME for w in words) and all(
-            w in EN_TIME or w in _EN_TIME_GLUE or w.isdigit() for w in words
-        )
+        timed = [w in EN_TIME or (w.endswith("s") and w[:-1] in EN_TIME) for w in words]  # "Sundays"
+        glue = [w in _EN_TIME_GLUE or w.isdigit() for w in words]
+        return any(timed) and all(t or g for t, g in zip(timed, glue, strict=True))
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     timed = any(p == "t" or _ZH_TIME_UNIT.search(w) for w, p in pos)  # "朵朵" is a measure word, no time
     return timed and all(p in ("t", "m", "q", "mq") or w.startswith("每") for w, p in pos)
@@ -221,6 +221,8 @@ def acceptable(
         return False
     if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
         return False  # "31" of "after 31 years at the post office" names no employer
+    if counted(value, value_type, key) or opener(value, said):
+        return False  # "Three rowing sessions a week", "Getting so many scam calls", "Ha, no"
     if key == "age" and _A_YEAR.search(said.replace(value, "\0", 1)):
         return False  # "本人王磊，95年的": born in 1995, not 95 years old
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
@@ -239,6 +241,64 @@ def acceptable(
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+_EN_NUMBER = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+    hundred thousand dozen couple few several half""".split()
+)
+_EN_INTERJECTION = frozenset(
+    "ha hah haha hey hi oh ok okay yes yeah yep yup nope nah no well so anyway lol ugh wow hmm sure "
+    "thanks".split()
+)
+
+
+_IS_OR_HAS = re.compile(
+    r"^['’]s\s+(?:been|got|gone|had|not|plenty|so|really|pretty|just|still|now|always|never|also|"
+    r"great|good|fine|better|worse|the|a|an|my|our|\w+ing|\w+ed)\b",
+    re.IGNORECASE,
+)
+
+
+def uncontracted(value: str, said: str) -> str:
+    """``value`` without an "'s" that is "is"/"has" in the clause ("Zed's plenty good",
+    "Matcha's been great"): a possessive name keeps it ("Trader Joe's", "McDonald's is")."""
+    v = value.rstrip()
+    if not v.endswith(("'s", "’s")) or (at := said.find(v)) < 0:
+        return value
+    return v[:-2] if _IS_OR_HAS.match(said[at + len(v) - 2 :]) else value
+
+
+def counted(value: str, value_type: str, key: str) -> bool:
+    """Is ``value`` only a count ("Three", "a couple") while ``key`` holds no number?"""
+    if value_type in _TIME_TYPES or _TIME_KEYS.search(key) or is_cjk(value):
+        return False
+    words = re.findall(r"[a-z0-9]+", value.casefold())
+    return bool(words) and all(w in _EN_NUMBER or w.isdigit() or w in ("a", "an") for w in words)
+
+
+def opener(value: str, said: str) -> bool:
+    """Is ``value`` the word that opens the clause, capitalised only because it does, and no
+    name: an interjection ("Ha, no, I'm a cyclist now") or a word only a verb ("Ditched…")?
+    A word the clause capitalises again, or that is a noun too ("Pop."), may be a name."""
+    v = value.strip()
+    if not re.fullmatch(r"[A-Z][a-z]+", v) or not said.lstrip().startswith(v):
+        return False
+    w = v.casefold()
+    if re.search(rf"\b{v}\b", said.lstrip()[len(v) :]):
+        return False
+    return w in _EN_INTERJECTION or _only_verb(w)
+
+
+def _only_verb(w: str) -> bool:
+    """A verb or a verb's past tense that WordNet lists as no noun ("ditched", "getting" stays:
+    a gerund names activities, "Swimming")."""
+    verbs, nouns = english_words("verbs"), english_words("nouns")
+    if w in verbs:
+        return w not in nouns
+    stem = w[:-2] if w.endswith("ed") else ""
+    doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in verbs  # "stopped"
+    return bool(stem) and w not in nouns and (stem in verbs or stem + "e" in verbs or doubled)
 
 
 def stray_letter(value: str, said: str) -> bool:

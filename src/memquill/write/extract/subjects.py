@@ -13,8 +13,9 @@ import re
 from functools import cache
 
 from memquill.catalogue import load
-from memquill.text import jieba_frequency
+from memquill.text import EN_STOP, jieba_frequency
 from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
 
 _EVENT_ZH = re.compile(
@@ -148,7 +149,9 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
         return "org"
     about_someone = kind == "person" or not _FIRST_PERSON.search(text)
     name = person_name(text) if about_someone else None
-    if name and not TECH.match(name) and (kind == "person" or _named(text, name)):
+    if name and (rel := load().relation(name)):
+        return f"person:{rel}"  # "Mum's moved to Freiburg": a relation said without "my"
+    if name and not TECH.match(name) and not thing_word(name) and (kind == "person" or _named(text, name)):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
 
@@ -182,7 +185,7 @@ _NAME_ZH = re.compile(r"^([\u4e00-\u9fff]{2,3}?)(?:是|在|住|喜欢|做|现在
 def person_name(text: str) -> str | None:
     """A name the clause starts with ("周琴是成都人", "Dana's birthday is …")."""
     m = _NAME_EN.match(text)
-    if m and m.group(1).split()[0] not in ("I", "My", "We", "Our", "The", "It", "This", "That"):
+    if m and m.group(1).split()[0].casefold() not in EN_STOP:  # "She's the one who…": no name
         # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name
         return None if m.group(1).lower() in english_words("nouns") else m.group(1)
     m = _NAME_ZH.match(text)

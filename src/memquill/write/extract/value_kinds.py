@@ -61,6 +61,14 @@ def kinds() -> dict[str, Kind]:
     return out
 
 
+def thing_word(word: str) -> bool:
+    """Is ``word`` a kind word of a closed kind (a drink, an animal…)? Then it names a thing,
+    not someone, even capitalised at the start of a sentence ("Matcha's been great")."""
+    return any(k.en.fullmatch(word) for k in kinds().values()) or word in {
+        w for k in kinds().values() for w in k.zh
+    }
+
+
 def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
     """Where the kind's words stand in ``text``, earliest first, the longest at a place."""
     if not zh:

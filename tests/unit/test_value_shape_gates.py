@@ -1,0 +1,44 @@
+"""Values the attribute model may not store because they name nothing of the attribute's
+kind (``model_gates``): a count, a word that opens the sentence, a time, or a name with "'s"
+that is really "is"/"has"."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill.write.extract.model_gates import acceptable, uncontracted
+
+
+@pytest.mark.parametrize(
+    ("value", "value_type", "key", "said"),
+    [
+        ("Three", "text", "sport", "Three rowing sessions a week now, blisters everywhere."),
+        ("a couple", "text", "hobby", "I do a couple every weekend"),
+        ("Ha", "text", "vehicle", "Ha, no, I'm a cyclist now."),
+        ("Ditched", "text", "vehicle", "Ditched the car last month."),
+        ("Sundays", "text", "favorite_food", "Something I can batch cook on Sundays."),
+    ],
+)
+def test_no_value(value: str, value_type: str, key: str, said: str) -> None:
+    assert not acceptable(value, value_type, key, said, None)
+
+
+@pytest.mark.parametrize(
+    ("value", "value_type", "key", "said"),
+    [
+        ("Swimming", "text", "sport", "Swimming three times a week now"),  # a gerund names an activity
+        ("Pop", "text", "music", "Pop."),  # a noun too
+        ("Denver", "place", "city", "Denver is home now"),
+        ("3", "number", "team_size", "3 people on my team"),
+        ("Sundays", "text", "availability", "I'm free Sundays"),
+    ],
+)
+def test_a_value(value: str, value_type: str, key: str, said: str) -> None:
+    assert acceptable(value, value_type, key, said, None)
+
+
+def test_an_s_that_is_is_or_has_is_no_part_of_the_name() -> None:
+    assert uncontracted("Zed's", "I miss Cursor's tab completion a bit but Zed's plenty good") == "Zed"
+    assert uncontracted("Matcha's", "Matcha's been great btw") == "Matcha"
+    assert uncontracted("Trader Joe's", "Trader Joe's is my go-to") == "Trader Joe's"
+    assert uncontracted("McDonald's", "lunch at McDonald's again") == "McDonald's"
