@@ -56,3 +56,31 @@ def test_no_name_in_what_only_looks_like_an_introduction(
 ) -> None:
     say(mem_read, clock, [turn], "s1")
     assert not {v for k, v in facts(mem_read) if k == "name"}
+
+
+@pytest.mark.parametrize(
+    ("turn", "expected"),
+    [
+        (
+            "Hey, I'm a sales associate at REI in Denver, mostly the climbing section.",
+            {("occupation", "sales associate"), ("employer", "REI")},
+        ),
+        ("I work as a barista at Blue Bottle.", {("occupation", "barista"), ("employer", "Blue Bottle")}),
+        ("我在顺丰当快递员", {("occupation", "快递员"), ("employer", "顺丰")}),
+        ("我在药房做店员，主要管中药柜台", {("occupation", "店员"), ("employer", "药房")}),
+    ],
+)
+def test_a_role_no_lexicon_lists_is_known_by_the_workplace_beside_it(
+    mem_modes: Memory, clock: FixedClock, turn: str, expected: set[tuple[str, str]]
+) -> None:
+    """ "I'm a sales associate at REI" stored only the city: "associate" is in no role list."""
+    say(mem_modes, clock, [turn], "s1")
+    assert expected <= facts(mem_modes)
+
+
+@pytest.mark.parametrize(
+    "turn", ["I'm a regular at Blue Bottle.", "I'm a little late for Sam's party.", "我在家做饭"]
+)
+def test_no_role_in_a_customer_a_degree_or_a_chore(mem_read: Memory, clock: FixedClock, turn: str) -> None:
+    say(mem_read, clock, [turn], "s1")
+    assert not {v for k, v in facts(mem_read) if k == "occupation"}

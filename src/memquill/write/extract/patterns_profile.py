@@ -24,6 +24,10 @@ _ROLE_ZH = (
     r"工程师|开发|程序员|经理|设计师|老师|学生|医生|护士|律师|架构师|分析师|研究员|负责人|"
     r"运维|测试|创始人|CEO|CTO|总监|主管|实习生|顾问|科学家|会计|销售|博士|硕士"
 )
+# how Chinese job words end ("快递员", "药剂师", "店长", "歌手", "销售助理")
+_JOB_END_ZH = (
+    r"员|师|工|长|手|官|医|经理|总监|主管|专员|顾问|助理|护士|会计|销售|运营|编辑|记者|司机|教练|主播"
+)
 _ROLE_EN = (
     r"engineer|developer|dev|programmer|manager|designer|teacher|student|doctor|nurse|"
     r"lawyer|architect|analyst|researcher|scientist|lead|founder|co-founder|consultant|"
@@ -179,6 +183,22 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("role", rx(rf"\bas (?:a|an) ([^，,。.!！?？]{{0,24}}?\b(?:{_ROLE_EN})s?\b)")),
     ("role", rx(r"^我?(?:是)?做(.{2,10}?)(?:的|工作)$")),
+    # "我在顺丰当快递员", "我是REI的销售助理", "I'm a sales associate at REI": a role no lexicon
+    # lists, known by the workplace beside it and (Chinese) by a job word's ending
+    (
+        "role",
+        rx(
+            r"^(?:我(?:现在|目前)?|现在|目前)(?:在[^，,。]{1,20}?(?:做|当|干)了?|是[^，,。]{1,20}?的)",
+            rf"(?:一名|一个|一位|个)?([\u4e00-\u9fff]{{0,8}}?(?:{_JOB_END_ZH}))(?=$|[，,。了的]|\s)",
+        ),
+    ),
+    (
+        "role",
+        re.compile(
+            r"^(?:I'm|I am|i'm|i am|I work as|i work as|I'm working as) (?:a|an) "
+            r"((?:[a-z][a-z-]*\s){0,3}[a-z][a-z-]*)(?=\s+(?:at|for)\s+[A-Z])"
+        ),
+    ),
 )
 _CONTACT_CTX = re.compile(r"我|邮箱|邮件|\b(?:my|me|email|e-mail|reach|contact)\b", I)
 _ALLERGY = re.compile(
@@ -288,6 +308,23 @@ def _opening(prefix: str) -> Iterator[tuple[int, str, str]]:
         at += len(w)
 
 
+_NOT_A_ROLE = frozenset(
+    "regular member customer client guest patient fan visitor tourist passenger subscriber user".split()
+)
+_DEGREE_EN = frozenset("little bit tad lot way".split())
+
+
+def _a_role(value: str) -> bool:
+    """A role names a job: not a customer's relation to a place ("a regular at Blue Bottle"),
+    not a degree ("a little late for Sam's party"), its last word no verb."""
+    words = value.casefold().split()
+    if not words or re.search(r"[\u4e00-\u9fff]", value):
+        return bool(words)
+    last = words[-1]
+    verb_only = last in english_words("verbs") and last not in english_words("nouns")
+    return last not in _NOT_A_ROLE and not _DEGREE_EN & set(words) and not verb_only
+
+
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
     found = []
     for key, pattern in _PROFILE:
@@ -300,6 +337,8 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         if who:
             owners[key] = who
         value = _value(key, first(m))
+        if key == "role" and not _a_role(value):
+            continue  # "I'm a regular at Blue Bottle": a customer, no job
         if key in ("manager", "name") and not _a_name(value, strict=key == "name" and m.start() == 0):
             continue  # "我领导是个急性子", "我是新人", "Everyone here": no one's name
         if key == "employer" and _is_place(value):
