@@ -200,3 +200,28 @@ def test_what_the_manager_is_like_is_no_name(
     say(mem_read, clock, [turn], "s1")
     names = [r.value for r in mem_read.records(user="u", statuses=["active", "candidate"]) if r.key == "name"]
     assert names == ([name] if name else [])
+
+
+@pytest.mark.parametrize(
+    ("turns", "theirs", "mine"),
+    [
+        (
+            ["I drink green tea every morning.", "My wife's switched to black coffee btw, she's judging me."],
+            ("person:wife", "black coffee"),
+            "green tea",
+        ),
+        (["我平时爱喝绿茶。", "我老婆换成喝黑咖啡了，天天笑我。"], ("person:wife", "黑咖啡"), "绿茶"),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_preference_said_of_a_relation_is_theirs(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], theirs: tuple[str, str], mine: str
+) -> None:
+    """ "My wife's switched to black coffee btw" replaced the user's own drink with "black
+    coffee btw": the switch rule filed every preference under the user."""
+    say(mem_modes, clock, turns, "s1")
+    recs = mem_modes.records(user="u", statuses=["active", "candidate"])
+    drinks = {(r.subject, r.value) for r in recs if r.key == "beverage"}
+    assert ("user", mine) in drinks, drinks
+    assert not {v for s, v in drinks if s == "user" and v != mine}, drinks
+    assert {v for s, v in drinks if s == theirs[0]} <= {theirs[1]}, drinks

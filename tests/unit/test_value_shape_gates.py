@@ -17,6 +17,8 @@ from memquill.write.extract.model_gates import acceptable, uncontracted
         ("Ha", "text", "vehicle", "Ha, no, I'm a cyclist now."),
         ("Ditched", "text", "vehicle", "Ditched the car last month."),
         ("Sundays", "text", "favorite_food", "Something I can batch cook on Sundays."),
+        ("said keep it", "tech", "device", "IT sent me a Dell XPS 13 and said keep it"),
+        ("honestly it's", "tech", "device", "IT sent me a Dell XPS 13, honestly it's growing on me"),
     ],
 )
 def test_no_value(value: str, value_type: str, key: str, said: str) -> None:
@@ -31,6 +33,8 @@ def test_no_value(value: str, value_type: str, key: str, said: str) -> None:
         ("Denver", "place", "city", "Denver is home now"),
         ("3", "number", "team_size", "3 people on my team"),
         ("Sundays", "text", "availability", "I'm free Sundays"),
+        ("Dell XPS 13", "tech", "device", "IT sent me a Dell XPS 13 and said keep it"),
+        ("O'Brien", "person", "manager", "my manager is O'Brien"),
     ],
 )
 def test_a_value(value: str, value_type: str, key: str, said: str) -> None:

@@ -33,6 +33,7 @@ from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
     cue_may_lift,
+    empty,
     fits_role,
     introduced,
     names_person,
@@ -295,8 +296,9 @@ class ModelExtractor:
         zh = c.language == "zh"
         kept: dict[str, float | None] = {}  # a closed kind's value (a pet's animal) or none
         for v, q in self._values(o, attr, subject, times):
-            v = uncontracted(v, o.said)
-            if (k := kind_value(attr.key, v, o.said, zh)) is not None and k not in kept:
+            if (bare := uncontracted(v, o.said)) != v and empty(bare):
+                continue  # "She's from Lyon" read "She's" as a hometown
+            if (k := kind_value(attr.key, bare, o.said, zh)) is not None and k not in kept:
                 kept[k] = q
         out = []
         for value, span_p in kept.items():

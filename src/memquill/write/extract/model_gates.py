@@ -117,8 +117,8 @@ _ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
 
 def empty(value: str) -> bool:
     """Does ``value`` consist of words that name nothing ("大家", "literally everyone", "ugh")?"""
-    if not is_cjk(value):  # English, accents included ("Ní Bhriain")
-        words = re.findall(r"[a-z']+", value.casefold())
+    if not is_cjk(value):  # English, accents included ("Ní Bhriain"); "it's" is "it" + "s"
+        words = re.findall(r"[a-z]+", value.casefold())
         return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
     if places.cities(value):
         return False  # jieba tags 大连 an adverb
@@ -221,6 +221,8 @@ def acceptable(
         return False
     if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
         return False  # "31" of "after 31 years at the post office" names no employer
+    if value_type in _NAMED and clausal(value):
+        return False  # "said keep it" of "IT sent me a Dell XPS 13 and said keep it"
     if counted(value, value_type, key) or opener(value, said):
         return False  # "Three rowing sessions a week", "Getting so many scam calls", "Ha, no"
     if key == "age" and _A_YEAR.search(said.replace(value, "\0", 1)):
@@ -267,6 +269,19 @@ def uncontracted(value: str, said: str) -> str:
     if not v.endswith(("'s", "’s")) or (at := said.find(v)) < 0:
         return value
     return v[:-2] if _IS_OR_HAS.match(said[at + len(v) - 2 :]) else value
+
+
+_EN_PERSONAL = frozenset("i me you he him she her it we us they them".split())
+
+
+def clausal(value: str) -> bool:
+    """Is an English ``value`` part of a clause rather than a name: it opens with a lowercase
+    word that is only a verb, or holds a personal pronoun ("said keep it", "honestly it's")?"""
+    if is_cjk(value) or not (words := value.split()):
+        return False
+    if words[0].islower() and _only_verb(words[0]):
+        return True
+    return any(w in _EN_PERSONAL for w in re.findall(r"[a-z]+", value.casefold()))
 
 
 def counted(value: str, value_type: str, key: str) -> bool:

@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memquill.catalogue import load
+from memquill.keymap import to_catalogue
 from memquill.model import Candidate, MemoryType, Polarity
+from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, TECH, classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, flags, imperative, pref_key, rx, say
@@ -247,8 +250,29 @@ def preference(c: Clause) -> list[Candidate]:
     for family in (_reply, _switch, _negative, _consumption, _positive, _habit):
         found = family(c)
         if found:
-            return found
+            return _theirs(c, found)
     return []
+
+
+# "My wife and I…", "我和老婆…": the user is in it too
+_WITH_ME = re.compile(r"和我|跟我|我们|咱们|\band (?:I|me)\b|\b(?:we|us)\b", re.IGNORECASE)
+
+
+def _theirs(c: Clause, found: list[Candidate]) -> list[Candidate]:
+    """A preference said of someone in the user's life ("My wife switched to black coffee",
+    "我老婆换成喝黑咖啡了") is theirs, not the user's: kept under the relation where the
+    catalogue lets a person hold it (a freeform like/use too), else not stored."""
+    other = subjects.about_other(c.text)
+    if other is None or _WITH_ME.search(c.text):
+        return found
+    subject = f"person:{other[0]}"
+    cat = load()
+    out = []
+    for x in found:
+        key = to_catalogue("user", x.key, x.polarity is Polarity.NEGATIVE)[1]
+        if cat.get(key) is None or cat.allows(key, subject):
+            out.append(x.model_copy(update={"subject": subject}))
+    return out
 
 
 # --- standing instructions ------------------------------------------------------------

@@ -282,9 +282,13 @@ _LEAD = re.compile(
     r"(?:喝|吃|用|使用|玩|看|听|穿|去)\s*)+",
     re.I,
 )
+# chat asides a value never ends with ("switched to black coffee btw", "vegan now tbh")
+CHAT_FILLER = frozenset("btw lol lmao haha hahaha tbh imo ngl fyi honestly though anyway".split())
 _TAIL = re.compile(
     r"(?:\s*(?:了|啦|的|吧|呢|啊|呀|给我|给用户|就行|就好)|\s+(?:anymore|any more|at all|very much|a lot|"
-    r"so much|now|these days|please|to me|to the user|for me|either|too|as well)\b)+\s*$",
+    r"so much|now|these days|please|to me|to the user|for me|either|too|as well|"
+    + "|".join(sorted(CHAT_FILLER))
+    + r")\b)+\s*$",
     re.I,
 )
 

@@ -20,6 +20,7 @@ from memquill.catalogue import Attribute, load
 from memquill.model import Candidate, Polarity
 from memquill.retrieve import places
 from memquill.write.extract import span_change, subjects, value_shapes
+from memquill.write.extract.phrasing import CHAT_FILLER
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
 
@@ -217,7 +218,11 @@ def trim(scorer: SpanScorer, text: str, zh: bool, value: str, toks: Sequence[Tok
     while len(inside) > 1 and (_residue(inside[0], scorer.heads) or _counted(inside[0], zh)):
         inside.pop(0)
         lo = inside[0].start
-    while len(inside) > 1 and (_residue(inside[-1], scorer.tails) or (zh and inside[-1].text in _DEGREE)):
+    while len(inside) > 1 and (
+        _residue(inside[-1], scorer.tails)
+        or (zh and inside[-1].text in _DEGREE)
+        or (not zh and inside[-1].text.casefold() in CHAT_FILLER)
+    ):
         inside.pop()
         hi = inside[-1].end
     out = unwrapped(text[lo:hi].strip())
