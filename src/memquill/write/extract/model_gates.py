@@ -145,9 +145,9 @@ def only_time(value: str, value_type: str, key: str) -> bool:
     if not is_cjk(value):  # English, accents included ("Ní Bhriain")
         # a hyphenated compound is one word: "24-hour" (time) is a format, not an hour
         words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", value.casefold())
-        timed = [w in EN_TIME or (w.endswith("s") and w[:-1] in EN_TIME) for w in words]  # "Sundays"
+        said = [w in EN_TIME or (w.endswith("s") and w[:-1] in EN_TIME) for w in words]  # "Sundays"
         glue = [w in _EN_TIME_GLUE or w.isdigit() for w in words]
-        return any(timed) and all(t or g for t, g in zip(timed, glue, strict=True))
+        return any(said) and all(t or g for t, g in zip(said, glue, strict=True))
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     timed = any(p == "t" or _ZH_TIME_UNIT.search(w) for w, p in pos)  # "朵朵" is a measure word, no time
     return timed and all(p in ("t", "m", "q", "mq") or w.startswith("每") for w, p in pos)

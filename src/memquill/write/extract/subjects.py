@@ -149,8 +149,8 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
         return "org"
     about_someone = kind == "person" or not _FIRST_PERSON.search(text)
     name = person_name(text) if about_someone else None
-    if name and (rel := load().relation(name)):
-        return f"person:{rel}"  # "Mum's moved to Freiburg": a relation said without "my"
+    if name and (kin := load().relation(name)):
+        return f"person:{kin}"  # "Mum's moved to Freiburg": a relation said without "my"
     if name and not TECH.match(name) and not thing_word(name) and (kind == "person" or _named(text, name)):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
