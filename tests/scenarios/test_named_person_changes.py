@@ -61,3 +61,36 @@ def test_the_users_own_change_beside_a_name_stays_the_users(
     say(mem_e5, clock, [mine], "s2", gap_days=20)
     recs = mem_e5.records(user="u", statuses=["active", "candidate"])
     assert not [r for r in recs if r.attributes.get("linked_from") == "user"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "now", "before"),
+    [
+        (
+            [
+                "My manager is Priya.",
+                "New manager is Marcus, came over from the Leeds office.",
+                "Reorg at work: Marcus is moving to the data platform team and we're getting Helen as our manager.",
+            ],
+            "Helen",
+            {"Priya", "Marcus"},
+        ),
+        (
+            ["我的领导是老周。", "新领导叫许磊，比我大不了几岁。", "现在的领导是陈姐，人很干脆。"],
+            "陈姐",
+            {"老周", "许磊"},
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_new_manager_said_without_my_replaces_the_old_one(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], now: str, before: set[str]
+) -> None:
+    """ "New manager is Marcus", "we're getting Helen as our manager", "新领导叫许磊" left the
+    first manager's name active: the rule wanted "my manager is …"."""
+    for i, turn in enumerate(turns):
+        say(mem_modes, clock, [turn], f"s{i}")
+    active = {
+        r.value for r in mem_modes.records(user="u", statuses=["active"]) if r.subject == "person:manager"
+    }
+    assert now in active and not active & before, active

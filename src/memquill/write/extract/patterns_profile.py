@@ -76,11 +76,20 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "manager",
         rx(
-            r"^(?:我的?(?:直属)?(?:领导|经理|老板|上司|主管|leader)(?:是|叫)|",
-            r"my (?:direct )?(?:manager|boss|lead|supervisor|team lead) is(?: called| named)?|",
+            r"^(?:(?:我的?|我们的?|现在的|新来的|新的?)(?:直属)?(?:领导|经理|老板|上司|主管|leader|组长)(?:是|叫)|",
+            r"(?:my |our |the )?(?:new |current )?(?:direct )?(?:manager|boss|lead|supervisor|team lead)",
+            r" is(?: now)?(?: called| named)?|",
             r"i (?:now |currently |directly )*report to|i'?m (?:now )?reporting to)\s*",
             _NAME,
             END,
+        ),
+    ),
+    # "we're getting Helen as our manager", "Helen will be my new boss"
+    (
+        "manager",
+        re.compile(
+            r"\b([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s(?:is\s|as\s|will be\s|becomes\s|became\s)(?:now\s)?"
+            r"(?:my|our) (?:new )?(?:direct )?(?:manager|boss|team lead|supervisor)\b"
         ),
     ),
     # "改成向郑凯汇报了", "现在直接给陈姐汇报": whom the user reports to is the manager

@@ -283,7 +283,7 @@ _LEAD = re.compile(
     re.I,
 )
 # chat asides a value never ends with ("switched to black coffee btw", "vegan now tbh")
-CHAT_FILLER = frozenset("btw lol lmao haha hahaha tbh imo ngl fyi honestly though anyway".split())
+CHAT_FILLER = frozenset("btw lol lmao haha hahaha tbh imo ngl fyi honestly though anyway then".split())
 _TAIL = re.compile(
     r"(?:\s*(?:了|啦|的|吧|呢|啊|呀|给我|给用户|就行|就好)|\s+(?:anymore|any more|at all|very much|a lot|"
     r"so much|now|these days|please|to me|to the user|for me|either|too|as well|"
