@@ -180,3 +180,27 @@ def test_a_job_landed_replaces_the_old_one(
 ) -> None:
     say(mem_e5, clock, turns, "s1")
     assert _slots(mem_e5, "u").get(key) == {value}
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value", "weighed"),
+    [
+        (["我住在杭州。", "最近有点纠结，成都那边机会多，房价也低。"], "city", "杭州", "成都"),
+        (
+            ["I live in Leeds.", "Honestly half tempted by Bristol, the rent is lower."],
+            "city",
+            "Leeds",
+            "Bristol",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_place_only_weighed_never_replaces_the_users_value(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, value: str, weighed: str
+) -> None:
+    """ "Honestly half tempted by Bristol" replaced the user's city: being tempted, torn (纠结)
+    or toying with a move is a hedge, and a hedge states nothing."""
+    say(mem_e5, clock, turns, "s1")
+    slots = _slots(mem_e5, "u")
+    assert slots.get(key) == {value}, slots
+    assert weighed not in {v for vs in slots.values() for v in vs}, slots

@@ -19,6 +19,8 @@ from memquill.write.extract.model_gates import acceptable, uncontracted
         ("Sundays", "text", "favorite_food", "Something I can batch cook on Sundays."),
         ("said keep it", "tech", "device", "IT sent me a Dell XPS 13 and said keep it"),
         ("honestly it's", "tech", "device", "IT sent me a Dell XPS 13, honestly it's growing on me"),
+        ("I've", "place", "workplace", "Three weeks of working from home and I've barely left"),
+        ("Galway", "organisation", "employer", "My partner's been offered a job in Galway"),
     ],
 )
 def test_no_value(value: str, value_type: str, key: str, said: str) -> None:

@@ -109,6 +109,7 @@ _EN_EMPTY = frozenset(
     nothing ugh lol lmao haha hahaha hmm meh yay oops omg literally really actually basically
     honestly totally probably definitely seriously""".split()
 )
+_CONTRACTED = frozenset("s ve ll re d m t".split())  # the tails of "it's", "I've", "we'll"…
 _ZH_EMPTY_WORDS = frozenset("大家 别人 人家 有人 所有人 每个人 任何人 谁 什么 啥".split())
 # jieba tags of words that name nothing: pronoun, adverb, particles, modal, preposition,
 # conjunction, interjection, onomatopoeia, punctuation ("大家", "太多" is d + a: not all)
@@ -118,7 +119,7 @@ _ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
 def empty(value: str) -> bool:
     """Does ``value`` consist of words that name nothing ("大家", "literally everyone", "ugh")?"""
     if not is_cjk(value):  # English, accents included ("Ní Bhriain"); "it's" is "it" + "s"
-        words = re.findall(r"[a-z]+", value.casefold())
+        words = [w for w in re.findall(r"[a-z]+", value.casefold()) if w not in _CONTRACTED]
         return bool(words) and all(w in _EN_EMPTY or w in EN_STOP for w in words)
     if places.cities(value):
         return False  # jieba tags 大连 an adverb
@@ -221,6 +222,8 @@ def acceptable(
         return False
     if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
         return False  # "31" of "after 31 years at the post office" names no employer
+    if value_type == "organisation" and places.cities(value) == [value.strip()]:
+        return False  # "Aoife's been offered a job in Galway": a city, no employer
     if value_type in _NAMED and clausal(value):
         return False  # "said keep it" of "IT sent me a Dell XPS 13 and said keep it"
     if counted(value, value_type, key) or opener(value, said):

@@ -75,7 +75,8 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
 
 
 _HEDGE = re.compile(
-    r"也许|可能|(?<!不)考虑|要不要|是不是|或许|maybe|might|perhaps|should we|thinking about|considering",
+    r"也许|可能|(?<!不)考虑|要不要|是不是|或许|纠结|犹豫|maybe|might|perhaps|should we|thinking about|"
+    r"thinking of|considering|tempted|toying with|on the fence",
     re.IGNORECASE,
 )
 
