@@ -37,6 +37,8 @@ def test_no_value(value: str, value_type: str, key: str, said: str) -> None:
         ("Sundays", "text", "availability", "I'm free Sundays"),
         ("Dell XPS 13", "tech", "device", "IT sent me a Dell XPS 13 and said keep it"),
         ("O'Brien", "person", "manager", "my manager is O'Brien"),
+        ("0412 555 019", "phone", "phone", "my brother Kwame, 0412 555 019"),  # digits are no count
+        ("ruff", "tech", "stack:linter", "we lint with ruff and format with black"),  # a tool, no verb
     ],
 )
 def test_a_value(value: str, value_type: str, key: str, said: str) -> None:

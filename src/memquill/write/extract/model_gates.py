@@ -278,12 +278,12 @@ _EN_PERSONAL = frozenset("i me you he him she her it we us they them".split())
 
 
 def clausal(value: str) -> bool:
-    """Is an English ``value`` part of a clause rather than a name: it opens with a lowercase
-    word that is only a verb, or holds a personal pronoun ("said keep it", "honestly it's")?"""
+    """Is an English ``value`` part of a clause rather than a name: several words opening with
+    a lowercase word that is only a verb, or a personal pronoun ("said keep it", "honestly it's")?"""
     if is_cjk(value) or not (words := value.split()):
         return False
-    if words[0].islower() and _only_verb(words[0]):
-        return True
+    if len(words) > 1 and words[0].islower() and _only_verb(words[0]):
+        return True  # one lowercase word may be a tool's name ("ruff", "black")
     return any(w in _EN_PERSONAL for w in re.findall(r"[a-z]+", value.casefold()))
 
 
@@ -292,7 +292,8 @@ def counted(value: str, value_type: str, key: str) -> bool:
     if value_type in _TIME_TYPES or _TIME_KEYS.search(key) or is_cjk(value):
         return False
     words = re.findall(r"[a-z0-9]+", value.casefold())
-    return bool(words) and all(w in _EN_NUMBER or w.isdigit() or w in ("a", "an") for w in words)
+    said = any(w in _EN_NUMBER for w in words)  # digits alone may be a phone number or a code
+    return said and all(w in _EN_NUMBER or w.isdigit() or w in ("a", "an") for w in words)
 
 
 def opener(value: str, said: str) -> bool:
