@@ -119,3 +119,31 @@ def test_a_car_sold_for_another_is_replaced_and_its_fuel_use_is_no_car(
     say(mem_e5, clock, ["最后还是没换电车，上个月把飞度卖了，提了台轩逸，油耗挺低"], "s1", gap_days=20)
     cars = {r.value for r in mem_e5.records(user="u") if r.key == "vehicle"}
     assert cars == {"轩逸"}
+
+
+@pytest.mark.parametrize(
+    ("turns", "quit"),
+    [
+        (["I drink Coke Zero every day.", "I quit Coke Zero."], "Coke Zero"),
+        (
+            ["I drink Coke Zero every day.", "Headaches for three days after quitting soda, is that normal?"],
+            "soda",
+        ),
+        (["我每天都喝奶茶。", "我戒了奶茶。"], "奶茶"),
+    ],
+    ids=["en-quit", "en-quitting", "zh"],
+)
+def test_a_drink_given_up_is_no_usual_drink(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], quit: str
+) -> None:
+    """ "after quitting soda" made soda the usual drink (the clause names a drink, and "quitting"
+    was no cue for an old value), and "I quit Coke Zero" went to a "likes" key beside the
+    beverage slot, which kept Coke Zero."""
+    say(mem_e5, clock, turns[:1], "s1")
+    say(mem_e5, clock, turns[1:], "s2")
+    drinks = {
+        (r.value, r.polarity.value)
+        for r in mem_e5.records(user="u", statuses=["active"])
+        if r.key == "beverage" and r.subject == "user"
+    }
+    assert (quit, "positive") not in drinks, drinks

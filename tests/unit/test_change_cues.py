@@ -123,3 +123,11 @@ def test_a_span_an_old_cue_begins_is_the_retired_value(
     from memquill.write.extract.model import _without_cue_words
 
     assert set(_without_cue_words(said, ranked, value_type)) == kept
+
+
+def test_an_old_value_cue_reads_in_the_progressive_too() -> None:
+    """ "after quitting soda", "giving up coffee": the -ing form of an old-value cue."""
+    assert change_cues.old_spans("Headaches for days after quitting soda", ["soda"]) == {"soda"}
+    assert change_cues.old_spans("I'm giving up coffee for Lent", ["coffee"]) == {"coffee"}
+    # a new value's cue is not read so: "moving to Denver" may be a plan
+    assert change_cues.kind("We're moving to Denver in May") != "new"

@@ -58,9 +58,25 @@ def _table() -> tuple[tuple[str, re.Pattern[str]], ...]:
     out = []
     for kind, langs in cues.items():
         words = sorted({w for ws in langs.values() for w in ws}, key=len, reverse=True)
+        if kind == "old":  # "after quitting soda", "giving up coffee": what is left behind
+            words = sorted(
+                {*words, *filter(None, map(_progressive, langs.get("en", [])))}, key=len, reverse=True
+            )
         rx = "|".join(_cue_rx(w, f"{kind}{i}") for i, w in enumerate(words))
         out.append((kind, re.compile(rx, re.IGNORECASE)))
     return tuple(out)
+
+
+_ING = {"quit": "quitting", "gave": "giving", "cut": "cutting", "got": "getting", "left": "leaving"}
+
+
+def _progressive(cue: str) -> str | None:
+    """The cue with its verb in -ing ("dropped X" → "dropping X", "gave up" → "giving up").
+    Only an old value's cues are read so: "quitting soda" leaves soda behind either way,
+    while "moving to Denver" may be a plan, not the new value."""
+    verb, _, rest = cue.partition(" ")
+    ing = _ING.get(verb) or (verb[:-2] + "ing" if verb.endswith("ed") and len(verb) > 4 else None)
+    return f"{ing} {rest}".strip() if ing else None
 
 
 def _cue_rx(word: str, name: str) -> str:

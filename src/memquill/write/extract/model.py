@@ -298,7 +298,10 @@ class ModelExtractor:
         for v, q in self._values(o, attr, subject, times):
             if (bare := uncontracted(v, o.said)) != v and empty(bare):
                 continue  # "She's from Lyon" read "She's" as a hometown
-            if (k := kind_value(attr.key, bare, o.said, zh)) is not None and k not in kept:
+            k = kind_value(attr.key, bare, o.said, zh)
+            if attr.single and k != bare and _retired(o.said, k):
+                continue  # "after quitting soda": the drink named is the one left behind
+            if k is not None and k not in kept:
                 kept[k] = q
         out = []
         for value, span_p in kept.items():

@@ -12,6 +12,7 @@ from memquill.model.scope import Level
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, english_words, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
+from memquill.write.extract.value_kinds import kind_of
 
 # A request to be reminded: "提醒我", "下次提醒一下我", "remind me to…" as an order (at the start,
 # after a comma or "please / can you / to"); "moments like this remind me why…" asks nothing.
@@ -185,7 +186,7 @@ def project_subject(c: Clause) -> tuple[str, Level]:
 def pref_key(obj: str, negative: bool = False) -> str:
     """``<category>`` for an exclusive positive choice, ``<category>:<head>`` otherwise;
     ``likes:<slug>`` when the object names no known category."""
-    found = classify(obj)
+    found = classify(obj) or kind_of(obj)
     if found is None:
         return f"likes:{slug(clean_object(obj))}"
     cat, head = found

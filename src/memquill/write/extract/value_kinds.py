@@ -61,6 +61,19 @@ def kinds() -> dict[str, Kind]:
     return out
 
 
+def kind_of(obj: str) -> tuple[str, str] | None:
+    """(attribute key, kind word) of the first consumable kind ``obj`` names ("Coke Zero" →
+    beverage, "coke"): a preference object the lexicon does not list still fills its slot."""
+    for key, kind in kinds().items():
+        if kind.owned:
+            continue
+        if m := kind.en.search(obj):
+            return key, m.group(0).casefold()
+        if word := next((w for w in kind.zh if w in obj), None):
+            return key, word
+    return None
+
+
 def thing_word(word: str) -> bool:
     """Is ``word`` a kind word of a closed kind (a drink, an animal…)? Then it names a thing,
     not someone, even capitalised at the start of a sentence ("Matcha's been great")."""
