@@ -84,3 +84,28 @@ def test_a_role_no_lexicon_lists_is_known_by_the_workplace_beside_it(
 def test_no_role_in_a_customer_a_degree_or_a_chore(mem_read: Memory, clock: FixedClock, turn: str) -> None:
     say(mem_read, clock, [turn], "s1")
     assert not {v for k, v in facts(mem_read) if k == "occupation"}
+
+
+@pytest.mark.parametrize(
+    ("turns", "role"),
+    [
+        (
+            [
+                "I'm a data engineer.",
+                "My manager is going on sabbatical, and they've made me tech lead for the ingestion squad.",
+            ],
+            "tech lead",
+        ),
+        (["我是会计。", "任命下来了，我被任命为财务主管了。"], "财务主管"),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_role_someone_gives_the_user_is_the_users(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], role: str
+) -> None:
+    """ "…they've made me tech lead" went to the manager the clause opens with, or nowhere."""
+    say(mem_modes, clock, turns[:1], "s1")
+    say(mem_modes, clock, turns[1:], "s2")
+    active = mem_modes.records(user="u", statuses=["active"])
+    assert {r.value for r in active if r.key == "occupation" and r.subject == "user"} == {role}
+    assert not [r for r in active if r.key == "occupation" and r.subject == "person:manager"]

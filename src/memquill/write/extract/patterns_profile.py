@@ -33,6 +33,9 @@ _ROLE_EN = (
     r"lawyer|architect|analyst|researcher|scientist|lead|founder|co-founder|consultant|"
     r"cto|ceo|director|intern|accountant|writer|product owner|sre|devops|pm"
 )
+_MADE_ME = re.compile(r"\b(?:made|named|appointed|promoted) me\b|把我|让我|任命我|我被", re.IGNORECASE)
+# the heads of roles someone is made ("made me tech lead", "named me team captain")
+_ROLE_EN_MORE = r"head|owner|captain|chair|coordinator|officer|editor|supervisor|rep|admin|maintainer"
 _NOT_NAME = (
     r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
     r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
@@ -192,6 +195,17 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("role", rx(rf"\bas (?:a|an) ([^，,。.!！?？]{{0,24}}?\b(?:{_ROLE_EN})s?\b)")),
     ("role", rx(r"^我?(?:是)?做(.{2,10}?)(?:的|工作)$")),
+    # someone makes the user something: "they've made me tech lead for the ingestion squad",
+    # "promoted me to staff engineer", "领导把我提成了架构师", "我被任命为财务主管"
+    (
+        "role",
+        rx(
+            r"\b(?:made|named|appointed|promoted) me(?: to)? (?:the |a |an |our )?",
+            rf"((?:[a-z][\w-]*\s){{0,3}}(?:{_ROLE_EN}|{_ROLE_EN_MORE})s?)(?=\s+(?:for|of|on|at|in|from)\b|\s*[,.;!?]|$)|",
+            r"(?:把我(?:提|升|调)(?:成|为|到)了?|让我(?:当|做|担任)|任命我(?:为|当)|我被(?:提拔|任命|提|升)(?:为|成)了?)",
+            rf"([\u4e00-\u9fff]{{1,8}}?(?:{_JOB_END_ZH}|{_ROLE_ZH}))(?=$|[，,。了的]|\s)",
+        ),
+    ),
     # "我在顺丰当快递员", "我是REI的销售助理", "I'm a sales associate at REI": a role no lexicon
     # lists, known by the workplace beside it and (Chinese) by a job word's ending
     (
@@ -348,6 +362,8 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         value = _value(key, first(m))
         if key == "role" and not _a_role(value):
             continue  # "I'm a regular at Blue Bottle": a customer, no job
+        if _MADE_ME.search(m.group(0)):
+            owners[key] = ""  # "My manager is off, so they've made me tech lead": the user's role
         if key in ("manager", "name") and not _a_name(value, strict=key == "name" and m.start() == 0):
             continue  # "我领导是个急性子", "我是新人", "Everyone here": no one's name
         if key == "employer" and _is_place(value):
@@ -409,7 +425,7 @@ def profile(c: Clause) -> list[Candidate]:
     if blocked(c):
         return []
     seen: set[str] = set()
-    owners: dict[str, str] = {}  # key → the name of whoever the part says it of
+    owners: dict[str, str] = {}  # key → the name of whoever the part says it of ("": the user)
     facts = []
     for part in parts(c.text):
         found = _one_part(c, part, seen, owners)
@@ -431,7 +447,7 @@ def profile(c: Clause) -> list[Candidate]:
     return [
         c.make(
             MemoryType.FACT,
-            f"person:{owners[key]}" if key in owners else subject,
+            (f"person:{owners[key]}" if owners[key] else "user") if key in owners else subject,
             key,
             _content(c, key, value, several),
             value=value,
