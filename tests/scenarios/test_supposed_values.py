@@ -204,3 +204,34 @@ def test_a_place_only_weighed_never_replaces_the_users_value(
     slots = _slots(mem_e5, "u")
     assert slots.get(key) == {value}, slots
     assert weighed not in {v for vs in slots.values() for v in vs}, slots
+
+
+@pytest.mark.parametrize(
+    ("turns", "value"),
+    [
+        (
+            ["I work at REI.", "Update: I accepted the Carver Health offer. First day is January 6."],
+            "Carver Health",
+        ),
+        (
+            [
+                "I work at REI.",
+                "Plot twist: Colorado Parks and Wildlife just offered me a ranger spot, starting June 2. I'm taking it.",
+            ],
+            "Colorado Parks and Wildlife",
+        ),
+        (["我在蓝鲸物流上班。", "禾木科技给了offer，做农业数据的，一月初入职。"], "禾木科技"),
+        (["I work at REI.", "Google offered me a job but I turned it down."], "REI"),
+        (["我在蓝鲸物流上班。", "字节给了offer，不过我拒了。"], "蓝鲸物流"),
+    ],
+    ids=["en-accepted", "en-taking-it", "zh-joining", "en-declined", "zh-declined"],
+)
+def test_an_offer_names_the_employer_once_it_is_taken(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], value: str
+) -> None:
+    """An offer the user took ("accepted the Carver Health offer", "…offered me a ranger spot,
+    starting June 2. I'm taking it.", "…给了offer，…入职") is the new employer; one declined is not."""
+    say(mem_e5, clock, turns[:1], "s1")
+    say(mem_e5, clock, turns[1:], "s2")
+    active = mem_e5.records(user="u", statuses=["active"])
+    assert {r.value for r in active if r.key == "employer" and r.subject == "user"} == {value}

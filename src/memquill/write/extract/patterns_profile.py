@@ -45,6 +45,12 @@ _NOT_NAME = (
     r"Things|People|Folks|Guys|Mom|Dad|Boss|Always|Never|Often|Usually|Sometimes|Now|Right"
 )
 _NOT_PLACE = r"家|这|那|外面|路上|公司|单位|学校里"
+_ORG_EN = r"((?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|and|of|&)){0,4}(?<!\band)(?<!\bof))"
+# the turn says an offer was taken ("I'm taking it", "starting June 2", "一月初入职")
+_TAKEN = rx(
+    r"\b(?:i'?m taking it|took it|accepted|said yes|signed|couldn'?t refuse|starting|start on|start date)\b|",
+    r"入职|接了|签了|答应了|去报到|报到",
+)
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
 
 _TEAM_EN = r"(?:team|group|department|squad)"
@@ -155,6 +161,15 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})"
         ),
     ),
+    # an offer the turn says the user took: "accepted the Carver Health offer", "Quarry Health
+    # made me an offer I couldn't refuse, starting Jan 5", "禾木科技给了offer，…一月初入职"
+    ("employer", re.compile(r"\baccepted (?:the |their |an? )?(?:offer (?:from|at) )?" + _ORG_EN)),
+    (
+        "employer@offer",
+        re.compile(_ORG_EN + r" (?:just )?(?:made|gave|sent) me " r"(?:an?|the|their) (?:\w+ )?offer"),
+    ),
+    ("employer@offer", re.compile(_ORG_EN + r" (?:just )?offered me (?:a|an|the)\b")),
+    ("employer@offer", rx(r"^([^，,。\s]{2,12}?)(?:给了?我?|发了)(?:个|一个)?(?:offer|录用通知)")),
     ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
     # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
     ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
@@ -359,6 +374,12 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
             continue
         if who:
             owners[key] = who
+        if key.endswith("@offer"):
+            if not _TAKEN.search(c.event.content):
+                continue  # an offer the user has not taken names no employer yet
+            key = key.split("@")[0]
+            if key in seen:
+                continue
         value = _value(key, first(m))
         if key == "role" and not _a_role(value):
             continue  # "I'm a regular at Blue Bottle": a customer, no job

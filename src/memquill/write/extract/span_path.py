@@ -282,6 +282,11 @@ def _inside(text: str, value: str, s: Span) -> bool:
     return where is not None and where[0] <= s.start and s.end <= where[1]
 
 
+# a proper name of several words: capitalised words, joined by "and", "of", "&" ("Colorado
+# Parks and Wildlife", "Bank of America")
+_PROPER = re.compile(r"[A-Z][\w&.'-]*(?:\s+(?:(?:and|of|&)\s+)?[A-Z][\w&.'-]*)+")
+
+
 def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list[Candidate]:
     """A rule-made candidate with its value decided by the span path (one candidate per
     value; unchanged when its key is no catalogue attribute or nothing is surer)."""
@@ -298,6 +303,8 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
         return [c]
     if attr.value_type == "place" and places.cities(value) and not any(places.cities(v) for v, _ in chosen):
         return [c]  # "I'm Marcus Hale, a … teacher from Denver": a known city is no guess to replace
+    if _PROPER.fullmatch(value) and all(v != value and v in value for v, _ in chosen):
+        return [c]  # "Colorado Parks and Wildlife": a rule's whole proper name is not cut short
     return [
         c.model_copy(
             update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}
