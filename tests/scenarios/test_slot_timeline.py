@@ -121,3 +121,39 @@ def test_the_newer_statement_answers_whoever_it_names(
     assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
     shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
     assert not [t for t in shown if was in t and now not in t]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "question", "value"),
+    [
+        (
+            ["Our clinic booking app runs on PostgreSQL."],
+            ["Colleague Tom tried to convince me to move the clinic app to CockroachDB. Not happening."],
+            "What database is the clinic booking app on?",
+            "PostgreSQL",
+        ),
+        (
+            ["我习惯用 VS Code 写代码。"],
+            ["同事一直劝我换成 Cursor，说补全特别好用。"],
+            "我现在写代码用什么编辑器？",
+            "VS Code",
+        ),
+        (
+            ["I drink matcha every morning, no coffee anymore."],
+            ["Need an iced recipe for this heatwave, something with lime."],
+            "What's my usual drink nowadays?",
+            "matcha",
+        ),
+    ],
+    ids=["en-proposal", "zh-proposal", "en-no-value"],
+)
+def test_a_newer_turn_that_states_no_value_does_not_lead(
+    mem_modes: Memory, clock: FixedClock, first: list[str], later: list[str], question: str, value: str
+) -> None:
+    """A later turn read as the slot led over the slot's record though it only reports what
+    someone else urges (the write path's supposed stage drops that value) or names no value
+    at all: the question was answered with an episode about CockroachDB."""
+    say(mem_modes, clock, first, "s1", gap_days=20)
+    say(mem_modes, clock, later, "s2", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
+    assert value in f"{hits[0].memory.value or ''} {hits[0].memory.content}", [h.memory.content for h in hits]

@@ -37,7 +37,7 @@ from memquill.retrieve.turn_readings import StatementReader as StatementReader  
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import is_cjk
-from memquill.write import corrections, noise
+from memquill.write import corrections, noise, supposed
 from memquill.write.episodes import FIRST_PERSON, SENTENCE, asks, content_terms
 from memquill.write.extract import change_cues
 
@@ -74,7 +74,10 @@ def asked(text: str, by_clause: bool = False) -> bool:
     … Any tips for finding dead code?", "每天早上不来一杯冰美式…，你说这算咖啡因依赖吗") still
     said its value; only a supposition anywhere, or every clause asked, says nothing."""
     if not by_clause or SUPPOSED.search(text):
-        return NOT_SAID.search(text) is not None
+        # the write path's own judgement too: what someone else urges, what the user only
+        # applied for, a supposition ("Colleague Tom tried to convince me to move the clinic
+        # app to CockroachDB. Not happening." led over the database the app runs on)
+        return NOT_SAID.search(text) is not None or bool(supposed.antecedents(text))
     return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
 
 
@@ -156,6 +159,9 @@ def timeline(
     if not now_said:
         return Timeline()
     newest = newest_of(now_said, slot_ids)
+    while newest.record.id not in slot_ids and _valueless(slot[1], newest) and len(now_said) > 1:
+        now_said = [s for s in now_said if s is not newest]  # it names no value: no newer one
+        newest = newest_of(now_said, slot_ids)
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
@@ -186,6 +192,13 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
+
+
+def _valueless(key: str, st: Statement) -> bool:
+    """A Latin-script turn read as the attribute that names none of its values ("Need an iced
+    matcha recipe for this heatwave" read as the usual drink) says nothing newer than the
+    slot. A Chinese turn is not judged so: its values carry no capital to find them by."""
+    return not is_cjk(st.text) and not slot_values.values_said(key, st, [])[0]
 
 
 def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:
