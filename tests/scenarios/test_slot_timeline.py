@@ -138,21 +138,15 @@ def test_the_newer_statement_answers_whoever_it_names(
             "我现在写代码用什么编辑器？",
             "VS Code",
         ),
-        (
-            ["I drink matcha every morning, no coffee anymore."],
-            ["Need an iced recipe for this heatwave, something with lime."],
-            "What's my usual drink nowadays?",
-            "matcha",
-        ),
     ],
-    ids=["en-proposal", "zh-proposal", "en-no-value"],
+    ids=["en-proposal", "zh-proposal"],
 )
 def test_a_newer_turn_that_states_no_value_does_not_lead(
     mem_modes: Memory, clock: FixedClock, first: list[str], later: list[str], question: str, value: str
 ) -> None:
     """A later turn read as the slot led over the slot's record though it only reports what
-    someone else urges (the write path's supposed stage drops that value) or names no value
-    at all: the question was answered with an episode about CockroachDB."""
+    someone else urges (the write path's supposed stage drops that value): the question was
+    answered with an episode about CockroachDB."""
     say(mem_modes, clock, first, "s1", gap_days=20)
     say(mem_modes, clock, later, "s2", gap_days=20)
     hits = mem_modes.search(question, user="u", k=5)

@@ -159,9 +159,6 @@ def timeline(
     if not now_said:
         return Timeline()
     newest = newest_of(now_said, slot_ids)
-    while newest.record.id not in slot_ids and _valueless(slot[1], newest) and len(now_said) > 1:
-        now_said = [s for s in now_said if s is not newest]  # it names no value: no newer one
-        newest = newest_of(now_said, slot_ids)
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
@@ -192,13 +189,6 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
-
-
-def _valueless(key: str, st: Statement) -> bool:
-    """A Latin-script turn read as the attribute that names none of its values ("Need an iced
-    matcha recipe for this heatwave" read as the usual drink) says nothing newer than the
-    slot. A Chinese turn is not judged so: its values carry no capital to find them by."""
-    return not is_cjk(st.text) and not slot_values.values_said(key, st, [])[0]
 
 
 def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:
