@@ -53,7 +53,6 @@ def test_a_question_is_a_question(text: str) -> None:
         "他动不动就加班到十点",  # 动不动: an adverb, no A-not-A
         "没多久就搬走了",
         "Southwest has a nonstop to Columbus.",
-        "I moved to Denver, is that weird?",  # a statement with a question tagged on
         "The user asked what I drink.",  # reported, no question mark
     ],
 )
@@ -66,8 +65,15 @@ def test_a_statement_is_no_question(text: str) -> None:
     [
         ("我上周刚搬到成都，推荐几家火锅？", "我上周刚搬到成都"),
         ("我现在每天骑车上班，你觉得这样行不行", "我现在每天骑车上班"),
+        (
+            "I've gone fully vegan since New Year, what snacks can I bring?",
+            "I've gone fully vegan since New Year",
+        ),
+        ("I moved to Denver, is that weird?", "I moved to Denver"),
     ],
 )
-def test_the_question_mark_asks_only_the_tail_of_a_chinese_sentence(text: str, statement: str) -> None:
+def test_the_question_mark_asks_only_the_question_at_the_end_of_a_statement(
+    text: str, statement: str
+) -> None:
     (head, head_asked), (_, tail_asked) = _clauses(text)
     assert (head, head_asked, tail_asked) == (statement, False, True)

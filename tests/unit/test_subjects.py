@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memquill.write.extract import subjects
 from memquill.write.extract.subjects import person_name, subject_for
 
 
@@ -50,3 +51,20 @@ def test_a_clause_starting_with_a_time_word_is_about_no_one_named(clause: str) -
 )
 def test_a_capitalised_opener_is_a_person_only_when_it_names_one(clause: str, subject: str | None) -> None:
     assert subject_for(clause, "person", None) == subject
+
+
+@pytest.mark.parametrize(
+    ("clause", "relation"),
+    [
+        ("Also I've gone fully vegan since New Year (my boyfriend's influence)", None),
+        ("I moved to Denver with my sister", None),
+        ("陪我妈去了趟医院", None),
+        ("Had dinner with my mom, she just moved to Lisbon", "mother"),  # a pronoun takes her up
+        ("my sister works at Google", "sister"),
+    ],
+)
+def test_a_relation_beside_the_user_is_not_whom_the_clause_is_about(
+    clause: str, relation: str | None
+) -> None:
+    found = subjects.relation(clause)
+    assert (found[0] if found else None) == relation

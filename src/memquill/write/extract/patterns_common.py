@@ -86,6 +86,11 @@ def tentative(text: str) -> bool:
 _EN_IF_LEAD = re.compile(r"^(?:if|when|unless|once|suppose|supposing)\b[^,;]*[,;]\s*", I)
 
 
+def asks_en(text: str) -> bool:
+    """Does English ``text`` open as a question ("what snacks can I bring", "is that weird")?"""
+    return _EN_QUESTION.match(text.strip()) is not None
+
+
 def question(c: Clause) -> bool:
     """An interrogative clause ("你还记得我喜欢喝什么吗", "Do you know my favourite colour?",
     "二手车过户一般要多久？"). A Chinese clause its question mark asks is a question

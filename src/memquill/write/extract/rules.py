@@ -20,7 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION
+from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION, asks_en
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
@@ -61,17 +61,19 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
     """The sentence without its terminal, split before a trailing question the rest of it is
     not, each part with whether it was asked. A question mark asks only the last part of a
     Chinese sentence when the part before it states something on its own ("我上周搬到成都了，
-    推荐几家火锅？"); an English one asks the whole clause (``question`` reads what it asks)."""
+    推荐几家火锅？"), the last part of an English one when that part opens as a question and
+    the rest does not; else the whole clause (``question`` reads what it asks)."""
     part = strip_terminal(sentence)
     asked = sentence.rstrip().endswith(("?", "？"))
     m = _TAIL.match(part)
-    if (
-        m
-        and not ZH_QUESTION.search(m.group(1))
-        and (ZH_QUESTION.search(m.group(2)) or (asked and detect_language(m.group(1)) == "zh"))
-    ):
-        return [(m.group(1), False), (m.group(2), asked or bool(ZH_QUESTION.search(m.group(2))))]
-    return [(part, asked)]
+    if m is None or ZH_QUESTION.search(m.group(1)):
+        return [(part, asked)]
+    head, tail = m.group(1), m.group(2)
+    if detect_language(head) == "zh":
+        tail_asks = asked or bool(ZH_QUESTION.search(tail))
+    else:  # "I've gone fully vegan since New Year, what snacks can I bring?": the statement stands
+        tail_asks = bool(ZH_QUESTION.search(tail)) or (asked and asks_en(tail) and not asks_en(head))
+    return [(head, False), (tail, True)] if tail_asks else [(part, asked)]
 
 
 _HEDGE = re.compile(

@@ -65,9 +65,26 @@ def _relation_pattern() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return zh_rx, en_rx
 
 
+# A relation after a preposition or in brackets is no one the clause is about: "I've gone
+# vegan (my boyfriend's influence)", "moved to Denver with my sister", "陪我妈去了趟医院".
+_BESIDE = re.compile(
+    r"(?:[(（]|\b(?:of|with|for|from|by|about|like|than|to|at|because of)\s+|[跟和给为帮陪替同](?:着)?)$",
+    re.IGNORECASE,
+)
+
+
+_THEY = re.compile(r"\b(?:she|he|her|his|him)\b|[他她](?![们人])", re.IGNORECASE)
+
+
 def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None:
     zh_rx, en_rx = _relation_pattern()
-    m = (zh_rx.match(text) or en_rx.match(text)) if at_start else (zh_rx.search(text) or en_rx.search(text))
+    if at_start:
+        m = zh_rx.match(text) or en_rx.match(text)
+    else:
+        found = sorted([*zh_rx.finditer(text), *en_rx.finditer(text)], key=lambda x: x.start())
+        # … unless a pronoun takes them up: "Had dinner with my mom, she just moved to Lisbon"
+        beside = not _THEY.search(text)
+        m = next((x for x in found if not (beside and _BESIDE.search(text[: x.start()]))), None)
     if not m:
         return None
     key = load().relation(m.group(1))
