@@ -61,6 +61,8 @@ def test_a_capitalised_opener_is_a_person_only_when_it_names_one(clause: str, su
         ("陪我妈去了趟医院", None),
         ("Had dinner with my mom, she just moved to Lisbon", "mother"),  # a pronoun takes her up
         ("my sister works at Google", "sister"),
+        ("同事说她坐飞机只选第一排，腿能伸开", "colleague"),  # named without "my", reporting on her
+        ("领导说看我迁移做得不错，把我提成了架构师", None),  # reporting on the user
     ],
 )
 def test_a_relation_beside_the_user_is_not_whom_the_clause_is_about(

@@ -109,6 +109,9 @@ def reported(text: str) -> tuple[tuple[str, str] | None, str] | None:
     if not m:
         return None
     reporter = _first_relation(m.group(1))
+    bare = m.group(1).strip()
+    if reporter is None and _THIRD.match(m.group(2)) and (key := load().relation(bare)):
+        reporter = (key, bare)  # "同事说她坐飞机只选第一排": a relation named without "my" reports on her
     return (reporter, m.group(2)) if reporter else None
 
 
