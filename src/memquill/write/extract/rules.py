@@ -57,6 +57,11 @@ _COND = re.compile(
 _TAIL = re.compile(r"^(.+[^，,])[，,]\s*((?:[^，,]+))$")
 
 
+_SUPPOSING = re.compile(
+    r"^(?:hypothetically,?\s*|just\s+)?(?:if|what if|when|unless|once|suppose|supposing|imagine|say)\b", re.I
+)
+
+
 def question_tail(sentence: str) -> list[tuple[str, bool]]:
     """The sentence without its terminal, split before a trailing question the rest of it is
     not, each part with whether it was asked. A question mark asks only the last part of a
@@ -72,7 +77,8 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
     if detect_language(head) == "zh":
         tail_asks = asked or bool(ZH_QUESTION.search(tail))
     else:  # "I've gone fully vegan since New Year, what snacks can I bring?": the statement stands
-        tail_asks = bool(ZH_QUESTION.search(tail)) or (asked and asks_en(tail) and not asks_en(head))
+        stated = not asks_en(head) and not _SUPPOSING.match(head)  # "If I lived in Tokyo, what…?"
+        tail_asks = bool(ZH_QUESTION.search(tail)) or (asked and asks_en(tail) and stated)
     return [(head, False), (tail, True)] if tail_asks else [(part, asked)]
 
 
