@@ -51,7 +51,9 @@ _EN_TAG = re.compile(
     r"(?:is|are|was|were|do|does|did|can|will|would|have|has)n'?t\s+\w+)\s*$",
     I,
 )
-_UNRESOLVED = re.compile(r"(?<![其吉])[他她](?![们人])|\b(?:he|she|him|his|her)\b", I)
+THIRD_PERSON = re.compile(  # "he", "她": someone said before
+    r"(?<![其吉])[他她](?![们人])|\b(?:he|she|him|his|her)\b", I
+)
 
 
 # "如果下雨就取消" has no comma, so the clause splitter's condition rule misses it; and "当前",
@@ -112,7 +114,7 @@ def blocked(c: Clause) -> bool:
 
 def flags(c: Clause) -> dict[str, Any]:
     """Attributes every candidate of the clause carries (an unresolved pronoun lowers worth)."""
-    return {"unresolved_reference": True} if _UNRESOLVED.search(c.text) else {}
+    return {"unresolved_reference": True} if THIRD_PERSON.search(c.text) else {}
 
 
 _NOT_VERB = frozenset(

@@ -15,6 +15,7 @@ from functools import cache
 from memquill.catalogue import load
 from memquill.text import EN_STOP, jieba_frequency
 from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.patterns_common import THIRD_PERSON
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
 
@@ -73,9 +74,6 @@ _BESIDE = re.compile(
 )
 
 
-_THEY = re.compile(r"\b(?:she|he|her|his|him)\b|[他她](?![们人])", re.IGNORECASE)
-
-
 def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None:
     zh_rx, en_rx = _relation_pattern()
     if at_start:
@@ -83,7 +81,7 @@ def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None
     else:
         found = sorted([*zh_rx.finditer(text), *en_rx.finditer(text)], key=lambda x: x.start())
         # … unless a pronoun takes them up: "Had dinner with my mom, she just moved to Lisbon"
-        beside = not _THEY.search(text)
+        beside = not THIRD_PERSON.search(text)
         m = next((x for x in found if not (beside and _BESIDE.search(text[: x.start()]))), None)
     if not m:
         return None
