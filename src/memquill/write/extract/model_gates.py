@@ -282,7 +282,7 @@ def clausal(value: str) -> bool:
     a lowercase word that is only a verb, or a personal pronoun ("said keep it", "honestly it's")?"""
     if is_cjk(value) or not (words := value.split()):
         return False
-    if len(words) > 1 and words[0].islower() and _only_verb(words[0]):
+    if len(words) > 1 and words[0].islower() and only_verb(words[0]):
         return True  # one lowercase word may be a tool's name ("ruff", "black")
     return any(w in _EN_PERSONAL for w in re.findall(r"[a-z]+", value.casefold()))
 
@@ -306,10 +306,10 @@ def opener(value: str, said: str) -> bool:
     w = v.casefold()
     if re.search(rf"\b{v}\b", said.lstrip()[len(v) :]):
         return False
-    return w in _EN_INTERJECTION or _only_verb(w)
+    return w in _EN_INTERJECTION or only_verb(w)
 
 
-def _only_verb(w: str) -> bool:
+def only_verb(w: str) -> bool:
     """A verb or a verb's past tense that WordNet lists as no noun ("ditched", "getting" stays:
     a gerund names activities, "Swimming")."""
     verbs, nouns = english_words("verbs"), english_words("nouns")

@@ -13,7 +13,7 @@ from memquill.model import Candidate, MemoryType
 from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, slug
-from memquill.write.extract.model_gates import phrase
+from memquill.write.extract.model_gates import only_verb, phrase
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
@@ -166,7 +166,7 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("employer", re.compile(r"\baccepted (?:the |their |an? )?(?:offer (?:from|at) )?" + _ORG_EN)),
     (
         "employer@offer",
-        re.compile(_ORG_EN + r" (?:just )?(?:made|gave|sent) me " r"(?:an?|the|their) (?:\w+ )?offer"),
+        re.compile(_ORG_EN + r" (?:just )?(?:made|gave|sent) me (?:an?|the|their) (?:\w+ )?offer"),
     ),
     ("employer@offer", re.compile(_ORG_EN + r" (?:just )?offered me (?:a|an|the)\b")),
     ("employer@offer", rx(r"^([^，,。\s]{2,12}?)(?:给了?我?|发了)(?:个|一个)?(?:offer|录用通知)")),
@@ -358,9 +358,7 @@ def _a_role(value: str) -> bool:
     words = value.casefold().split()
     if not words or re.search(r"[\u4e00-\u9fff]", value):
         return bool(words)
-    last = words[-1]
-    verb_only = last in english_words("verbs") and last not in english_words("nouns")
-    return last not in _NOT_A_ROLE and not _DEGREE_EN & set(words) and not verb_only
+    return words[-1] not in _NOT_A_ROLE and not _DEGREE_EN & set(words) and not only_verb(words[-1])
 
 
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
