@@ -52,6 +52,7 @@ def test_a_question_is_a_question(text: str) -> None:
         "我爸倒是啥也不干，天天去水库钓鱼",  # 啥也: nothing at all
         "他动不动就加班到十点",  # 动不动: an adverb, no A-not-A
         "没多久就搬走了",
+        "网易那边没待多久，现在跳到同程了",  # 没…多久: not long, no question
         "Southwest has a nonstop to Columbus.",
         "The user asked what I drink.",  # reported, no question mark
     ],
