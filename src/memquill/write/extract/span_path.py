@@ -303,8 +303,9 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
         return [c]
     if attr.value_type == "place" and places.cities(value) and not any(places.cities(v) for v, _ in chosen):
         return [c]  # "I'm Marcus Hale, a … teacher from Denver": a known city is no guess to replace
-    if _PROPER.fullmatch(value) and all(v != value and v in value for v, _ in chosen):
+    if _PROPER.fullmatch(value) and len(chosen) == 1 and chosen[0][0] != value and chosen[0][0] in value:
         return [c]  # "Colorado Parks and Wildlife": a rule's whole proper name is not cut short
+        # (a list it splits stays split: "Hootsuite and Buffer")
     return [
         c.model_copy(
             update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}
