@@ -434,9 +434,11 @@ class ModelExtractor:
                 }
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
-            best = next((v for v in order if ranked[v] >= floor), order[0] if order else None)
+            best = next((v for v in order if ranked[v] >= floor), None)
+            if best is None and order and max(ranked, key=lambda v: ranked[v]) in order:
+                best = order[0]
             if best is None:
-                return []
+                return []  # the ranker's pick is the value left behind ("ditched Neovim: … my config")
             q = ranked[best]
             now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
             if now is not None and ok(now):
