@@ -431,12 +431,15 @@ _TEMPLATES = {
 }
 
 
-def _content(c: Clause, key: str, value: str, several: bool) -> str:
+def _content(c: Clause, key: str, value: str, several: bool, whose: str | None = None) -> str:
     """One fact: the clause itself. Several from one clause: one sentence each, so that they
-    stay distinct records (identical content would merge as near-duplicates)."""
+    stay distinct records (identical content would merge as near-duplicates), of the relation
+    the clause is about when it is someone's (``whose``: "用户闺蜜在阿里巴巴工作")."""
     if not several:
         return c.said()
     text = _TEMPLATES["zh" if c.language == "zh" else "en"][key.split(":")[0]].format(value)
+    if whose:
+        text = text.replace("用户", f"用户{whose}", 1).replace("The user", f"The user's {whose}", 1)
     return re.sub(r"\bis a (?=[aeiouAEIOU])", "is an ", text)
 
 
@@ -462,13 +465,14 @@ def profile(c: Clause) -> list[Candidate]:
     # ("my manager is Dana" names the relation itself: the user's slot, keyed to the person later)
     other = subjects.about_other(c.text) if any(k != "manager" for k, _ in facts) else None
     subject = f"person:{other[0]}" if other else "user"
-    several = len(facts) > 1 and not other
+    several = len(facts) > 1 and not owners
+    whose = other[1] if other else None
     return [
         c.make(
             MemoryType.FACT,
             (f"person:{owners[key]}" if owners[key] else "user") if key in owners else subject,
             key,
-            _content(c, key, value, several),
+            _content(c, key, value, several, whose),
             value=value,
             rule=f"profile.{key.split(':')[0]}",
             **flags(c),
