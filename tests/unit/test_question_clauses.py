@@ -53,6 +53,7 @@ def test_a_question_is_a_question(text: str) -> None:
         "他动不动就加班到十点",  # 动不动: an adverb, no A-not-A
         "没多久就搬走了",
         "网易那边没待多久，现在跳到同程了",  # 没…多久: not long, no question
+        "现在不在杭州了，回长沙发展了",  # 在不在 across 现在: no A-not-A
         "Southwest has a nonstop to Columbus.",
         "The user asked what I drink.",  # reported, no question mark
     ],

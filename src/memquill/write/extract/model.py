@@ -435,8 +435,11 @@ class ModelExtractor:
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), None)
-            if best is None and order and max(ranked, key=lambda v: ranked[v]) in order:
+            picked = max(ranked, key=lambda v: ranked[v], default=None)
+            if best is None and order and picked in order:
                 best = order[0]
+            if best is None and picked is not None and span_change.current(o.said, zh, attr, picked):
+                best = picked  # "不在杭州了，回长沙…": the value the change names replaces it below
             if best is None:
                 return []  # the ranker's pick is the value left behind ("ditched Neovim: … my config")
             q = ranked[best]

@@ -13,6 +13,7 @@ from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, english_words, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
 from memquill.write.extract.value_kinds import kind_of
+from memquill.write.extract.values import pos_cut
 
 # A request to be reminded: "提醒我", "下次提醒一下我", "remind me to…" as an order (at the start,
 # after a comma or "please / can you / to"); "moments like this remind me why…" asks nothing.
@@ -34,11 +35,30 @@ _TENTATIVE = re.compile(
     r"let'?s discuss|tbd|wondering|or not)\b",
     I,
 )
-# an A-not-A verb ("会不会", "值不值", "吃没吃") asks, except the adverbs "动不动" / "时不时"
-ZH_QUESTION = re.compile(
+_ZH_QUESTION = re.compile(
     r"[吗呢么]\s*$|什么(?![都也])|(?<![没])啥(?![都也])|(?<!不)咋|(?<![没不])(?<!没.)(?<!没..)多久|哪[个些里儿种]|谁|多少|"
-    r"怎么|如何|为什么|(?!动不动|时不时)([\u4e00-\u9fff])[不没]\1"
+    r"怎么|如何|为什么"
 )
+_A_NOT_A = re.compile(r"(?!动不动|时不时)([\u4e00-\u9fff])[不没]\1")
+
+
+def zh_asks(text: str) -> bool:
+    """Does Chinese ``text`` ask: a question word, or an A-not-A verb ("会不会", "值不值", "吃没吃")
+    whose first A opens a word — "现在不在杭州了" holds 在不在 across 现在, and states. The adverbs
+    "动不动" / "时不时" ask nothing."""
+    if _ZH_QUESTION.search(text):
+        return True
+    for m in _A_NOT_A.finditer(text):
+        at = 0
+        for word, _ in pos_cut(text):
+            if at == m.start():
+                return True
+            if at > m.start():
+                break
+            at += len(word)
+    return False
+
+
 _EN_QUESTION = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|should|shall|have|has|what|which|who|"
     r"whom|where|why|how|any|anything|anyone|anybody|tips|ideas|thoughts|advice|suggestions|"
@@ -99,7 +119,7 @@ def question(c: Clause) -> bool:
     (``rules.question_tail`` gave a statement before it its own clause); an English one
     needs the question's shape too."""
     if c.language == "zh":
-        return c.asked or bool(ZH_QUESTION.search(c.text))
+        return c.asked or zh_asks(c.text)
     # a question may follow its condition ("If I switch to Helix, will my config break?"); a
     # statement followed by a question ("I moved to Denver, is that weird?") still states
     body = _EN_IF_LEAD.sub("", c.text, count=1)

@@ -20,7 +20,7 @@ from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.clause import Clause, Pattern
 from memquill.write.extract.lexicon import slug
-from memquill.write.extract.patterns_common import REMIND, ZH_QUESTION, asks_en
+from memquill.write.extract.patterns_common import REMIND, asks_en, zh_asks
 from memquill.write.extract.phrasing import strip_terminal
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
@@ -71,14 +71,14 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
     part = strip_terminal(sentence)
     asked = sentence.rstrip().endswith(("?", "？"))
     m = _TAIL.match(part)
-    if m is None or ZH_QUESTION.search(m.group(1)):
+    if m is None or zh_asks(m.group(1)):
         return [(part, asked)]
     head, tail = m.group(1), m.group(2)
     if detect_language(head) == "zh":
-        tail_asks = asked or bool(ZH_QUESTION.search(tail))
+        tail_asks = asked or zh_asks(tail)
     else:  # "I've gone fully vegan since New Year, what snacks can I bring?": the statement stands
         stated = not asks_en(head) and not _SUPPOSING.match(head)  # "If I lived in Tokyo, what…?"
-        tail_asks = bool(ZH_QUESTION.search(tail)) or (asked and asks_en(tail) and stated)
+        tail_asks = zh_asks(tail) or (asked and asks_en(tail) and stated)
     return [(head, False), (tail, True)] if tail_asks else [(part, asked)]
 
 
