@@ -60,3 +60,12 @@ def test_what_the_user_only_seeks_is_not_stated_until_landed() -> None:
     assert not only_supposed("字节", "面试了字节，拿到offer了，下个月入职")
     # interviewing others where one works is no application
     assert not only_supposed("Google", "I work at Google and interview candidates for my team")
+
+
+def test_urged_or_sought_judges_the_turn_not_a_condition() -> None:
+    from memquill.write.supposed import urged_or_sought
+
+    assert urged_or_sought("Colleague Tom tried to convince me to move the clinic app to CockroachDB.")
+    assert urged_or_sought("Applied for a trail crew job with Jefferson County Open Space.")
+    assert not urged_or_sought("My manager suggested Postgres and we went with it.")
+    assert not urged_or_sought("Work cell is 082 417 5530 if you ever need it")  # a condition

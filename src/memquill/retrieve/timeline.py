@@ -75,9 +75,9 @@ def asked(text: str, by_clause: bool = False) -> bool:
     said its value; only a supposition anywhere, or every clause asked, says nothing."""
     if not by_clause or SUPPOSED.search(text):
         # the write path's own judgement too: what someone else urges, what the user only
-        # applied for, a supposition ("Colleague Tom tried to convince me to move the clinic
-        # app to CockroachDB. Not happening." led over the database the app runs on)
-        return NOT_SAID.search(text) is not None or bool(supposed.antecedents(text))
+        # applied for ("Colleague Tom tried to convince me to move the clinic app to
+        # CockroachDB. Not happening." led over the database the app runs on)
+        return NOT_SAID.search(text) is not None or supposed.urged_or_sought(text)
     return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
 
 

@@ -87,6 +87,13 @@ def antecedents(text: str) -> list[tuple[int, int]]:
     return [m.span(g) for rx in rxs for m in rx.finditer(text) for g in range(1, rx.groups + 1) if m.group(g)]
 
 
+def urged_or_sought(text: str) -> bool:
+    """Does ``text`` say what someone else urges, or what the user only applied for, without
+    saying it was taken up or landed? (A condition is judged by its value: ``only_supposed``.)"""
+    proposed = not _TAKEN_UP.search(text) and any(rx.search(text) for rx in (_PROPOSED_ZH, _PROPOSED_EN))
+    return proposed or (not _LANDED.search(text) and any(rx.search(text) for rx in (_SOUGHT_ZH, _SOUGHT_EN)))
+
+
 def only_supposed(value: str, text: str) -> bool:
     """True when ``value`` occurs in ``text`` and every occurrence lies inside an antecedent."""
     spans = antecedents(text)
