@@ -79,19 +79,22 @@ def antecedents(text: str) -> list[tuple[int, int]]:
     """Character spans of the conditions a text supposes, of what someone else urges when the
     text does not say it was taken up, and of what the user seeks when it does not say it was
     landed (both languages)."""
-    rxs = [_ZH, _EN]
-    if not _TAKEN_UP.search(text):
-        rxs += [_PROPOSED_ZH, _PROPOSED_EN]
-    if not _LANDED.search(text):
-        rxs += [_SOUGHT_ZH, _SOUGHT_EN]
+    rxs = [_ZH, _EN, *_unsettled(text)]
     return [m.span(g) for rx in rxs for m in rx.finditer(text) for g in range(1, rx.groups + 1) if m.group(g)]
+
+
+def _unsettled(text: str) -> list[re.Pattern[str]]:
+    """The proposal and seeking patterns ``text`` has not settled (taken up, landed)."""
+    return [
+        *(() if _TAKEN_UP.search(text) else (_PROPOSED_ZH, _PROPOSED_EN)),
+        *(() if _LANDED.search(text) else (_SOUGHT_ZH, _SOUGHT_EN)),
+    ]
 
 
 def urged_or_sought(text: str) -> bool:
     """Does ``text`` say what someone else urges, or what the user only applied for, without
     saying it was taken up or landed? (A condition is judged by its value: ``only_supposed``.)"""
-    proposed = not _TAKEN_UP.search(text) and any(rx.search(text) for rx in (_PROPOSED_ZH, _PROPOSED_EN))
-    return proposed or (not _LANDED.search(text) and any(rx.search(text) for rx in (_SOUGHT_ZH, _SOUGHT_EN)))
+    return any(rx.search(text) for rx in _unsettled(text))
 
 
 def only_supposed(value: str, text: str) -> bool:

@@ -77,9 +77,7 @@ def kind_of(obj: str) -> tuple[str, str] | None:
 def thing_word(word: str) -> bool:
     """Is ``word`` a kind word of a closed kind (a drink, an animal…)? Then it names a thing,
     not someone, even capitalised at the start of a sentence ("Matcha's been great")."""
-    return any(k.en.fullmatch(word) for k in kinds().values()) or word in {
-        w for k in kinds().values() for w in k.zh
-    }
+    return any(k.en.fullmatch(word) or word in k.zh for k in kinds().values())
 
 
 def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
