@@ -43,6 +43,14 @@ def _slots(mem: Memory, user: str) -> dict[str, set[str]]:
     return out
 
 
+def _kept_not(mem: Memory, clock: FixedClock, turns: list[str], key: str, value: str, other: str) -> None:
+    """After ``turns`` the slot ``key`` holds ``value`` alone, and ``other`` is nobody's value."""
+    say(mem, clock, turns, "s1")
+    slots = _slots(mem, "u")
+    assert slots.get(key) == {value}, slots
+    assert other not in {v for vs in slots.values() for v in vs}, slots
+
+
 @pytest.mark.parametrize("lang", CASES)
 def test_a_supposed_value_never_becomes_or_replaces_a_fact(mem: Memory, lang: str) -> None:
     turns, kept, supposed = CASES[lang]
@@ -125,10 +133,7 @@ def test_what_someone_else_urges_never_replaces_the_users_value(
     """ "同事一直劝我换成Cursor，我还是习惯用VS Code" stored Cursor as the editor (a rule read a
     switch), "Someone pitched CircleCI…" CircleCI as the CI (the model): each superseded the
     value the user keeps."""
-    say(mem_e5, clock, turns, "s1")
-    slots = _slots(mem_e5, "u")
-    assert slots.get(key) == {value}, slots
-    assert urged not in {v for vs in slots.values() for v in vs}, slots
+    _kept_not(mem_e5, clock, turns, key, value, urged)
 
 
 @pytest.mark.parametrize(
@@ -157,10 +162,7 @@ def test_where_the_user_only_applied_never_replaces_the_users_value(
 ) -> None:
     """ "Applied for a trail crew job with Jefferson County Open Space" stored that as the
     user's occupation (the model) beside the employer they still have."""
-    say(mem_e5, clock, turns, "s1")
-    slots = _slots(mem_e5, "u")
-    assert slots.get(key) == {value}, slots
-    assert sought not in {v for vs in slots.values() for v in vs}, slots
+    _kept_not(mem_e5, clock, turns, key, value, sought)
 
 
 @pytest.mark.parametrize(
@@ -200,10 +202,7 @@ def test_a_place_only_weighed_never_replaces_the_users_value(
 ) -> None:
     """ "Honestly half tempted by Bristol" replaced the user's city: being tempted, torn (纠结)
     or toying with a move is a hedge, and a hedge states nothing."""
-    say(mem_e5, clock, turns, "s1")
-    slots = _slots(mem_e5, "u")
-    assert slots.get(key) == {value}, slots
-    assert weighed not in {v for vs in slots.values() for v in vs}, slots
+    _kept_not(mem_e5, clock, turns, key, value, weighed)
 
 
 @pytest.mark.parametrize(
