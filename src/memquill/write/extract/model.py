@@ -435,17 +435,17 @@ class ModelExtractor:
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), None)
-            picked = max(ranked, key=lambda v: ranked[v], default=None)
-            if best is None and order and picked in order:
-                best = order[0]
-            if best is None and picked is not None and span_change.current(o.said, zh, attr, picked):
-                best = picked  # "不在杭州了，回长沙…": the value the change names replaces it below
+            if best is None and order:  # nothing near the ranker's pick
+                picked = max(ranked, key=lambda v: ranked[v])
+                best = order[0] if picked in order else picked
             if best is None:
-                return []  # the ranker's pick is the value left behind ("ditched Neovim: … my config")
+                return []
             q = ranked[best]
             now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
             if now is not None and ok(now):
                 best, q = now, ranked.get(now, q)
+            elif best not in order:
+                return []  # the pick is the value left behind ("ditched Neovim: … my config")
             return list(span_path.trimmed(spans, o.said, zh, attr, [(best, q)]))
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:

@@ -161,15 +161,8 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})"
         ),
     ),
-    # an offer the turn says the user took: "accepted the Carver Health offer", "Quarry Health
-    # made me an offer I couldn't refuse, starting Jan 5", "禾木科技给了offer，…一月初入职"
+    # "accepted the Carver Health offer" (an offer said otherwise: ``_OFFERS``)
     ("employer", re.compile(r"\baccepted (?:the |their |an? )?(?:offer (?:from|at) )?" + _ORG_EN)),
-    (
-        "employer@offer",
-        re.compile(_ORG_EN + r" (?:just )?(?:made|gave|sent) me (?:an?|the|their) (?:\w+ )?offer"),
-    ),
-    ("employer@offer", re.compile(_ORG_EN + r" (?:just )?offered me (?:a|an|the)\b")),
-    ("employer@offer", rx(r"^([^，,。\s]{2,12}?)(?:给了?我?|发了)(?:个|一个)?(?:offer|录用通知)")),
     ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
     # moves: "公司把我调去苏州", "现在在苏州安顿下来了", "we relocated to Denver"
     ("location", rx(r"(?:搬到|搬去|调去|调到|定居在|安顿在)了?\s*([^，,。了\s]{2,8}?)\s*(?:了|$|工作|生活)")),
@@ -237,6 +230,13 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"((?:[a-z][a-z-]*\s){0,3}[a-z][a-z-]*)(?=\s+(?:at|for)\s+[A-Z])"
         ),
     ),
+)
+# An offer names the employer when the turn says the user took it ("Quarry Health made me an
+# offer I couldn't refuse, starting Jan 5", "禾木科技给了offer，…一月初入职"; ``_TAKEN``).
+_OFFERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("employer", re.compile(_ORG_EN + r" (?:just )?(?:made|gave|sent) me (?:an?|the|their) (?:\w+ )?offer")),
+    ("employer", re.compile(_ORG_EN + r" (?:just )?offered me (?:a|an|the)\b")),
+    ("employer", rx(r"^([^，,。\s]{2,12}?)(?:给了?我?|发了)(?:个|一个)?(?:offer|录用通知)")),
 )
 _CONTACT_CTX = re.compile(r"我|邮箱|邮件|\b(?:my|me|email|e-mail|reach|contact)\b", I)
 _ALLERGY = re.compile(
@@ -363,7 +363,7 @@ def _a_role(value: str) -> bool:
 
 def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> list[tuple[str, str]]:
     found = []
-    for key, pattern in _PROFILE:
+    for key, pattern in (*_PROFILE, *(_OFFERS if _TAKEN.search(c.event.content) else ())):
         m = pattern.search(part)
         if not m or key in seen or (key == "email" and not _CONTACT_CTX.search(c.text)):
             continue
@@ -372,12 +372,6 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
             continue
         if who:
             owners[key] = who
-        if key.endswith("@offer"):
-            if not _TAKEN.search(c.event.content):
-                continue  # an offer the user has not taken names no employer yet
-            key = key.split("@")[0]
-            if key in seen:
-                continue
         value = _value(key, first(m))
         if key == "role" and not _a_role(value):
             continue  # "I'm a regular at Blue Bottle": a customer, no job
