@@ -650,3 +650,28 @@ def test_mixed_turn_with_this_week_in_english() -> None:
     assert (m.text, m.language, m.granularity) == ("this week", "en", "week")
     assert rewrite(text, [m], "zh") == "记住：week 49 of 2026 (2026-11-30 to 2026-12-06) use the old API"
     assert find_times("我们用 Python 3.11 写的", SUN, SH) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("我今年28，在杭州写前端", "我今年28，在杭州写前端"),  # an age, not "2026年28"
+        ("女儿今年五岁了", "女儿今年五岁了"),
+    ],
+)
+def test_this_year_before_an_age_is_no_time(text: str, stored: str) -> None:
+    assert rewrite(text, find_times(text, SUN, SH), "zh") == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("今年3月去了北京", "2026年3月去了北京"),  # was "2026年2027年3月": 今年 and the nearest March
+        ("明年3月去北京", "2027年3月去北京"),
+        ("我今年3月15号去了北京", "我2026年3月15日（周日）去了北京"),
+        ("去年12月底离职", "2025年12月31日（周三）离职"),
+        ("税前年薪38万", "税前年薪38万"),
+    ],
+)
+def test_a_month_of_a_relative_year_is_one_date(text: str, stored: str) -> None:
+    assert rewrite(text, find_times(text, SUN, SH), "zh") == stored

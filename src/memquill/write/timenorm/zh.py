@@ -54,6 +54,13 @@ _ZPARTS = {"凌晨": "early", "半夜": "early", "早上": "morning", "早晨": 
            "傍晚": "evening", "晚上": "evening", "夜里": "evening"}
 
 
+_ZY = r"(今|明|去|前|后)年\s*"
+
+
+def _rel_year(m: re.Match[str], c: _Ctx) -> int:
+    return c.today.year + _ZK[m[1]]
+
+
 def _word_part(m: re.Match[str]) -> bool:
     """Does the match start inside a word jieba reads across it? "税前年薪" is 税前 + 年薪
     (pre-tax salary, not the year before last); "我前年去过" is 我 + 前年."""
@@ -98,7 +105,16 @@ _ZH_RULES: list[tuple[str, _Handler]] = [
     (_ZREL + "周末", lambda m, c: _weekend(_ZK[m[1]], c.today)),  # a bare 周末 is a habit
     (f"(?:{_ZREL})?月[底末]", lambda m, c: _end_of("month", _ZK.get(m[1] or "本", 0), c.today)),
     (r"(今|明|去)?年年?[底末]", lambda m, c: _end_of("year", _ZK.get(m[1] or "今", 0), c.today)),
-    (r"(今|明|去|前|后)年(?![底末])",
+    # a month (and day) of a relative year is one date in that year ("今年3月" was 今年 and the
+    # nearest March apart: "2026年2027年3月")
+    (rf"{_ZY}{_ZN}月{_ZN}[日号]{_WD_NOTE}",
+     lambda m, c: None if _word_part(m) else _Piece(day=date(_rel_year(m, c), _int(m[2]), _int(m[3])))),
+    (rf"{_ZY}{_ZN}月份?(?![\d零〇一二两三四五六七八九十底末初日号])",
+     lambda m, c: None if _word_part(m) else _period("month", 0, date(_rel_year(m, c), _int(m[2]), 1))),
+    (rf"{_ZY}{_ZN}月[底末]",
+     lambda m, c: None if _word_part(m) else _end_of("month", 0, date(_rel_year(m, c), _int(m[2]), 1))),
+    # not an age said after it ("我今年28，在杭州…", "今年五岁了"): 今年 there is no date
+    (r"(今|明|去|前|后)年(?![底末])(?!\s*(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:周?岁|了|[，,。！!？?]|$))",
      lambda m, c: None if _word_part(m) else _period("year", _ZK[m[1]], c.today)),
     (rf"(?<!\d)(?:{_ZN}年)?{_ZN}月{_ZN}[日号]{_WD_NOTE}",
      lambda m, c: _yearless(c.today, _int(m[2]), _int(m[3]), m[1])),
