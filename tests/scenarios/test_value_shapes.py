@@ -91,8 +91,8 @@ def test_what_a_comparison_holds_up_is_no_value(mem_e5: Memory, text: str, foil:
         (
             "我一般晚上十一点半睡，早上七点起",
             "sleep_schedule",
-            "十一点半睡，早上七点起",
-        ),  # before: "十一点半睡"
+            "晚上十一点半睡，早上七点起",
+        ),  # before: "十一点半睡"; the part of day says which 十一点 (the ranker retrained with it)
         (
             "上线流程是先跑冒烟测试，再切一半流量，最后全量",
             "deploy_process",

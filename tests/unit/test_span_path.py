@@ -263,3 +263,31 @@ def test_the_users_own_value_may_be_someone_named_by_a_relation(text: str, zh: b
     """The user lives with "my partner": a relation word is the user's value, not the user."""
     spans = ranker().top(text, zh, attr("lives_with"), span_path.own_words(text, "user"), k=50)
     assert value in {v for v, _ in spans}, spans
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "kept"),
+    [
+        ("contact_channel", "Signal messages", "Signal"),  # "message" is in the slot's own words
+        ("seat", "aisle seat", "aisle"),
+        ("seat", "window seats", "window"),
+        ("contact_channel", "WhatsApp", "WhatsApp"),
+        ("contact_channel", "Signal Desktop", "Signal Desktop"),  # a name's own word stays
+        ("seat", "exit row", "exit row"),  # no kind word at the end
+    ],
+)
+def test_an_english_choice_loses_the_word_for_its_kind(key: str, value: str, kept: str) -> None:
+    assert span_path._kind_tail(attr(key), value) == kept
+
+
+@pytest.mark.parametrize(
+    ("value", "span", "cut"),
+    [
+        ("sales associate", "sales", True),  # a job title's head is its last word
+        ("nurse practitioner", "nurse", True),
+        ("sales associate", "associate", False),  # dropping a modifier keeps the job
+        ("barista", "barista", False),
+    ],
+)
+def test_a_job_titles_head_is_its_last_word(value: str, span: str, cut: bool) -> None:
+    assert span_path._cut_tail(value, span) is cut

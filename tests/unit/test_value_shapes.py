@@ -379,3 +379,19 @@ def test_a_lowercase_qualifier_is_no_part_of_a_name(value: str, out: str) -> Non
 )
 def test_a_person_valued_attribute_takes_someone_not_an_action(value: str, said: str, ok: bool) -> None:
     assert acceptable(value, "person", "emergency_contact", said, None) is ok
+
+
+def test_a_conjunct_the_ranker_ended_early_becomes_the_whole_name_starting_in_it() -> None:
+    from memquill.write.extract.span_features import Span
+    from memquill.write.extract.span_scorer import _named_inside
+
+    text = "I'm on a Galaxy S23 and an old Kindle Paperwhite"
+    at = text.index("an old Kindle")
+    cut = Span(at, at + len("an old Kindle"), "an old Kindle", -1, -1)
+    assert _named_inside(cut, ["Galaxy S23", "Kindle Paperwhite"], text).text == "Kindle Paperwhite"
+    zh = "监控用 Prometheus 和一个自建的 Grafana 面板"
+    at = zh.index("一个自建的 Graf")
+    part = Span(at, at + len("一个自建的 Graf"), "一个自建的 Graf", -1, -1)
+    assert _named_inside(part, ["Prometheus", "Grafana"], zh).text == "Grafana"
+    before = Span(0, 4, "I'm ", -1, -1)
+    assert _named_inside(before, ["Galaxy S23"], text) == before  # no name starts inside it

@@ -103,9 +103,22 @@ def trimmed(
     out = [(value_shapes.unqualified(v), q) for v, q in out] if not zh else out
     out = [(value_shapes.ranged(text, value_shapes.whole_name(text, v)), q) for v, q in out]
     out = [(value_shapes.with_head(attr.key, text, v, zh), q) for v, q in out]
+    out = [(_kind_tail(attr, v), q) for v, q in out] if not zh and attr.value_type == "enum" else out
     if value_shapes.in_parts(attr.key, attr.memory_type, attr.single):
         return [(value_shapes.through_parts(text, v, attr.key), q) for v, q in out]
     return out
+
+
+def _kind_tail(attr: Attribute, value: str) -> str:
+    """An English choice without the word for the kind of thing it is, when the catalogue's
+    own words for the attribute name that kind ("Signal messages" → "Signal" for a contact
+    channel, "aisle seat" → "aisle"): the choice is the first words, the kind is the slot."""
+    words = value.split()
+    if len(words) < 2 or not words[-1].islower():
+        return value
+    kinds = set(re.findall(r"[a-z]+", f"{attr.labels.en} {attr.description}".casefold()))
+    last = words[-1].casefold()
+    return " ".join(words[:-1]) if last in kinds or last.removesuffix("s") in kinds else value
 
 
 # What ends a value in English: a relative or subordinate clause ("a retired engineer *who*
@@ -162,6 +175,9 @@ def settle(
     best, p_best = ranked[0]
     surer = not _same(best.text, value) and p_best >= FLOOR and p_best >= SURER * p_rule
     surer = surer and _keeps_content(scorer, text, zh, value, best)
+    # an English job title ends in its head noun ("sales associate", "nurse practitioner"):
+    # a span that keeps its first words only names another job
+    surer = surer and not (attr.key in _HEAD_LAST and not zh and _cut_tail(value, best.text))
     own_span = next((s for s, _ in ranked if _same(s.text, value)), None)
     span, q = (best, p_best) if surer else (own_span, p_rule)
     if span is None or (attr.single and not surer):
@@ -170,6 +186,14 @@ def settle(
         return [(span.text.strip(), q)]
     parts = [s.text.strip() for s in coordinated(text, [(span, q), *ranked]) if _inside(text, value, s)]
     return [(v, q) for v in parts] if len(parts) > 1 else [(span.text.strip() if surer else value, q)]
+
+
+_HEAD_LAST = frozenset({"occupation"})
+
+
+def _cut_tail(value: str, span: str) -> bool:
+    v, c = value.casefold().split(), span.strip().casefold().split()
+    return 0 < len(c) < len(v) and v[: len(c)] == c
 
 
 def _shaped(text: str, zh: bool, attr: Attribute, value: str) -> str:

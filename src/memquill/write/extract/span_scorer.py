@@ -101,16 +101,20 @@ def coordinated(text: str, ranked: list[tuple[Span, float]]) -> list[Span]:
 NAMED = frozenset({"tech", "person", "organisation", "place"})
 
 
-def _named_inside(s: Span, typed: Sequence[str]) -> Span:
-    """A conjunct reduced to the longest typed name inside it ("an old Kindle Paperwhite" →
-    "Kindle Paperwhite", "traces to Jaeger" → "Jaeger"): the ranker scored the conjunct only
-    as a neighbour of the best span, the typed extractor found the name in it."""
-    inside = [t for t in typed if t and t != s.text and t in s.text]
-    if not inside:
+def _named_inside(s: Span, typed: Sequence[str], text: str) -> Span:
+    """A conjunct as the longest typed name starting inside it ("an old Kindle Paperwhite" →
+    "Kindle Paperwhite", "traces to Jaeger" → "Jaeger", and a conjunct the ranker ended early,
+    "an old Kindle", → "Kindle Paperwhite"): the ranker scored the conjunct only as a neighbour
+    of the best span, the typed extractor found the whole name."""
+    found = []
+    for t in typed:
+        at = text.find(t, s.start) if t else -1
+        if t != s.text and s.start <= at < s.end:
+            found.append((len(t), at, t))
+    if not found:
         return s
-    name = max(inside, key=len)
-    at = s.start + s.text.find(name)
-    return Span(at, at + len(name), name, -1, -1)
+    n, at, name = max(found)
+    return Span(at, at + n, name, -1, -1)
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,7 @@ class SpanScorer:
             chosen = [ranked[0][0]] if attr.single else coordinated(text, ranked)
         top = ranked[0][1]
         named = (
-            [chosen[0], *(_named_inside(s, ctx.typed) for s in chosen[1:])]
+            [chosen[0], *(_named_inside(s, ctx.typed, text) for s in chosen[1:])]
             if ctx.value_type in NAMED
             else chosen
         )
