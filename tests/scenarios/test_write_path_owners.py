@@ -171,6 +171,14 @@ def test_a_statement_opening_with_no_verb_is_not_an_order(
             "Thandiwe Nkosi",
             "Pieter Olivier",
         ),
+        # a connective opening the clause ("so", "所以") once hid the report line
+        ("我领导是周琴", "组织调整了，所以现在改成向郑凯汇报了", "周琴", "郑凯"),
+        (
+            "My new manager Marcus wants a 30-60-90 plan by Friday.",
+            "Reorg news: Marcus moved to the platform team, so I report to Priya now.",
+            "Marcus",
+            "Priya",
+        ),
     ],
 )
 def test_whom_the_user_reports_to_is_the_manager(
@@ -225,3 +233,20 @@ def test_a_preference_said_of_a_relation_is_theirs(
     assert ("user", mine) in drinks, drinks
     assert not {v for s, v in drinks if s == "user" and v != mine}, drinks
     assert {v for s, v in drinks if s == theirs[0]} <= {theirs[1]}, drinks
+
+
+@pytest.mark.parametrize(
+    ("turn", "team"),
+    [
+        ("Reorg news: Marcus moved to the platform team, so I report to Priya now.", None),
+        ("I moved to the growth team last week.", "growth team"),
+        ("老周调到风控组了", None),
+        ("我被调到风控组了", "风控组"),
+    ],
+)
+def test_someone_elses_move_is_not_the_users_team(
+    mem_read: Memory, clock: FixedClock, turn: str, team: str | None
+) -> None:
+    say(mem_read, clock, [turn], "s1")
+    recs = mem_read.records(user="u", statuses=["active", "candidate"])
+    assert [r.value for r in recs if (r.subject, r.key) == ("user", "team")] == ([team] if team else [])

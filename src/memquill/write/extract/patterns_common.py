@@ -220,10 +220,18 @@ def pref_key(obj: str, negative: bool = False) -> str:
     return cat if cat in EXCLUSIVE and not negative else f"{cat}:{head}"
 
 
+# A connective opening a sub-clause ties it to the one before; the fact starts after it ("…,
+# so I report to Priya now", "…，所以现在改成向郑凯汇报了").
+_CONNECTIVE = re.compile(
+    r"^(?:(?:so|and|but|then|also|plus|anyway)\b[\s,]*|(?:所以|然后|不过|但是|可是|结果)[，,]?)", I
+)
+
+
 def parts(text: str) -> list[str]:
-    """Sub-clauses split at commas and "and/but/以及": for families that read several facts."""
+    """Sub-clauses split at commas and "and/but/以及", without the connective opening one:
+    for families that read several facts."""
     pieces = re.split(r"[，,、]|\s+(?:and|but)\s+(?=I\b|i\b|my\b|we\b|our\b)|以及|而且|并且", text)
-    return [p.strip() for p in pieces if p and p.strip()]
+    return [q for p in pieces if p and (q := _CONNECTIVE.sub("", p.strip()).strip())]
 
 
 def first(m: re.Match[str]) -> str:

@@ -127,7 +127,10 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         rx(
             r"^(?:我)?(?:现在|目前|已经)?(?:被)?(?:调到|调去|转到|划到|分到|换到|去了|在)了?",
             r"([^，,。了]{1,16}?)(?:团队|小组|组|部门|事业部)(?:了)?$|",
-            r"\b(?:moved|switched|transferred|got moved|joined|rotated) (?:over )?(?:to|onto)? ?",
+            # the user's own move ("I moved to the growth team"), not someone else's ("Marcus
+            # moved to the platform team, so I report to Priya now")
+            r"(?:^|\b(?:i|we)(?:'ve| have)?(?: just| recently| finally)? )",
+            r"(?:moved|switched|transferred|got moved|joined|rotated) (?:over )?(?:to|onto)? ?",
             rf"the {_X} {_TEAM_EN}|",
             rf"^(?:now )?i(?:'m| am)? (?:now )?(?:on|in|with|sit with|work with) the {_X} {_TEAM_EN}",
         ),
