@@ -137,6 +137,27 @@ def test_what_someone_else_urges_never_replaces_the_users_value(
 
 
 @pytest.mark.parametrize(
+    ("turn", "wanted"),
+    [
+        ("以前的领导想让我回去当顾问", {"顾问", "领导"}),  # the old manager was read as an employer
+        ("My old manager from Westpac wants me back on a contract.", {"contract"}),  # as an occupation
+        ("My brother-in-law keeps trying to convert me to Delta.", {"Delta"}),
+    ],
+    ids=["zh", "en", "en-convert"],
+)
+def test_what_someone_else_wants_of_the_user_is_no_fact_about_them(
+    mem_e5: Memory, clock: FixedClock, turn: str, wanted: set[str]
+) -> None:
+    mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    stored = {
+        r.value for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.type != "episode"
+    }
+    assert not stored & wanted, stored
+
+
+@pytest.mark.parametrize(
     ("turns", "key", "value", "sought"),
     [
         (

@@ -38,14 +38,14 @@ _EN = re.compile(
     re.IGNORECASE,
 )
 _PROPOSED_ZH = re.compile(
-    r"(?:劝我|建议我|推荐我|安利我|撺掇我|怂恿我|说服我|非要我|一直让我|老让我|总让我|让我试试?)"
+    r"(?:劝我|建议我|推荐我|安利我|撺掇我|怂恿我|说服我|非要我|一直让我|老让我|总让我|让我试试?|想让我|想拉我|拉我去|叫我去)"
     r"([^，,。；;！!？?\n]+?)(?=但|可是|不过|[，,。；;！!？?\n]|$)"
 )
 _PROPOSED_EN = re.compile(
     r"\b(?:pitched|suggested|suggests|recommended|recommends|proposed|proposes|urged me|"
-    r"tried to (?:convince|persuade|talk|get) me|"
+    r"(?:tried|trying|tries) to (?:convince|persuade|talk|get|convert) me|"
     r"(?:keeps?|kept) (?:telling|pushing|nagging|bugging|asking) me|"
-    r"(?:wants?|wanted) me to|(?:is|are|was|were|been) pushing(?: for| me)?)\b"
+    r"(?:wants?|wanted|would like) me (?:to|back)|(?:is|are|was|were|been) pushing(?: for| me)?)\b"
     r"([^,;.!?\n]+?)(?=[,;.!?\n]|\bbut\b|$)",
     re.IGNORECASE,
 )

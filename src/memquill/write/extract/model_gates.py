@@ -23,7 +23,9 @@ made:
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from memquill.catalogue import load
 from memquill.model import MemoryRecord, Status
 from memquill.retrieve import places
 from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
@@ -224,6 +226,8 @@ def acceptable(
         return False  # "31" of "after 31 years at the post office" names no employer
     if value_type == "organisation" and places.cities(value) == [value.strip()]:
         return False  # "Aoife's been offered a job in Galway": a city, no employer
+    if value_type in ("organisation", "place") and value.strip().casefold() in _relation_words():
+        return False  # "以前的领导想让我回去": the old manager, no employer
     if value_type in _NAMED and clausal(value):
         return False  # "said keep it" of "IT sent me a Dell XPS 13 and said keep it"
     if counted(value, value_type, key) or opener(value, said):
@@ -246,6 +250,11 @@ def acceptable(
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+@cache
+def _relation_words() -> frozenset[str]:
+    return frozenset(w.casefold() for w in load().relation_words())
 
 
 _EN_NUMBER = frozenset(
