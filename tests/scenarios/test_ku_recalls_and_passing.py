@@ -95,3 +95,43 @@ def test_a_recall_with_a_present_word_about_something_else_stays_history(
     assert now in shown[0]
     assert not only_old(shown, was, now)
     assert only_old(stated(mem_modes, question, include_history=True), was, now)
+
+
+@pytest.mark.parametrize(
+    ("first", "new", "missed", "question", "was", "now"),
+    [
+        (
+            "我住在北京。",
+            "我搬到大理了，天天晒太阳。",
+            "有点怀念北京的烤鸭，大理这边吃不到正宗的。",
+            "我这阵子住在哪儿？",
+            "北京",
+            "大理",
+        ),
+        (
+            "I live in Leeds.",
+            "Just moved to Bristol, the flat is tiny.",
+            "I still miss Leeds sometimes, especially Kirkgate Market on a Saturday.",
+            "Where am I based these days?",
+            "Leeds",
+            "Bristol",
+        ),
+    ],
+)
+def test_missing_a_place_recalls_it(
+    mem_modes: Memory,
+    clock: FixedClock,
+    first: str,
+    new: str,
+    missed: str,
+    question: str,
+    was: str,
+    now: str,
+) -> None:
+    """ "I still miss Leeds sometimes…" said after the move to Bristol led "where am I based"."""
+    say(mem_modes, clock, [first], "s1", gap_days=20)
+    say(mem_modes, clock, [new], "s2", gap_days=20)
+    say(mem_modes, clock, [missed], "s3", gap_days=20)
+    shown = stated(mem_modes, question)
+    assert now in shown[0]
+    assert not only_old(shown, was, now)
