@@ -72,6 +72,13 @@ def test_an_older_value_named_in_passing_in_an_episode_is_left_out(
             "海南航空",
         ),
         (
+            "记账小程序的后端已经迁到阿里云了。",
+            "8月的云账单比之前在AWS的时候便宜了四成，帮我做个对比表格。",
+            "记账小程序的后端现在部署在哪个云上？",
+            "AWS",
+            "阿里云",
+        ),
+        (
             "I've switched to Neovim for all my coding.",
             "Back when I used Emacs my pinky always hurt, now I can't imagine it.",
             "which editor do I use?",
