@@ -109,3 +109,23 @@ def test_a_role_someone_gives_the_user_is_the_users(
     active = mem_modes.records(user="u", statuses=["active"])
     assert {r.value for r in active if r.key == "occupation" and r.subject == "user"} == {role}
     assert not [r for r in active if r.key == "occupation" and r.subject == "person:manager"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "employer"),
+    [
+        ("我们公司叫云杉科技，做工业物联网的，总部在合肥", "云杉科技"),
+        ("Our company is called Brightline, we do logistics software.", "Brightline"),
+        ("我们公司是做跨境电商的，主要卖户外用品", None),  # what it does, no name
+        ("My company is a fintech startup", None),
+    ],
+)
+def test_the_company_named_as_the_users_is_the_employer(
+    mem_modes: Memory, clock: FixedClock, turn: str, employer: str | None
+) -> None:
+    """ "我们公司叫云杉科技，做工业物联网的" stored the company's name as a project's and its
+    business as the user's role ("用户是工业物联网")."""
+    say(mem_modes, clock, [turn], "s1")
+    got = facts(mem_modes)
+    assert {v for k, v in got if k == "employer"} == ({employer} if employer else set())
+    assert not {v for k, v in got if k == "occupation"}

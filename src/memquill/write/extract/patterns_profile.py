@@ -19,6 +19,9 @@ from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
+# the user's company opening a clause ("我们公司…", "our company…")
+_COMPANY_ZH = r"^(?:我们|我的|我)?(?:公司|单位)"
+_COMPANY_EN = r"^(?:our|my) (?:company|employer|firm|startup)"
 _NAME = r"([^，,。.!！?？;；\s][^，,。.!！?？;；]{0,30}?)"
 _ROLE_ZH = (
     r"工程师|开发|程序员|经理|设计师|老师|学生|医生|护士|律师|架构师|分析师|研究员|负责人|"
@@ -164,6 +167,10 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})"
         ),
     ),
+    # the company named as the user's: "我们公司叫云杉科技", "our company is called Brightline"
+    ("employer", rx(_COMPANY_ZH, r"(?:名字)?(?:叫做?|名叫)\s*([^，,。的\s]{2,16}?)\s*(?:$|[，,。])")),
+    # (the name by its capitals: case-sensitive after the opening)
+    ("employer", re.compile(rf"(?i:{_COMPANY_EN})(?:'s| is)? (?:called|named) {_ORG_EN}")),
     # "accepted the Carver Health offer" (an offer said otherwise: ``_OFFERS``)
     ("employer", re.compile(r"\baccepted (?:the |their |an? )?(?:offer (?:from|at) )?" + _ORG_EN)),
     ("location", rx(r"^我(?:现在)?在(.{1,12}?)(?:生活|定居)")),
@@ -440,14 +447,21 @@ def _content(c: Clause, key: str, value: str, several: bool, whose: str | None =
     return re.sub(r"\bis a (?=[aeiouAEIOU])", "is an ", text)
 
 
+# a clause about the user's company: the parts after its first say what the company is or does
+_COMPANY_FIRST = rx(_COMPANY_ZH, "|", _COMPANY_EN, r"\b")
+
+
 def profile(c: Clause) -> list[Candidate]:
     if blocked(c):
         return []
     seen: set[str] = set()
     owners: dict[str, str] = {}  # key → the name of whoever the part says it of ("": the user)
     facts = []
-    for part in parts(c.text):
+    company = _COMPANY_FIRST.search(c.text) is not None
+    for i, part in enumerate(parts(c.text)):
         found = _one_part(c, part, seen, owners)
+        if company and i:  # "我们公司叫云杉科技，做工业物联网的": what the company does, no role
+            found = [(k, v) for k, v in found if k != "role"]
         if not found and "name" in seen and "name" not in owners and "role" not in seen:
             found = _introduced(c, part)  # "I'm Marcus Hale, a chemistry teacher from Denver"
             seen.update(k for k, _ in found)
