@@ -139,3 +139,35 @@ def test_a_single_slot_holds_the_usual_value(
 ) -> None:
     got = values_of(mem_e5, text, "commute")
     assert got == [usual] and now_and_then not in got, got
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "kept"),
+    [
+        (
+            [
+                "We went with Clerk for the booking app's login.",
+                "Write me a short bio for the client wiki: Sasha, contract mobile developer, focused on auth and "
+                "onboarding.",
+            ],
+            "stack:auth",
+            "Clerk",
+        ),
+        (
+            ["我们项目数据库用的是 PostgreSQL", "帮我写个简介：后端开发，主要负责数据库和缓存"],
+            "stack:database",
+            "PostgreSQL",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_the_word_for_the_slot_replaces_no_value(
+    mem_e5: Memory, turns: list[str], key: str, kept: str
+) -> None:
+    """ "…focused on auth and onboarding" stored ``stack:auth = auth`` over Clerk."""
+    for turn in turns:
+        mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    active = [r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == key]
+    assert active == [kept], active

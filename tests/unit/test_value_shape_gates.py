@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memquill.write.extract.model_gates import acceptable, uncontracted
+from memquill.write.extract.model_gates import acceptable, names_slot, uncontracted
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,19 @@ def test_an_s_that_is_is_or_has_is_no_part_of_the_name() -> None:
     assert uncontracted("Matcha's", "Matcha's been great btw") == "Matcha"
     assert uncontracted("Trader Joe's", "Trader Joe's is my go-to") == "Trader Joe's"
     assert uncontracted("McDonald's", "lunch at McDonald's again") == "McDonald's"
+
+
+@pytest.mark.parametrize(
+    ("value", "key", "slot"),
+    [
+        ("auth", "stack:auth", True),
+        ("auth and onboarding", "stack:auth", True),  # one of the things it lists is the slot
+        ("数据库", "stack:database", True),
+        ("数据库和缓存", "stack:database", True),
+        ("Clerk", "stack:auth", False),
+        ("PostgreSQL", "stack:database", False),
+        ("和平", "city", False),  # 和 inside a word is no list
+    ],
+)
+def test_the_word_for_the_slot_is_no_value_of_it(value: str, key: str, slot: bool) -> None:
+    assert names_slot(value, key) is slot

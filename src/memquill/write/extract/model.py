@@ -37,6 +37,7 @@ from memquill.write.extract.model_gates import (
     fits_role,
     introduced,
     names_person,
+    names_slot,
     now_and_then,
     region_like,
     uncontracted,
@@ -405,9 +406,11 @@ class ModelExtractor:
             return bool(v) and acceptable(v, attr.value_type, attr.key, o.said, o.speaker, attr.region)
 
         if (spans := self.spans) is not None:
-            top = spans.top(o.said, zh, attr, own, k=1) if attr.region else []
-            if top and not region_like(span_path.trimmed(spans, o.said, zh, attr, top)[0][0]):
+            top = spans.top(o.said, zh, attr, own, k=1)
+            if top and attr.region and not region_like(span_path.trimmed(spans, o.said, zh, attr, top)[0][0]):
                 return []  # the best span is a car or a company ("置换了台秦PLUS"): no region was said
+            if top and names_slot(top[0][0], attr.key):
+                return []  # "focused on auth and onboarding": the clause names the slot, no value of it
 
             def trims_ok(v: str) -> bool:  # "March after 31 years at the post office" ends as "March"
                 return ok(v) and ok(span_path.trimmed(spans, o.said, zh, attr, [(v, 0.0)])[0][0])
