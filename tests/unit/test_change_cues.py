@@ -131,3 +131,17 @@ def test_an_old_value_cue_reads_in_the_progressive_too() -> None:
     assert change_cues.old_spans("I'm giving up coffee for Lent", ["coffee"]) == {"coffee"}
     # a new value's cue is not read so: "moving to Denver" may be a plan
     assert change_cues.kind("We're moving to Denver in May") != "new"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "holds"),
+    [
+        ("Headaches for three days after quitting soda", "after quitting soda", True),
+        ("Headaches for three days after quitting soda", "soda", False),  # the value alone: old_spans
+        ("戒了奶茶以后头疼了三天", "戒了奶茶", True),
+        ("戒了奶茶以后头疼了三天", "奶茶", False),
+        ("It's plain sparkling water now", "plain sparkling water", False),
+    ],
+)
+def test_a_span_holding_an_old_cue_names_what_is_retired(text: str, value: str, holds: bool) -> None:
+    assert change_cues.holds_old(text, value) is holds

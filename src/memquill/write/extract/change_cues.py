@@ -261,3 +261,10 @@ def leading(text: str, value: str) -> tuple[str, str] | None:
             rest = text[c.end : at + len(value)].strip()
             return (c.kind, rest) if rest else None
     return None
+
+
+def holds_old(text: str, value: str) -> bool:
+    """Does ``value`` hold an old-value cue with words after it ("after quitting soda",
+    "戒了奶茶以后")? Such a span names what the clause retires, never the current value."""
+    at = text.find(value)
+    return at >= 0 and any(c.kind == "old" and at <= c.start and c.end < at + len(value) for c in find(text))

@@ -302,6 +302,8 @@ class ModelExtractor:
             k = kind_value(attr.key, bare, o.said, zh)
             if attr.single and k != bare and _retired(o.said, k):
                 continue  # "after quitting soda": the drink named is the one left behind
+            if change_cues.holds_old(o.said, bare):
+                continue  # the span "after quitting soda" itself (the ranker's since 0017c)
             if k is not None and k not in kept:
                 kept[k] = q
         out = []
