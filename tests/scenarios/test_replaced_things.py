@@ -149,3 +149,11 @@ def test_a_drink_given_up_is_no_usual_drink(
     }
     # nor a span holding it ("after quitting soda": the retrained ranker's span)
     assert not any(quit.casefold() in v.casefold() for v, pol in drinks if pol == "positive"), drinks
+
+
+def test_working_from_home_is_where_the_user_works(mem_e5: Memory, clock: FixedClock) -> None:
+    """ "working from home" read "from" as an old-value cue, so "home" was what the clause left
+    behind and no workplace was stored (English only: the cue is the word "from")."""
+    say(mem_e5, clock, ["Three weeks of working from home and I've barely left the apartment."], "s1")
+    places = {r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "workplace"}
+    assert places == {"home"}, places

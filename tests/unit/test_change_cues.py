@@ -145,3 +145,16 @@ def test_an_old_value_cue_reads_in_the_progressive_too() -> None:
 )
 def test_a_span_holding_an_old_cue_names_what_is_retired(text: str, value: str, holds: bool) -> None:
     assert change_cues.holds_old(text, value) is holds
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "old"),
+    [
+        ("Three weeks of working from home and I've barely left the apartment.", "home", False),
+        ("I work remotely from Lisbon", "Lisbon", False),
+        ("Moved from Leeds to Bristol", "Leeds", True),
+        ("Switched from Jest to Vitest", "Jest", True),
+    ],
+)
+def test_working_from_a_place_leaves_nothing_behind(text: str, value: str, old: bool) -> None:
+    assert (change_cues.old_spans(text, [value]) == {value}) is old

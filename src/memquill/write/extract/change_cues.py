@@ -92,11 +92,16 @@ def _cue_rx(word: str, name: str) -> str:
     return re.escape(word)
 
 
+_WORKS = re.compile(r"\b(?:work|works|working|worked|remote|remotely)\s+$", re.IGNORECASE)
+
+
 def find(text: str) -> list[Cue]:
     """Every cue in ``text``, left to right; of overlapping ones the longest wins."""
     found = []
     for kind, rx in _table():
         for m in rx.finditer(text):
+            if m.group(0).casefold() == "from" and _WORKS.search(text, 0, m.start()):
+                continue  # "working from home": where the work is done, nothing left behind
             inner = next((n for n, v in m.groupdict().items() if v is not None), None)
             vs, ve = (m.start(inner), m.end(inner)) if inner else (m.end(), m.end() + NEAR)
             found.append(Cue(kind, m.start(), m.end(), vs, ve))
