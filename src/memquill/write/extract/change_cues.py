@@ -30,7 +30,7 @@ CUES_FILE = "data/change_cues.json"
 # A clause recalling an earlier value ("back when I lived in Graz…", "以前在字节的时候…") says
 # how things were, not how they are (the slot timeline and the present-statement rule read it).
 RECALL = re.compile(
-    r"以前|曾经|当年|那时候|那会儿|那几年|(?:还|之前|原来|当初)(?:在|用)?.{1,12}?的时候|(?:挺|还是|有点|好)?(?:怀念|想念)|"
+    r"以前|曾经|当年|那时候|那会儿|那几年|(?:还|之前|原来|当初)(?:在|用)?.{1,12}?的时候|怀念|想念|"
     r"\b(?:back when|back in my|when (?:i|we) (?:was|were|lived|worked|used to)|"
     r"(?:i|we) (?:still |really |sometimes |kinda |kind of )*miss(?:ed)?|"
     r"in my (?:\w+ ){0,3}days|during my (?:time|years)|(?:i|we) used to)\b",
