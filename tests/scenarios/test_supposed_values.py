@@ -137,6 +137,23 @@ def test_what_someone_else_urges_never_replaces_the_users_value(
 
 
 @pytest.mark.parametrize(
+    "turn",
+    [
+        "如果明年暑假去北京实习，住宿一般怎么解决？",  # was the plan "如果2027年暑假去北京实习"
+        "如果下周去上海出差，住哪里方便？",
+        "If I fly to Tokyo next month, do I need a visa?",
+    ],
+    ids=["zh", "zh-trip", "en"],
+)
+def test_a_supposed_trip_is_no_plan(mem_e5: Memory, turn: str) -> None:
+    mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    plans = [r.value for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if "plan" in r.key]
+    assert not plans, plans
+
+
+@pytest.mark.parametrize(
     ("turn", "wanted"),
     [
         ("以前的领导想让我回去当顾问", {"顾问", "领导"}),  # the old manager was read as an employer

@@ -97,10 +97,18 @@ def urged_or_sought(text: str) -> bool:
     return any(rx.search(text) for rx in _unsettled(text))
 
 
+# the supposition's own word at the start of a value a rule captured with it ("如果2026年暑假去
+# 北京实习" stored as a plan)
+_IF_WORD = re.compile(
+    r"^(?:如果|假如|要是|若是|万一|假设|倘若|(?:if|suppose|supposing|in case)\b)\s*", re.IGNORECASE
+)
+
+
 def only_supposed(value: str, text: str) -> bool:
     """True when ``value`` occurs in ``text`` and every occurrence lies inside an antecedent."""
     spans = antecedents(text)
-    if not spans or not value.strip():
+    value = _IF_WORD.sub("", value.strip())
+    if not spans or not value:
         return False
     found = [m.span() for m in re.finditer(re.escape(value), text, re.IGNORECASE)]
     return bool(found) and all(any(a <= s and e <= b for a, b in spans) for s, e in found)
