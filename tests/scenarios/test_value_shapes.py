@@ -171,3 +171,30 @@ def test_the_word_for_the_slot_replaces_no_value(
     mem_e5.flush()
     active = [r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == key]
     assert active == [kept], active
+
+
+@pytest.mark.parametrize(
+    ("turns", "kept"),
+    [
+        (
+            [
+                "Cutover weekend went fine, we're fully on PostgreSQL now.",
+                "An old colleague says his team is still on MySQL 5.7. Scary stuff.",
+            ],
+            "PostgreSQL",
+        ),
+        (
+            ["我们项目数据库已经全部切到 PostgreSQL 了", "我一个老同事说他们组还在用 MySQL 5.7，太吓人了"],
+            "PostgreSQL",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_someone_elses_stack_is_not_the_projects(mem_e5: Memory, turns: list[str], kept: str) -> None:
+    """ "An old colleague says his team is still on MySQL 5.7" replaced the project's database."""
+    for turn in turns:
+        mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    active = [r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "stack:database"]
+    assert active == [kept], active

@@ -71,8 +71,16 @@ def _stack_sentence(c: Clause, written: str, version: str | None, dropped: bool)
     return f"{who} {'no longer uses' if dropped else 'uses'} {tech}"
 
 
+# someone else's team or company ("his team is still on MySQL 5.7", "他们组还在用 MySQL"):
+# its stack is theirs, not the project's
+_THEIRS = rx(
+    r"\b(?:his|her|their)\s+(?:\w+\s+)?(?:team|company|project|startup|org|employer|shop|app|codebase)\b|",
+    r"(?<![其吉])[他她]们?的?(?:组|公司|团队|项目|那边)",
+)
+
+
 def _stack(c: Clause, clause_taken: bool = False) -> list[Candidate]:
-    if not (_CTX.search(c.text) and _USES.search(c.text)) or c.conditions:
+    if not (_CTX.search(c.text) and _USES.search(c.text)) or c.conditions or _THEIRS.search(c.text):
         return []
     subject, level = project_subject(c)
     out = []
