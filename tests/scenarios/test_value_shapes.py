@@ -198,3 +198,22 @@ def test_someone_elses_stack_is_not_the_projects(mem_e5: Memory, turns: list[str
     mem_e5.flush()
     active = [r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "stack:database"]
     assert active == [kept], active
+
+
+def test_several_people_are_no_ones_role(mem_e5: Memory) -> None:
+    """ "…she's already supervising two master's students" stored Mira's occupation as "master's
+    students" (English only: a Chinese count has its classifier, ``counted``)."""
+    mem_e5.add("My partner Mira is a PhD student in chemistry.", user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.add(
+        "Mira's first month as a postdoc and she's already supervising two master's students. Any supervising "
+        "tips I can pass on?",
+        user="u",
+        session="s2",
+    )
+    mem_e5.end_session(user="u", session="s2")
+    mem_e5.flush()
+    roles = {
+        r.value for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.key == "occupation"
+    }
+    assert not roles & {"master's students", "students"}, roles

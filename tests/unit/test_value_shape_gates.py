@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memquill.write.extract.model_gates import acceptable, names_slot, uncontracted
+from memquill.write.extract.model_gates import acceptable, counted_before, names_slot, uncontracted
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,18 @@ def test_an_s_that_is_is_or_has_is_no_part_of_the_name() -> None:
 )
 def test_the_word_for_the_slot_is_no_value_of_it(value: str, key: str, slot: bool) -> None:
     assert names_slot(value, key) is slot
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "counted"),
+    [
+        ("students", "she's already supervising two master's students", True),
+        ("master's students", "she's already supervising two master's students", True),
+        ("interns", "I manage a few interns", True),
+        ("postdoc", "Mira's first month as a postdoc", False),
+        ("nurse", "I've been a nurse for two years", False),
+        ("护士", "她带了两个护士", False),  # Chinese counts have their own classifier rule
+    ],
+)
+def test_a_counted_thing_is_no_single_value(value: str, said: str, counted: bool) -> None:
+    assert counted_before(value, said) is counted

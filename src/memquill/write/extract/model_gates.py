@@ -234,6 +234,8 @@ def acceptable(
         return False  # "said keep it" of "IT sent me a Dell XPS 13 and said keep it"
     if counted(value, value_type, key) or opener(value, said):
         return False  # "Three rowing sessions a week", "Getting so many scam calls", "Ha, no"
+    if _single(key) and counted_before(value, said):
+        return False  # "supervising two master's students": several of them, no one's role
     if key == "age" and _A_YEAR.search(said.replace(value, "\0", 1)):
         return False  # "本人王磊，95年的": born in 1995, not 95 years old
     if value_type in ("place", "organisation") and len(value.strip()) == 1:
@@ -324,6 +326,27 @@ def counted(value: str, value_type: str, key: str) -> bool:
     words = re.findall(r"[a-z0-9]+", value.casefold())
     said = any(w in _EN_NUMBER for w in words)  # digits alone may be a phone number or a code
     return said and all(w in _EN_NUMBER or w.isdigit() or w in ("a", "an") for w in words)
+
+
+@cache
+def _single(key: str) -> bool:
+    attr = load().get(key)
+    return attr is not None and attr.single
+
+
+_COUNT_BEFORE = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|dozen|several|many|a few|a couple of|\d+)"
+    r"(?:\s+[\w'’-]+){0,2}\s+$",
+    re.IGNORECASE,
+)
+
+
+def counted_before(value: str, said: str) -> bool:
+    """Does an English count stand right before ``value`` or the words qualifying it in
+    ``said`` ("two master's students", "a few interns")? It names several things then, not
+    one slot's value."""
+    at = said.find(value)
+    return at > 0 and not is_cjk(value) and _COUNT_BEFORE.search(said, 0, at) is not None
 
 
 def opener(value: str, said: str) -> bool:
