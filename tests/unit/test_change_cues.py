@@ -158,3 +158,8 @@ def test_a_span_holding_an_old_cue_names_what_is_retired(text: str, value: str, 
 )
 def test_working_from_a_place_leaves_nothing_behind(text: str, value: str, old: bool) -> None:
     assert (change_cues.old_spans(text, [value]) == {value}) is old
+
+
+def test_a_cue_word_inside_a_title_is_no_cue() -> None:
+    said = 'I\'ve read "The Left Hand of Darkness" three times now'
+    assert not change_cues.holds_old(said, "The Left Hand of Darkness")

@@ -272,4 +272,7 @@ def holds_old(text: str, value: str) -> bool:
     """Does ``value`` hold an old-value cue with words after it ("after quitting soda",
     "戒了奶茶以后")? Such a span names what the clause retires, never the current value."""
     at = text.find(value)
-    return at >= 0 and any(c.kind == "old" and at <= c.start and c.end < at + len(value) for c in find(text))
+    return at >= 0 and any(
+        c.kind == "old" and at <= c.start and c.end < at + len(value) and not text[c.start].isupper()
+        for c in find(text)  # a capitalised cue word is part of a name ("The Left Hand of Darkness")
+    )

@@ -32,7 +32,6 @@ from memquill.write.extract.lexicon import tech_roles
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
-    counted_before,
     cue_may_lift,
     empty,
     fits_role,
@@ -414,8 +413,6 @@ class ModelExtractor:
                 return []  # the best span is a car or a company ("置换了台秦PLUS"): no region was said
             if top and names_slot(top[0][0], attr.key):
                 return []  # "focused on auth and onboarding": the clause names the slot, no value of it
-            if top and attr.single and counted_before(top[0][0], o.said):
-                return []  # "supervising two master's students": several people, no one's role
 
             def trims_ok(v: str) -> bool:  # "March after 31 years at the post office" ends as "March"
                 return ok(v) and ok(span_path.trimmed(spans, o.said, zh, attr, [(v, 0.0)])[0][0])
