@@ -138,7 +138,7 @@ def test_an_old_value_cue_reads_in_the_progressive_too() -> None:
     [
         ("Headaches for three days after quitting soda", "after quitting soda", True),
         ("Headaches for three days after quitting soda", "soda", False),  # the value alone: old_spans
-        ("戒了奶茶以后头疼了三天", "戒了奶茶", True),
+        ("my uncle is a retired pilot who now restores old boats", "retired pilot", False),
         ("戒了奶茶以后头疼了三天", "奶茶", False),
         ("It's plain sparkling water now", "plain sparkling water", False),
     ],

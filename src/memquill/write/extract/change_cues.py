@@ -269,10 +269,11 @@ def leading(text: str, value: str) -> tuple[str, str] | None:
 
 
 def holds_old(text: str, value: str) -> bool:
-    """Does ``value`` hold an old-value cue with words after it ("after quitting soda",
-    "戒了奶茶以后")? Such a span names what the clause retires, never the current value."""
+    """Does ``value`` hold an old-value cue inside it, words on both sides ("after quitting
+    soda")? Such a span names what the clause retires, never the current value. A cue opening
+    the value is an adjective there ("retired pilot") or the verb ``leading`` strips."""
     at = text.find(value)
     return at >= 0 and any(
-        c.kind == "old" and at <= c.start and c.end < at + len(value) and not text[c.start].isupper()
+        c.kind == "old" and at < c.start and c.end < at + len(value) and not text[c.start].isupper()
         for c in find(text)  # a capitalised cue word is part of a name ("The Left Hand of Darkness")
     )
