@@ -217,3 +217,19 @@ def test_several_people_are_no_ones_role(mem_e5: Memory) -> None:
         r.value for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.key == "occupation"
     }
     assert not roles & {"master's students", "students"}, roles
+
+
+@pytest.mark.parametrize(
+    ("turn", "value"),
+    [
+        ("Actually, I don't like dark mode anymore", "dark mode"),  # was "dark": "mode" names the slot
+        ("我不喜欢深色模式了", "深色模式"),
+    ],
+    ids=["en", "zh"],
+)
+def test_the_lexicons_own_wording_of_a_choice_stays_whole(mem_e5: Memory, turn: str, value: str) -> None:
+    mem_e5.add(turn, user="u", session="s1")
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    themes = {r.value for r in mem_e5.records(user="u", statuses=["active", "candidate"]) if r.key == "theme"}
+    assert value in themes, themes

@@ -274,6 +274,7 @@ def test_the_users_own_value_may_be_someone_named_by_a_relation(text: str, zh: b
         ("contact_channel", "WhatsApp", "WhatsApp"),
         ("contact_channel", "Signal Desktop", "Signal Desktop"),  # a name's own word stays
         ("seat", "exit row", "exit row"),  # no kind word at the end
+        ("theme", "dark mode", "dark mode"),  # the lexicon's own wording stays whole
     ],
 )
 def test_an_english_choice_loses_the_word_for_its_kind(key: str, value: str, kept: str) -> None:

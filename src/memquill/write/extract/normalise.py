@@ -94,6 +94,13 @@ def canonical(value: str, value_type: str = "text") -> str:
     return stripped or v
 
 
+def lexicon_head(value: str) -> bool:
+    """Is ``value`` the head wording of a synonym group ("dark mode"), the form the lexicon
+    itself keeps?"""
+    v = _fold(value)
+    return _synonyms().get(v) == v
+
+
 @cache
 def _groups() -> dict[str, tuple[str, ...]]:
     """Every wording of the lexicon, by its group's head (the first word)."""

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from memquill.catalogue import Attribute, load
 from memquill.model import Candidate, Polarity
 from memquill.retrieve import places
-from memquill.write.extract import span_change, subjects, value_shapes
+from memquill.write.extract import normalise, span_change, subjects, value_shapes
 from memquill.write.extract.phrasing import CHAT_FILLER
 from memquill.write.extract.span_features import Span, Token, context, tokens
 from memquill.write.extract.span_scorer import STRICT, SpanScorer, _labels, coordinated
@@ -114,8 +114,8 @@ def _kind_tail(attr: Attribute, value: str) -> str:
     own words for the attribute name that kind ("Signal messages" → "Signal" for a contact
     channel, "aisle seat" → "aisle"): the choice is the first words, the kind is the slot."""
     words = value.split()
-    if len(words) < 2 or not words[-1].islower():
-        return value
+    if len(words) < 2 or not words[-1].islower() or normalise.lexicon_head(value):
+        return value  # "dark mode" is the lexicon's own wording of the theme
     kinds = set(re.findall(r"[a-z]+", f"{attr.labels.en} {attr.description}".casefold()))
     last = words[-1].casefold()
     return " ".join(words[:-1]) if last in kinds or last.removesuffix("s") in kinds else value
