@@ -16,6 +16,7 @@ colon is the subject's *kind*.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -90,6 +91,15 @@ class Attribute(_Frozen):
     @property
     def single(self) -> bool:
         return self.cardinality == "single"
+
+    def words(self, described: bool = False) -> frozenset[str]:
+        """The words the catalogue names the attribute by (case-folded): its key's parts and its
+        labels, whole and word by word, and with ``described`` its description's words too."""
+        en = self.labels.en.casefold()
+        found = {*re.split(r"[:_]", self.key), en, self.labels.zh, *re.findall(r"[a-z]+", en)}
+        if described:
+            found.update(re.findall(r"[a-z]+", self.description.casefold()))
+        return frozenset(w for w in found if w)
 
 
 class Catalogue(_Frozen):

@@ -226,7 +226,7 @@ def acceptable(
         return False  # "31" of "after 31 years at the post office" names no employer
     if value_type == "organisation" and places.cities(value) == [value.strip()]:
         return False  # "Aoife's been offered a job in Galway": a city, no employer
-    if value_type in ("organisation", "place") and value.strip().casefold() in _relation_words():
+    if value_type in ("organisation", "place") and load().relation(value.strip()) is not None:
         return False  # "以前的领导想让我回去": the old manager, no employer
     if names_slot(value, key):
         return False  # "auth" of "focused on auth and onboarding" is the slot, no value of it
@@ -256,28 +256,15 @@ def acceptable(
     return True
 
 
-@cache
-def _relation_words() -> frozenset[str]:
-    return frozenset(w.casefold() for w in load().relation_words())
-
-
 _CONJUNCTS = re.compile(r"\s+(?:and|or|&)\s+|[、,，/]|(?<=[\u4e00-\u9fff])[和与及](?=[\u4e00-\u9fff])")
 
 
 def names_slot(value: str, key: str) -> bool:
     """Is ``value`` (or one of the things it lists) the word the catalogue names the attribute
     by ("auth" for ``stack:auth``, "数据库" for ``stack:database``)?"""
-    return any(w.strip().casefold().removesuffix("s") in _slot_words(key) for w in _CONJUNCTS.split(value))
-
-
-@cache
-def _slot_words(key: str) -> frozenset[str]:
-    """The words the catalogue names an attribute by: its key's parts and its labels."""
     attr = load().get(key)
-    words = set(re.split(r"[:_]", key))
-    if attr is not None:
-        words |= {attr.labels.en.casefold(), attr.labels.zh, *attr.labels.en.casefold().split()}
-    return frozenset(w for w in words if w)
+    words = attr.words() if attr is not None else frozenset(re.split(r"[:_]", key))
+    return any(w.strip().casefold().removesuffix("s") in words for w in _CONJUNCTS.split(value))
 
 
 _EN_NUMBER = frozenset(

@@ -116,7 +116,7 @@ def _kind_tail(attr: Attribute, value: str) -> str:
     words = value.split()
     if len(words) < 2 or not words[-1].islower() or normalise.lexicon_head(value):
         return value  # "dark mode" is the lexicon's own wording of the theme
-    kinds = set(re.findall(r"[a-z]+", f"{attr.labels.en} {attr.description}".casefold()))
+    kinds = attr.words(described=True)
     last = words[-1].casefold()
     return " ".join(words[:-1]) if last in kinds or last.removesuffix("s") in kinds else value
 
