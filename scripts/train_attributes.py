@@ -58,11 +58,16 @@ WORD_HEADS = ("memory",)
 # value, ``attributes_train_values.jsonl``), which the span ranker trains on too.
 # Then rows written apart for facts said in passing (inside a help request, a complaint, an
 # aside: "我老婆生日是11月3号，…帮我挑个礼物"), ``attributes_train_passing.jsonl``.
+# The dev splits 2–8: clauses as people say them, written apart from the code. They train every
+# head and pick its temperature like the plain-statement corpus (decision 0017d); dev9–dev11 stay
+# out as checks and the test split is never read.
+DEV = tuple(f"attributes_dev{n}" for n in range(2, 9))
 CORPORA = (
     "attributes_train",
     "attributes_train_confusable",
     "attributes_train_values",
     "attributes_train_passing",
+    *DEV,
 )
 # Corpora whose clauses train the "is there a memory" heads too. The confusable rows were
 # written for the attribute choice; their negatives follow their own line ("我同事打算跳槽
@@ -71,7 +76,7 @@ CORPORA = (
 # The passing rows are the opposite case: their negatives are help requests and asides with no
 # fact ("护士上夜班一般怎么调整作息"), their positives facts said beside one — what the memory
 # head must tell apart, so they train it too.
-MEMORY_FROM = ("attributes_train", "attributes_train_passing")
+MEMORY_FROM = ("attributes_train", "attributes_train_passing", *DEV)
 # Corpora whose held-out clauses pick each head's temperature (and the fit method), and the
 # write path's bars (``thresholds.Thresholds``, written into the weights file). They are set on the
 # probabilities of clauses as people say them; the rows written apart are near neighbours by
@@ -80,7 +85,7 @@ MEMORY_FROM = ("attributes_train", "attributes_train_passing")
 # read as a city 0.43 → 0.23: the refit of ff02217, reverted in 26252c7). Calibrated on these
 # alone T is 0.68 again, but that alone does not restore those readings (0.28): the rows move
 # the boundaries too (decision 0011s).
-CALIBRATE_FROM = ("attributes_train", "attributes_train_passing")
+CALIBRATE_FROM = ("attributes_train", "attributes_train_passing", *DEV)
 
 
 def read_corpus(path: Path) -> list[dict]:  # type: ignore[type-arg]

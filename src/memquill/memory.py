@@ -123,7 +123,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             self._llm_extractor,
             model_extractor=model,
             annotate=_annotators(
-                self.sentence_reader, timeline.reader_for(classifier.bundled(), self.embedder)
+                self.sentence_reader, timeline.reader_for(classifier.reading(), self.embedder)
             ),
             about_project=scoping.reader_for(classifier.bundled(), self.embedder),
         )

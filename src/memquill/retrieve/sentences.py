@@ -332,8 +332,8 @@ def clauses(sentence: str) -> list[str]:
 
 
 def reader_for(embedder: Embedder | None) -> SentenceReader | None:
-    """A reader when the shipped classifier was trained against this embedder."""
-    model = classifier.bundled()
+    """A reader when the shipped reading weights were trained against this embedder."""
+    model = classifier.reading()
     if model is None or embedder is None or embedder.name != model.embedder:
         return None
     head = sensitivity.bundled()

@@ -32,6 +32,7 @@ from memquill.write.extract import text_features
 
 Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/attribute_model.npz"
+READING_FILE = "data/reading_model.npz"
 HEADS = ("memory", "attribute", "kind")
 WORDS = "+words"  # suffix of an optional head over the embedding plus the clause's words
 
@@ -98,7 +99,7 @@ class AttributeClassifier:
         given and the weights carry one (queries routed by vector alone use the plain one)."""
         both = self.heads.get(name + WORDS)
         if texts is not None and both is not None:
-            return both, unit_rows(text_features.joint(x, texts))
+            return both, unit_rows(text_features.joint(x, texts, both.weights.shape[0] - x.shape[1]))
         return self.heads[name], unit_rows(x)
 
     def predict(self, x: Array, top: int = 3, texts: Sequence[str] | None = None) -> list[Prediction]:
@@ -172,12 +173,22 @@ def unit_rows(x: Array) -> Array:
 
 
 @cache
-def bundled() -> AttributeClassifier | None:
+def bundled(file: str = MODEL_FILE) -> AttributeClassifier | None:
     """The shipped model, or None when this build carries no weights."""
-    path = resources.files("memquill").joinpath(MODEL_FILE)
+    path = resources.files("memquill").joinpath(file)
     if not path.is_file():
         return None
     return AttributeClassifier.from_bytes(path.read_bytes())
+
+
+def reading() -> AttributeClassifier | None:
+    """The weights the context block reads episodes' sentences and turns with (what is
+    private, safety-critical, a standing need, what a turn is about). The context's bars were
+    set on these readings across twelve held-out request sets; the write path's classifier is
+    retrained faster than they can follow (decision 0017d: the retrain with the dev splits
+    moved a therapy slot's reading from one schedule attribute, 0.61, to four, 0.26 at most),
+    so this file changes only when the context's bars are set again with it."""
+    return bundled(READING_FILE)
 
 
 # --- training (numpy only; used by scripts/train_attributes.py and the tests) ------------

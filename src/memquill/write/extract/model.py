@@ -83,6 +83,10 @@ class Open:
     ruled: tuple[tuple[str, str], ...] = ()
     # of those keys, the ones the rule gave only as something not wanted ("我不喝咖啡")
     refused: frozenset[str] = frozenset()
+    # a free-form rule (a liking, a habit) took the clause: it holds a memory at the rule's
+    # confidence, whatever the memory head says; the model still names its attribute ("I'd
+    # rather take the bus than drive to work" is a liking and the commute, memory head 0.60)
+    stated: float = 0.0
 
 
 class ModelExtractor:
@@ -119,6 +123,7 @@ class ModelExtractor:
         rest = iter(found[len(clauses) :])
         out: list[Candidate] = []
         for c, p, ps in zip(clauses, found[: len(clauses)], parts, strict=True):
+            p = replace(p, memory=max(p.memory, c.stated))
             times = batch.times.get(c.clause.event.id, [])
             made = [] if c.ruled else self.propose(c, p, times)
             if p.memory >= self.thresholds.memory or c.ruled:
@@ -222,7 +227,7 @@ class ModelExtractor:
                 continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
             if all(_freeform(x.key) for x in taken):
-                out.append(Open(c, words, who, to))
+                out.append(Open(c, words, who, to, stated=max((x.confidence for x in taken), default=0.0)))
             elif len(segments(words)) >= 2:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
                 refused = frozenset(k for k, _ in ruled) - {
@@ -253,10 +258,16 @@ class ModelExtractor:
     def _sure(self, attr: Attribute, subject: str, score: float) -> bool:
         """Is a guess about a single-valued attribute sure enough to replace its value? An
         event's details describe that one occurrence and replace nothing said elsewhere, so
-        free text is as good as a typed span there."""
+        free text is as good as a typed span there, and a typed one (a place, a time) needs
+        only the joint bar: a clause giving an event's place and time splits the attribute
+        head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
+        single slot's one value must clear."""
         if attr.cardinality != "single":
             return True
-        free = attr.value_type not in TYPED_VALUES and not subject.startswith("event:")
+        event = subject.startswith("event:")
+        if event and attr.value_type in TYPED_VALUES:
+            return score >= self.thresholds.joint
+        free = attr.value_type not in TYPED_VALUES and not event
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(

@@ -88,9 +88,9 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "manager",
         rx(
-            r"^(?:(?:我的?|我们的?|现在的|新来的|新的?)(?:直属)?(?:领导|经理|老板|上司|主管|leader|组长)(?:是|叫)|",
+            r"^(?:(?:我的?|我们的?|现在的|新来的|新的?)(?:直属)?(?:领导|经理|老板|上司|主管|leader|组长)(?:是|叫|(?:换|变|改)成了?)|",
             r"(?:my |our |the )?(?:new |current )?(?:direct )?(?:manager|boss|lead|supervisor|team lead)",
-            r" is(?: now)?(?: called| named)?|",
+            r" (?:is(?: now)?(?: called| named)?|(?:has )?(?:changed|switched) to)|",
             r"i (?:now |currently |directly )*report to|i'?m (?:now )?reporting to)\s*",
             _NAME,
             END,

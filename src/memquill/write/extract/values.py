@@ -108,9 +108,35 @@ def _posseg() -> Callable[[str], tuple[tuple[str, str], ...]]:
 
     @word_cache(maxsize=64)
     def cut(text: str) -> tuple[tuple[str, str], ...]:
-        return tuple((w.word, w.flag) for w in pseg.cut(text))
+        return _whole_names(tuple((w.word, w.flag) for w in pseg.cut(text)))
 
     return cut
+
+
+# what a one-character word after a name may be for the two to be one name: not a particle,
+# verb, preposition, conjunction, pronoun, adverb, measure word, locality word or punctuation
+_NOT_GIVEN_NAME = ("u", "y", "v", "p", "c", "r", "d", "q", "f", "x", "e", "o", "z")
+
+
+def _whole_names(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """jieba ends some three- and four-character names a character early and tags that character
+    apart ("甘雨/nr 桐/ns", "欧阳明/nr 月/m"). A name of two or three characters followed by one
+    content character that ends the clause (or stands before punctuation) is one name with it;
+    a Chinese given name is one or two characters, so the name grows to four at most."""
+    out = list(pairs)
+    for i in range(len(out) - 1, 0, -1):
+        (name, flag), (char, tag) = out[i - 1], out[i]
+        ends = i + 1 == len(out) or out[i + 1][1] == "x"
+        if (
+            ends
+            and flag.startswith("nr")
+            and 2 <= len(name) <= 3
+            and len(char) == 1
+            and not tag.startswith(_NOT_GIVEN_NAME)
+            and "\u4e00" <= char <= "\u9fff"
+        ):
+            out[i - 1 : i + 1] = [(name + char, "nr")]
+    return tuple(out)
 
 
 def pos_cut(text: str) -> tuple[tuple[str, str], ...]:
