@@ -182,12 +182,13 @@ def bundled(file: str = MODEL_FILE) -> AttributeClassifier | None:
 
 
 def reading() -> AttributeClassifier | None:
-    """The weights the context block reads episodes' sentences and turns with (what is
-    private, safety-critical, a standing need, what a turn is about). The context's bars were
-    set on these readings across twelve held-out request sets; the write path's classifier is
-    retrained faster than they can follow (decision 0017d: the retrain with the dev splits
-    moved a therapy slot's reading from one schedule attribute, 0.61, to four, 0.26 at most),
-    so this file changes only when the context's bars are set again with it."""
+    """The weights retrieval reads with: the context block's episode sentences and turns
+    (what is private, safety-critical, a standing need, what a turn is about) and the
+    questions routed to slots. The context's bars and the router's were set on these readings
+    across twelve held-out request sets and the knowledge-update dev sets; the write path's
+    classifier is retrained faster than they can follow (decision 0017d: the retrain with the
+    dev splits moved a therapy slot's reading from one schedule attribute, 0.61, to four, 0.26
+    at most), so this file changes only when those bars are set again with it."""
     return bundled(READING_FILE)
 
 
