@@ -19,15 +19,12 @@ CASES = [
         "what car do I drive these days",
         "CX-5",
     ),
-    pytest.param(
+    (  # an expected failure until the retrain of 0017d: the sold car stayed an active vehicle
         ["我开的是一辆大众朗逸，开了五年了"],
         ["帮我写一首关于秋天的诗"],
         ["朗逸上个月卖了，现在开的是比亚迪"],
         "我现在开的啥车",
         "比亚迪",
-        # routed right (user/vehicle, item:车/model), but with the model on the write path keeps the
-        # sold car as an active ``vehicle`` (multi-valued) and does not read the new one: not routing
-        marks=pytest.mark.xfail(reason="write path: a sold car stays an active vehicle", strict=False),
     ),
     (
         ["Our backend stores everything in MySQL"],
