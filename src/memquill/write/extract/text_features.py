@@ -59,8 +59,8 @@ def lexical(texts: Sequence[str], dim: int = DIM) -> Array:
 
 
 def joint(embeddings: Array, texts: Sequence[str], dim: int = DIM) -> Array:
-    """Normalised embedding beside the weighted word vector of ``dim`` buckets (a head's
-    weights say how many it was trained with: ``width``)."""
+    """Normalised embedding beside the weighted word vector of ``dim`` buckets (a word head's
+    weights say how many it was trained with: ``AttributeClassifier.head``)."""
     e = np.asarray(embeddings, dtype=np.float32)
     e = e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-9)
     out: Array = np.hstack([e, WEIGHT * lexical(texts, dim)]).astype(np.float32)
