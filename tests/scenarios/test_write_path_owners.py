@@ -179,6 +179,14 @@ def test_a_statement_opening_with_no_verb_is_not_an_order(
             "Marcus",
             "Priya",
         ),
+        # a manager said to have changed names the new one (jieba cut 甘雨/桐; decision 0017d)
+        ("我领导叫贺砚秋", "组织调整，我领导换成了甘雨桐", "贺砚秋", "甘雨桐"),
+        (
+            "My manager is Tom Baker",
+            "Big reorg this week. My manager changed to Priya Raman",
+            "Tom Baker",
+            "Priya Raman",
+        ),
     ],
 )
 def test_whom_the_user_reports_to_is_the_manager(
@@ -190,6 +198,12 @@ def test_whom_the_user_reports_to_is_the_manager(
     recs = mem_modes.records(user="u", statuses=["active", "candidate"])
     assert [r.value for r in recs if (r.subject, r.key) == ("person:manager", "name")] == [new]
     assert not [r for r in recs if r.key.startswith("uses:") or r.value == old]
+    # an old manager's name that was stored is superseded by the new one, not deleted or left over
+    every = mem_modes.records(
+        user="u", statuses=["active", "candidate", "superseded", "invalidated", "archived"]
+    )
+    stored = [r.status.value for r in every if (r.subject, r.key, r.value) == ("person:manager", "name", old)]
+    assert set(stored) <= {"superseded"}, stored
 
 
 @pytest.mark.parametrize(
