@@ -68,6 +68,10 @@ _NAME_LIKE = frozenset({"relation", "nickname"})
 # value needs the clause's context. 0.6 on the dev corpora: attribute accuracy +0.02–0.04,
 # memory F1 +0.01, candidate precision −0.01 (0.5 costs twice the precision for little more).
 _FREE_SEGMENT = 0.6
+# The subject head's "person" below this, for a clause that opens with "I"/"我" and names no
+# one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
+# segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
+_UNSURE_KIND = 0.75
 
 
 @dataclass(frozen=True)
@@ -245,19 +249,69 @@ class ModelExtractor:
         """Zero or more candidates for one clause from one prediction."""
         if p.memory < self.thresholds.memory and p.score < self.thresholds.joint:
             return []
-        out: list[Candidate] = []
+        read: list[tuple[Attribute, float, list[Candidate]]] = []
         top = p.attributes[0][1]
         for rank, (key, prob) in enumerate(p.attributes):
             if rank and (prob < self.thresholds.second or prob < self.thresholds.ratio * top):
                 break
             attr = self.catalogue.get(key)
-            score = p.memory * prob
-            cands = self._candidates(o, p, attr, score, times) if attr else []
+            if attr and (cands := self._candidates(o, p, attr, p.memory * prob, times)):
+                read.append((attr, prob, cands))
+        out: list[Candidate] = []
+        for attr, x, split in self._pooled(p, read):
             # a change cue may have lifted the score ("I'm on fish now"): judge what was proposed
-            cands = [x for x in cands if attr and self._sure(attr, x.subject, x.confidence)]
-            if cands and all(x.key != cands[0].key for x in out):
-                out.extend(cands)
+            once = not attr.single or all(y.key != x.key for y in out)
+            if once and (split or self._sure(attr, x.subject, x.confidence)):
+                out.append(x)
         return out + self._event_details(o, p, out, times)
+
+    def _pooled(
+        self, p: Prediction, read: list[tuple[Attribute, float, list[Candidate]]]
+    ) -> list[tuple[Attribute, Candidate, bool]]:
+        """Each value the clause states once, read by the attribute whose span ranker is
+        surest of it, at the attribute mass of every attribute that read the same span: "I
+        work as a pharmacist" is an employer at 0.38 and an occupation at 0.22, both of
+        "pharmacist" (the ranker: 0.05 as an employer, 0.76 as an occupation), an occupation
+        at 0.60.
+
+        A clause stating several facts splits the attribute head between them ("I'm an
+        accountant in Leeds": occupation 0.21, industry 0.19, city 0.19), each under the
+        bar one slot's value must clear. When two or more values each come from a span the
+        ranker is sure of (``SPAN_SURE``) and reach the joint bar, each is held at the
+        clause's mass on all of them together: the head is that sure the clause states
+        them, the ranker which span is which. Such a value is proposed (the flag) whatever
+        the bar of its attribute alone."""
+        groups: list[list[tuple[Attribute, float, Candidate]]] = []
+        for attr, prob, cands in read:
+            for x in cands:
+                at = next((g for g in groups if any(_same_span(x, y) for _, _, y in g)), None)
+                if at is None:
+                    groups.append([(attr, prob, x)])
+                elif all(a.key != attr.key for a, _, _ in at):
+                    at.append((attr, prob, x))
+        pooled = []
+        for g in groups:
+            attr, _, x = max(g, key=lambda r: r[1] * _span_score(r[2]))
+            pooled.append((attr, x, {a.key: prob for a, prob, _ in g}))
+        split = [
+            (x, heads)
+            for _, x, heads in pooled
+            if p.memory * sum(heads.values()) >= self.thresholds.joint and _span_score(x) >= SPAN_SURE
+        ]
+        # each attribute counted once: a list of two values ("tea and coffee") is one fact's mass
+        on_all = {k: q for _, heads in split for k, q in heads.items()}
+        together = p.memory * sum(on_all.values()) if len(split) >= 2 else 0.0
+        out = []
+        for attr, x, heads in pooled:
+            one_of = together > 0 and any(x is y for y, _ in split)
+            held = together if one_of else p.memory * sum(heads.values())
+            if held > x.confidence:  # explain() shows the pooled mass beside the attribute's own
+                why = {**x.attributes.get("model", {}), "pooled": round(held, 3)}
+                if one_of:
+                    why["facts"] = len(split)  # the clause's facts this one was read with
+                x = x.model_copy(update={"confidence": held, "attributes": {**x.attributes, "model": why}})
+            out.append((attr, x, one_of))
+        return out
 
     def _sure(self, attr: Attribute, subject: str, score: float) -> bool:
         """Is a guess about a single-valued attribute sure enough to replace its value? An
@@ -305,7 +359,10 @@ class ModelExtractor:
             # transcript's recalls stay: its questions ask about the speakers' past)
             return []
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
-        subject = subjects.subject_for(o.whole or o.said, kind, c.project, c.event.content)
+        said = o.whole or o.said
+        subject = subjects.subject_for(said, kind, c.project, c.event.content)
+        if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
+            subject = "user"  # a person nobody names, in a clause the user opens about themself
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER
@@ -500,6 +557,24 @@ _PLANNED = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|thinking of|hoping to|might)\b",
     re.IGNORECASE,
 )
+# The span ranker this sure of a value's span makes it one of the facts of a clause stating
+# several (``ModelExtractor._pooled``); a value without a ranker score is a typed span.
+SPAN_SURE = 0.7
+
+
+def _span_score(c: Candidate) -> float:
+    found = (c.attributes.get("model") or {}).get("span_score")
+    return float(found) if isinstance(found, int | float) else 1.0
+
+
+def _same_span(a: Candidate, b: Candidate) -> bool:
+    """Two readings of one value of one subject. Not a span inside another: "I'm 29 and a
+    nurse in Leeds" is an occupation at 0.40 of the span "29 and a nurse" (ranker: 0.01),
+    no reason to think the clause states an age."""
+    x, y = (a.value or "").casefold(), (b.value or "").casefold()
+    return a.subject == b.subject and bool(x) and x == y
+
+
 CUED = 0.65  # confidence of a cued statement of a single-valued attribute (above the floor)
 
 

@@ -44,6 +44,8 @@ _PROJECT = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"我|咱|\b(?:I|I'm|I've|I'd|my|me|we|we're|our|us)\b", re.IGNORECASE)
+# a clause whose grammatical subject is the speaker: it opens with "I" / "我"
+_USER_OPENS = re.compile(r"(?:我(?!们)|I\b|I'm\b|I've\b|I'd\b)")
 _ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b", re.IGNORECASE)
 
 
@@ -172,6 +174,12 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
     if name and not TECH.match(name) and not thing_word(name) and (kind == "person" or _named(text, name)):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
+
+
+def user_opens(text: str) -> bool:
+    """The clause opens with the speaker as its subject ("我今年32岁，在北京做律师", "I'm a
+    teacher in Boston"): about the user unless a relation or a name says otherwise."""
+    return _USER_OPENS.match(text.lstrip()) is not None
 
 
 _SEGMENT = re.compile(r"[，,；;。.!！?？]")
