@@ -386,7 +386,7 @@ class ModelExtractor:
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
-            whose = subjects.value_owner(o.said, value, subject) if not attr.single else subject
+            whose = subjects.value_owner(o.said, value, subject, attr.single)
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))

@@ -185,15 +185,24 @@ def user_opens(text: str) -> bool:
 _SEGMENT = re.compile(r"[，,；;。.!！?？]")
 
 
-def value_owner(text: str, value: str, subject: str) -> str:
+# what opens a reason or a consequence: its relation is not who the clause before it is about
+_REASON = re.compile(r"\b(?:because|since|so that|so)\b|因为|由于|所以|因此")
+
+
+def value_owner(text: str, value: str, subject: str, single: bool = False) -> str:
     """Whose value ``value`` is when the clause was read as about a relation: the user's when
     the nearest segment up to the value's that names anyone says "I" and no relation
     ("iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8": the Pixel is the user's, the
-    iPhone now the mother's); else ``subject``."""
+    iPhone now the mother's); else ``subject``. For a ``single``-valued attribute only a
+    reason or a consequence ends a segment: "I signed up at Equinox because my cousin gets a
+    discount there" is the user's gym, "我妈住在杭州，我在上海" keeps its comma reading."""
     if not subject.startswith("person:") or (at := text.find(value)) < 0:
         return subject
-    stop = _SEGMENT.search(text, at + len(value))
-    cuts = [0, *(m.end() for m in _SEGMENT.finditer(text, 0, at))]
+    bounds = _REASON if single else _SEGMENT
+    if single and not bounds.search(text):
+        return subject
+    stop = bounds.search(text, at + len(value))
+    cuts = [0, *(m.end() for m in bounds.finditer(text, 0, at))]
     end = stop.start() if stop else len(text)
     for lo in reversed(cuts):
         seg, end = text[lo:end], lo
