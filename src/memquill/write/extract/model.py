@@ -189,10 +189,14 @@ class ModelExtractor:
                 continue  # a free-text value needs the clause's context, unless read sure
             if attr.key in keys and _BACK.search(o.said):
                 continue  # "…"Paris, Texas", I rewatch it every winter": the value already given
+            # the slot a rule found only refused is what the clause is about: the value a
+            # segment states of it needs only the joint bar ("please don't call me, Signal
+            # messages work best": contact channel at 0.59 in the segment alone)
+            bar = self.thresholds.joint if attr.key in open_keys else None
             cands = [
                 x
                 for x in self._candidates(o, p, attr, score, times)
-                if self._sure(attr, x.subject, x.confidence)
+                if (self._sure(attr, x.subject, x.confidence) if bar is None else x.confidence >= bar)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
                 and not (attr.key in keys and _beside_change(whole, x.value))
