@@ -114,3 +114,42 @@ def test_a_store_written_before_the_head_is_labelled_when_read(
     assert case.word not in ctx.text, ctx.text
     opened = new.context(case.bears, user="u", budget_tokens=800)
     assert case.word in opened.text, opened.text
+
+
+@pytest.mark.parametrize(
+    ("turns", "word", "unrelated", "ordinary"),
+    [
+        (
+            [
+                "I work as an accountant in Leeds.",
+                "I'm under investigation by the tax office, which is ironic for an accountant.",
+                "At the weekend I like fishing down by the river.",
+            ],
+            "investigation",
+            "Book a table for my birthday dinner on Friday",
+            "fishing",
+        ),
+        (
+            [
+                "我在杭州做会计。",
+                "税务局正在查我的账，说来好笑，我自己就是做会计的。",
+                "周末喜欢去江边钓鱼。",
+            ],
+            "查我的账",
+            "帮我订个周五的生日晚餐",
+            "钓鱼",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_private_clause_with_a_plain_tail_is_read_alone(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, ordinary: str
+) -> None:
+    """Read whole, "I'm under investigation by the tax office, which is ironic for an
+    accountant" is 0.03 private (its first clause: legal, 0.87); at 13 words it was too short
+    to be read by clauses (``sentences.LONG_WORDS`` was 14), and a birthday
+    dinner showed it, and the record the write path made of it."""
+    say(mem_read, clock, turns, "s1")
+    ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
+    assert word not in ctx.text, ctx.text
+    assert ordinary in ctx.text, ctx.text

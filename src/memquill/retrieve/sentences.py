@@ -41,7 +41,13 @@ ATTRIBUTE_FLOOR = 0.1  # an attribute counts for a sentence from this probabilit
 SENSITIVE_MASS = 0.4  # summed probability of safety-critical attributes for a private sentence
 CACHE_LIMIT = 50_000
 TURN_ATTRIBUTE, TURN_MEMORY = 0.5, 0.3  # a whole turn states an attribute the request bears on
-LONG_WORDS, LONG_CHARS = 14, 28  # a sentence longer than this is also read by clauses
+# A sentence longer than this is also read by clauses. English from 13 words: "I am currently
+# under a tax investigation, which is somewhat ironic given my profession" (14) reads 0.20
+# private whole, its first clause 0.81 legal; on context held-out 10 leaks 27 → 18, 8, 11 and
+# 12 unchanged, 7 and 9 lose one must-include fact each to a fragment read out of context
+# ("mostly credit risk and churn models these days": money 0.96). Chinese stays at 28
+# characters: at 24, family and school-run sentences lost four must-include facts on held-out 11.
+LONG_WORDS, LONG_CHARS = 12, 28
 CLAUSE_WORDS, CLAUSE_CHARS = 4, 8  # shorter pieces are joined to the next
 _CLAUSE = re.compile(r"(?<=[,;:，；：])")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
