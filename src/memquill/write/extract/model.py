@@ -293,22 +293,22 @@ class ModelExtractor:
                     groups.append([(attr, prob, x)])
                 elif all(a.key != attr.key for a, _, _ in at):
                     at.append((attr, prob, x))
-        pooled = []
+        pooled = []  # (the reading attribute, its candidate, the mass on the value by attribute)
         for g in groups:
             attr, _, x = max(g, key=lambda r: r[1] * _span_score(r[2]))
-            pooled.append((attr, x, {a.key: prob for a, prob, _ in g}))
+            pooled.append((attr, x, {a.key: p.memory * prob for a, prob, _ in g}))
         split = [
-            (x, heads)
-            for _, x, heads in pooled
-            if p.memory * sum(heads.values()) >= self.thresholds.joint and _span_score(x) >= SPAN_SURE
+            (x, mass)
+            for _, x, mass in pooled
+            if sum(mass.values()) >= self.thresholds.joint and _span_score(x) >= SPAN_SURE
         ]
         # each attribute counted once: a list of two values ("tea and coffee") is one fact's mass
-        on_all = {k: q for _, heads in split for k, q in heads.items()}
-        together = p.memory * sum(on_all.values()) if len(split) >= 2 else 0.0
+        on_all = {k: q for _, mass in split for k, q in mass.items()}
+        together = sum(on_all.values()) if len(split) >= 2 else 0.0
         out = []
-        for attr, x, heads in pooled:
+        for attr, x, mass in pooled:
             one_of = together > 0 and any(x is y for y, _ in split)
-            held = together if one_of else p.memory * sum(heads.values())
+            held = together if one_of else sum(mass.values())
             if held > x.confidence:  # explain() shows the pooled mass beside the attribute's own
                 why = {**x.attributes.get("model", {}), "pooled": round(held, 3)}
                 if one_of:

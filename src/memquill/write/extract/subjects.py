@@ -45,7 +45,7 @@ _PROJECT = re.compile(
 )
 _FIRST_PERSON = re.compile(r"我|咱|\b(?:I|I'm|I've|I'd|my|me|we|we're|our|us)\b", re.IGNORECASE)
 # a clause whose grammatical subject is the speaker: it opens with "I" / "我"
-_USER_OPENS = re.compile(r"(?:我(?!们)|I\b|I'm\b|I've\b|I'd\b)")
+_USER_OPENS = re.compile(r"我(?!们)|I\b")
 _ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b", re.IGNORECASE)
 
 
@@ -186,7 +186,7 @@ _SEGMENT = re.compile(r"[，,；;。.!！?？]")
 
 
 # what opens a reason or a consequence: its relation is not who the clause before it is about
-_REASON = re.compile(r"\b(?:because|since|so that|so)\b|因为|由于|所以|因此")
+_REASON = re.compile(r"\b(?:because|since|so)\b|因为|由于|所以|因此")
 
 
 def value_owner(text: str, value: str, subject: str, single: bool = False) -> str:
