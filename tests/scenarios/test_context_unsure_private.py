@@ -1,6 +1,6 @@
 """A private turn the model could only file as a candidate stays out of unrelated requests,
 both backends (zh + en): the episode quoting the raw turn reads low on the sensitivity head
-("Revenue people keep chasing me about the VAT…" 0.25), the candidate record restating it
+("Revenue people keep chasing me about the VAT…" 0.11), the candidate record restating it
 reads private, and ``privacy.withheld`` counts candidates by their wording — so the episode is
 trimmed of the turn. A candidate's key is the classifier's unsure guess, so a key the catalogue
 flags (an accessibility need) hides nothing when its wording is ordinary."""
@@ -31,7 +31,9 @@ CASES = [
     Case(
         [
             "I go climbing on Saturday mornings.",
-            "Revenue people keep chasing me about the VAT, it's turned into a real row.",
+            # twelve words: a longer sentence is read by clause (``sentences.LONG_WORDS``), and
+            # its first clause alone reads private (0.77), with no candidate needed
+            "Revenue people keep chasing me about the VAT, it's a real row.",
             "Use British spelling in anything you write for me, colour not color.",
         ],
         "Revenue people",
