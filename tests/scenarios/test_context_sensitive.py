@@ -153,3 +153,34 @@ def test_a_private_clause_with_a_plain_tail_is_read_alone(
     ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
     assert word not in ctx.text, ctx.text
     assert ordinary in ctx.text, ctx.text
+
+
+@pytest.mark.parametrize(
+    ("turns", "word", "asked"),
+    [
+        (
+            [
+                "Data engineer at a lender, mostly loan default and fraud pipelines these days.",
+                "I live in Manchester.",
+            ],
+            "Data engineer",
+            "Write a short LinkedIn summary for me",
+        ),
+        (
+            ["在一家贷款公司做数据工程，最近主要搞违约预测和反欺诈模型。", "我住在成都。"],
+            "数据工程",
+            "帮我写一段领英上的个人简介",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_fragment_of_a_plain_sentence_does_not_make_it_private(
+    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, asked: str
+) -> None:
+    """Read alone, "mostly loan default and fraud pipelines these days" is money at 1.00: an
+    English clause counts for privacy only when it says something of the speaker's own (a
+    first-person word; ``sentences._speaks``), or the job is hidden from the very request it is
+    for. Chinese clauses always count (a relative's matter needs no 我)."""
+    say(mem_read, clock, turns, "s1")
+    ctx = mem_read.context(asked, user="u", budget_tokens=300)
+    assert word in ctx.text, ctx.text

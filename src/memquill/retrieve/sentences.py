@@ -43,10 +43,10 @@ CACHE_LIMIT = 50_000
 TURN_ATTRIBUTE, TURN_MEMORY = 0.5, 0.3  # a whole turn states an attribute the request bears on
 # A sentence longer than this is also read by clauses. English from 13 words: "I am currently
 # under a tax investigation, which is somewhat ironic given my profession" (14) reads 0.20
-# private whole, its first clause 0.81 legal; on context held-out 10 leaks 27 → 18, 8, 11 and
-# 12 unchanged, 7 and 9 lose one must-include fact each to a fragment read out of context
-# ("mostly credit risk and churn models these days": money 0.96). Chinese stays at 28
-# characters: at 24, family and school-run sentences lost four must-include facts on held-out 11.
+# private whole, its first clause 0.81 legal; on context held-out 10 leaks 27 → 18, held-out 7,
+# 8, 9, 11 and 12 unchanged once an English clause counts only when it speaks of the speaker
+# (``_speaks``). Chinese stays at 28 characters: at 24, family and school-run sentences lost
+# four must-include facts on held-out 11.
 LONG_WORDS, LONG_CHARS = 12, 28
 CLAUSE_WORDS, CLAUSE_CHARS = 4, 8  # shorter pieces are joined to the next
 _CLAUSE = re.compile(r"(?<=[,;:，；：])")
@@ -121,7 +121,9 @@ class SentenceReader:
                 for c in parts[s]:
                     crit = crit or self._private(found[c])
                 most = max(
-                    (sens[x] for x in [s, *parts[s]] if x in sens), key=lambda r: r.private, default=None
+                    (sens[x] for x in [s, *(c for c in parts[s] if _speaks(c))] if x in sens),
+                    key=lambda r: r.private,
+                    default=None,
                 )
                 self._cache[s] = Reading(crit, whole.attribute, whole.score, most)
         return [self._cache[s] for s in texts]
@@ -335,6 +337,16 @@ def clauses(sentence: str) -> list[str]:
     if cur.strip(" ,;:，；：、"):
         out.append(cur.strip(" ,;:，；：、"))
     return out if len(out) > 1 else []
+
+
+_SPEAKER = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
+
+
+def _speaks(clause: str) -> bool:
+    """A clause read alone for privacy says something of the speaker's own: Chinese always
+    (a relative's matter needs no 我), English with a first-person word ("mostly credit risk
+    and churn models these days", money 0.96 alone, is a fragment of a job)."""
+    return bool(_CJK.search(clause)) or _SPEAKER.search(clause) is not None
 
 
 def reader_for(embedder: Embedder | None) -> SentenceReader | None:
