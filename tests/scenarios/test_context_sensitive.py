@@ -117,7 +117,7 @@ def test_a_store_written_before_the_head_is_labelled_when_read(
 
 
 @pytest.mark.parametrize(
-    ("turns", "word", "unrelated", "ordinary"),
+    ("turns", "hidden", "shown", "asked"),
     [
         (
             [
@@ -126,8 +126,8 @@ def test_a_store_written_before_the_head_is_labelled_when_read(
                 "At the weekend I like fishing down by the river.",
             ],
             "investigation",
-            "Book a table for my birthday dinner on Friday",
             "fishing",
+            "Book a table for my birthday dinner on Friday",
         ),
         (
             [
@@ -136,51 +136,39 @@ def test_a_store_written_before_the_head_is_labelled_when_read(
                 "周末喜欢去江边钓鱼。",
             ],
             "查我的账",
-            "帮我订个周五的生日晚餐",
             "钓鱼",
+            "帮我订个周五的生日晚餐",
         ),
-    ],
-    ids=["en", "zh"],
-)
-def test_a_private_clause_with_a_plain_tail_is_read_alone(
-    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, unrelated: str, ordinary: str
-) -> None:
-    """Read whole, "I'm under investigation by the tax office, which is ironic for an
-    accountant" is 0.03 private (its first clause: legal, 0.87); at 13 words it was too short
-    to be read by clauses (``sentences.LONG_WORDS`` was 14), and a birthday
-    dinner showed it, and the record the write path made of it."""
-    say(mem_read, clock, turns, "s1")
-    ctx = mem_read.context(unrelated, user="u", budget_tokens=800)
-    assert word not in ctx.text, ctx.text
-    assert ordinary in ctx.text, ctx.text
-
-
-@pytest.mark.parametrize(
-    ("turns", "word", "asked"),
-    [
         (
             [
                 "Data engineer at a lender, mostly loan default and fraud pipelines these days.",
                 "I live in Manchester.",
             ],
+            None,
             "Data engineer",
             "Write a short LinkedIn summary for me",
         ),
         (
             ["在一家贷款公司做数据工程，最近主要搞违约预测和反欺诈模型。", "我住在成都。"],
+            None,
             "数据工程",
             "帮我写一段领英上的个人简介",
         ),
     ],
-    ids=["en", "zh"],
+    ids=["private-en", "private-zh", "fragment-en", "fragment-zh"],
 )
-def test_a_fragment_of_a_plain_sentence_does_not_make_it_private(
-    mem_read: Memory, clock: FixedClock, turns: list[str], word: str, asked: str
+def test_a_sentence_is_private_by_a_clause_that_speaks_of_the_user(
+    mem_read: Memory, clock: FixedClock, turns: list[str], hidden: str | None, shown: str, asked: str
 ) -> None:
-    """Read alone, "mostly loan default and fraud pipelines these days" is money at 1.00: an
-    English clause counts for privacy only when it says something of the speaker's own (a
-    first-person word; ``sentences._speaks``), or the job is hidden from the very request it is
-    for. Chinese clauses always count (a relative's matter needs no 我)."""
+    """Read whole, "I'm under investigation by the tax office, which is ironic for an
+    accountant" is 0.03 private (its first clause: legal, 0.87); at 13 words it was too short
+    to be read by clauses (``sentences.LONG_WORDS`` was 14), and a birthday dinner showed it,
+    and the record the write path made of it. Read alone, "mostly loan default and fraud
+    pipelines these days" is money at 1.00: an English clause counts for privacy only when it
+    says something of the speaker's own (``sentences._speaks``), or the job is hidden from the
+    very request it is for. Chinese clauses always count (a relative's matter needs no 我)."""
     say(mem_read, clock, turns, "s1")
+    wide = mem_read.context(asked, user="u", budget_tokens=800)  # not even where there is room
+    assert hidden is None or hidden not in wide.text, wide.text
     ctx = mem_read.context(asked, user="u", budget_tokens=300)
-    assert word in ctx.text, ctx.text
+    assert shown in ctx.text, ctx.text

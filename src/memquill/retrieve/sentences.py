@@ -28,7 +28,7 @@ from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.sensitivity import Sensitivity, SensitivityModel
 from memquill.retrieve.spend import sentences
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
-from memquill.write.extract import classifier, phrasing
+from memquill.write.extract import classifier, phrasing, subjects
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 
 MEMORY_FLOOR = 0.5  # the sentence states something durable at all
@@ -339,14 +339,11 @@ def clauses(sentence: str) -> list[str]:
     return out if len(out) > 1 else []
 
 
-_SPEAKER = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
-
-
 def _speaks(clause: str) -> bool:
     """A clause read alone for privacy says something of the speaker's own: Chinese always
     (a relative's matter needs no 我), English with a first-person word ("mostly credit risk
     and churn models these days", money 0.96 alone, is a fragment of a job)."""
-    return bool(_CJK.search(clause)) or _SPEAKER.search(clause) is not None
+    return bool(_CJK.search(clause)) or subjects.speaks_of_self(clause)
 
 
 def reader_for(embedder: Embedder | None) -> SentenceReader | None:

@@ -167,13 +167,18 @@ def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> st
         return f"project:{project}" if project else "project"
     if kind == "org" or (kind != "user" and _ORG.search(text)):
         return "org"
-    about_someone = kind == "person" or not _FIRST_PERSON.search(text)
+    about_someone = kind == "person" or not speaks_of_self(text)
     name = person_name(text) if about_someone else None
     if name and (kin := load().relation(name)):
         return f"person:{kin}"  # "Mum's moved to Freiburg": a relation said without "my"
     if name and not TECH.match(name) and not thing_word(name) and (kind == "person" or _named(text, name)):
         return f"person:{name}"  # "Dana Lee grew up in Denver" is about Dana
     return "user" if kind == "user" else None
+
+
+def speaks_of_self(text: str) -> bool:
+    """The text has a first-person word ("I", "my", "we", 我, 咱)."""
+    return _FIRST_PERSON.search(text) is not None
 
 
 def user_opens(text: str) -> bool:
@@ -208,7 +213,7 @@ def value_owner(text: str, value: str, subject: str, single: bool = False) -> st
         seg, end = text[lo:end], lo
         if relation(seg) is not None:
             return subject
-        if _FIRST_PERSON.search(seg):
+        if speaks_of_self(seg):
             return "user"
     return subject
 
