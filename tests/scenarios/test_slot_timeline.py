@@ -151,3 +151,47 @@ def test_a_newer_turn_that_states_no_value_does_not_lead(
     say(mem_modes, clock, later, "s2", gap_days=20)
     hits = mem_modes.search(question, user="u", k=5)
     assert value in f"{hits[0].memory.value or ''} {hits[0].memory.content}", [h.memory.content for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "question", "value", "other"),
+    [
+        (
+            ["I'm a data analyst at Brightline Logistics.", "Update: I accepted the Carver Health offer!!"],
+            [
+                "Sold the car over the holidays, so it's the Blue Line every morning now. Honestly I get a whole podcast in."
+            ],
+            "Where am I working these days?",
+            "Carver Health",
+            "Blue Line",
+        ),
+        (
+            ["我在京东做数据分析，干了三年了", "决定了，接了小红书的offer，下周一入职"],
+            ["车卖了，现在每天坐地铁10号线去公司，路上正好听播客"],
+            "我现在在哪家公司上班？",
+            "小红书",
+            "地铁",
+        ),
+    ],
+    ids=["en-commute", "zh-commute"],
+)
+def test_a_newer_turn_stored_as_another_attribute_does_not_lead(
+    mem_e5: Memory,
+    clock: FixedClock,
+    first: list[str],
+    later: list[str],
+    question: str,
+    value: str,
+    other: str,
+) -> None:
+    """A commute change read faintly as the employer (0.14 and 0.04 beside commute 0.47 and
+    0.84) led the employer question as its newest statement and made the employer an old
+    value: the answer was the commute turn, and the employer record was left out. The write
+    path stored the turn as a commute; the commute question still gets it."""
+    say(mem_e5, clock, first, "s1", gap_days=20)
+    say(mem_e5, clock, later, "s2", gap_days=20)
+    hits = mem_e5.search(question, user="u", k=5)
+    assert value in f"{hits[0].memory.value or ''} {hits[0].memory.content}", [h.memory.content for h in hits]
+    assert "timeline" not in hits[0].why
+    commute = mem_e5.search("How do I get to work now?", user="u", k=3)
+    assert other in f"{commute[0].memory.value or ''} {commute[0].memory.content}"

@@ -253,6 +253,7 @@ def statements(
     # extractors could find ("改坐海南航空了" yields none), so a Chinese turn is not judged so.
     attr = load().get(slot[1])
     valued = attr is not None and attr.value_type in slot_values.NAMED
+    taken = _taken(records, slot[1])
     for r in records:
         if r.id in slot_ids:
             # a slot record made only from recalls ("Back when I used Emacs…") is history too
@@ -265,11 +266,49 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
+                    if _elsewhere(st, t, slot[1], taken):
+                        continue
                     who = whose.resolved(whose.subject(st.text), st.at, named) or whose.by_name(
                         st.text, names
                     )
                     (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
+
+
+def _taken(records: Sequence[MemoryRecord], key: str) -> dict[str, dict[str, set[str]]]:
+    """turn → attribute → the values the write path stored under attributes other than
+    ``key`` from that turn (the pool's records): what the turn was read as saying."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for r in records:
+        if r.type is not MemoryType.EPISODE and r.value and r.key != key:
+            for ev in r.evidence:
+                out.setdefault(ev, {}).setdefault(r.key, set()).add(r.value.casefold())
+    return out
+
+
+def _elsewhere(
+    st: Statement, turn: Mapping[str, object], key: str, taken: Mapping[str, Mapping[str, set[str]]]
+) -> bool:
+    """Is every value the turn names one the write path stored from it under an attribute
+    the turn reads more surely than ``key``? Then the turn states that attribute: "Sold the
+    car over the holidays, so it's the Blue Line every morning now" reads commute 0.47 and
+    employer 0.14, said a change, and as the employer's newest statement it made the
+    employer stored a week before ("Carver Health") an old value. Where the extractors
+    cannot say what the turn names (none found; Chinese, whose names carry no capital and
+    whose spans here are any short noun), the turn is that attribute's when ``key`` is only
+    a faint reading, there by its change cue: "车卖了，现在每天坐地铁10号线去公司" (commute
+    0.84, employer 0.04)."""
+    if st.event is None or not (stored := taken.get(st.event)):
+        return False
+    reading = turn.get("reading")
+    if not isinstance(reading, list) or len(reading) != 2:
+        return False
+    probs = {str(k): float(p) for k, p in reading[1]}
+    surer = {v for k, vs in stored.items() if probs.get(k, 0.0) > probs.get(key, 0.0) for v in vs}
+    names = {v.casefold() for v in slot_values.named(key, st)}
+    if not names or is_cjk(st.text):  # a faint reading, there by its change cue
+        return bool(surer) and st.score < ATTRIBUTE_FLOOR
+    return all(any(v in s or s in v for s in surer) for v in names)
 
 
 def _loose(
