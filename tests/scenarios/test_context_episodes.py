@@ -227,3 +227,37 @@ def test_forget_drops_the_write_paths_memoised_clauses(
     assert any(c.cache_info().currsize for c in caches)  # type: ignore[attr-defined]
     mem_read.forget_scope(user="u")
     assert [c.cache_info().currsize for c in caches] == [0, 0, 0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("turns", "word", "asked"),
+    [
+        (
+            [
+                "偷偷说，我在面另一家设计公司，我们leader完全不知道。下周二二面，帮我捋一下作品集怎么讲",
+                "重要！！我花生严重过敏，沾一点都可能进医院，给我推荐吃的一定要避开",
+            ],
+            "花生",
+            "any snack ideas for a long train ride?",
+        ),
+        (
+            [
+                "Between us, I'm interviewing at another design studio and my lead has no idea.",
+                "IMPORTANT!! I'm severely allergic to peanuts, a trace can put me in hospital.",
+            ],
+            "peanut",
+            "周末想带朋友去野餐，帮我准备点吃的",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_turn_is_one_profile_line_however_its_sentences_were_cut(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], word: str, asked: str
+) -> None:
+    """The allergy turn, excerpted once by the sentence the compressed episode keeps and once
+    by its full wording ("重要！ ！ 我花生…" and "重要！ 我花生…"), took two safety-critical
+    lines, 41 tokens of a 300-token block, and the city it pushed out was lost."""
+    say(mem_e5, clock, turns, "s1")
+    ctx = mem_e5.context(asked, user="u", session="s2", budget_tokens=300)
+    shown = [i.text for i in ctx.items if word in i.text.lower()]
+    assert len(shown) == 1, shown

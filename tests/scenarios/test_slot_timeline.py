@@ -195,3 +195,36 @@ def test_a_newer_turn_stored_as_another_attribute_does_not_lead(
     assert "timeline" not in hits[0].why
     commute = mem_e5.search("How do I get to work now?", user="u", k=3)
     assert other in f"{commute[0].memory.value or ''} {commute[0].memory.content}"
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "question", "value"),
+    [
+        (
+            ["I got the job! Starting at Quarry Health on Monday."],
+            [
+                "Too icy to ride now, and the new office is down by Wall St, so I've been taking the ferry from Greenpoint."
+            ],
+            "remind me where I'm working now?",
+            "Quarry Health",
+        ),
+        (
+            ["我在禾木科技做后端开发。"],
+            ["公司搬家了，现在在望京SOHO T3办公。"],
+            "我现在在哪上班来着？",
+            "禾木科技",
+        ),
+    ],
+    ids=["en-office", "zh-office"],
+)
+def test_the_most_certain_routed_slot_answers_first(
+    mem_e5: Memory, clock: FixedClock, first: list[str], later: list[str], question: str, value: str
+) -> None:
+    """The question routes to the employer, then the workplace. The newer workplace record led
+    on recency, and "公司搬家了" (its first clause read as the employer) made the employer's
+    record an old value: the employer was left out."""
+    say(mem_e5, clock, first, "s1", gap_days=60)
+    say(mem_e5, clock, ["what's a good name for a goldfish"], "s2", gap_days=60)
+    say(mem_e5, clock, later, "s3", gap_days=60)
+    hits = mem_e5.search(question, user="u", k=5)
+    assert value in f"{hits[0].memory.value or ''} {hits[0].memory.content}", [h.memory.content for h in hits]

@@ -8,7 +8,7 @@ guards against a backend bug.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -125,14 +125,15 @@ class Retriever:
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         lead = told.lead.id if told.lead is not None else None
         ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
-        ranked = sorted(  # the newest statement, then slots answer first
-            ranked, key=lambda s: (s.record.id != lead, "slot" not in pool[s.record.id].legs)
+        order = _slot_order(pool, routed)
+        ranked = sorted(  # the newest statement, then slots answer first, most certain route first
+            ranked, key=lambda s: (s.record.id != lead, order(s.record.id))
         )
         head = ranked[: max(q.k * 3, q.k + 10)]
         kept, collapsed = dedup(
             head, self.store.embeddings([s.record.id for s in head]), self.dedup_similarity
         )
-        kept = sorted(_slot_wins(kept, collapsed, head, pool), key=lambda s: s.record.id != lead)
+        kept = sorted(_slot_wins(kept, collapsed, head, pool, order), key=lambda s: s.record.id != lead)
         collapsed |= folded
         hits = [
             Hit(
@@ -229,8 +230,28 @@ def _slot_key(item: Recall) -> object:
     return leg.get("key")
 
 
+def _slot_order(pool: dict[str, Recall], routed: Sequence[tuple[str, str]]) -> Callable[[str], int]:
+    """A hit's place among the answers: a slot lookup's by its route (``routing.route``
+    lists the slots most certain first: "remind me where I'm working now?" goes to the
+    employer before the workplace, and the newer workplace record led on recency), then
+    every other hit."""
+    rank = {slot: i for i, slot in enumerate(routed)}
+
+    def order(mid: str) -> int:
+        leg: dict[str, object] = dict(pool[mid].legs.get("slot", {}))
+        if not leg:
+            return len(routed) + 1
+        return rank.get((str(leg.get("subject")), str(leg.get("key"))), len(routed))
+
+    return order
+
+
 def _slot_wins(
-    kept: list[Scored], collapsed: dict[str, str], head: list[Scored], pool: dict[str, Recall]
+    kept: list[Scored],
+    collapsed: dict[str, str],
+    head: list[Scored],
+    pool: dict[str, Recall],
+    order: Callable[[str], int],
 ) -> list[Scored]:
     """A slot answer folded into its episode twin (which has more evidence) comes back in
     the twin's place: the question asked for the slot, and the episode may hold old values."""
@@ -244,7 +265,7 @@ def _slot_wins(
             del collapsed[slot.record.id]
             s = slot
         out.append(s)
-    return sorted(out, key=lambda s: "slot" not in pool[s.record.id].legs)
+    return sorted(out, key=lambda s: order(s.record.id))
 
 
 def _outdated(rec: MemoryRecord, replaced: Replaced) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memquill.model import MemoryType, Scope
+from memquill.model import MemoryRecord, MemoryType, Scope
 from memquill.model.result import Hit
 from memquill.retrieve import spend
 from memquill.store.base import Store
@@ -20,14 +20,17 @@ def spend_standing(
     entries: Sequence[ProfileEntry], texts: Mapping[str, str], before: Sequence[ProfileEntry] = ()
 ) -> list[ProfileEntry]:
     """Evidence spent once within the standing sections: an episode whose turns a record
-    of the section (or of ``before``) carries is dropped or trimmed, and a record adding no
-    words to an earlier one with the same evidence is dropped."""
+    of the section (or of ``before``) carries is dropped or trimmed, and a record, or an
+    excerpt of an episode, adding no words to an earlier one with the same evidence (of the
+    same episode) is dropped."""
     records = [e.record for e in [*before, *entries] if e.record.type is not MemoryType.EPISODE]
     carried = {ev for r in records for ev in r.evidence}
     out: list[ProfileEntry] = []
     for e in entries:
         rec = e.record
         if rec.type is MemoryType.EPISODE:
+            if _repeats(rec, out):
+                continue
             content = spend.trim_episode(rec, carried, texts)
             if content == rec.content:
                 out.append(e)
@@ -36,6 +39,15 @@ def spend_standing(
         elif not spend.redundant_record(rec, [x.record for x in [*before, *out]], records):
             out.append(e)
     return out
+
+
+def _repeats(rec: MemoryRecord, kept: Sequence[ProfileEntry]) -> bool:
+    """A line of an episode whose words an earlier line of the same episode already shows:
+    one turn excerpted twice, once by the sentence the episode keeps and once by its full
+    wording ("重要！ ！ 我花生严重过敏…" and "重要！ 我花生严重过敏…", both first in the block, as
+    safety-critical lines are)."""
+    mine = spend.sentence_terms(rec.content)
+    return any(e.record.id == rec.id and mine <= spend.sentence_terms(e.record.content) for e in kept)
 
 
 def evidence_texts(

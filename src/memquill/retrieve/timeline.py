@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memquill.catalogue import load
@@ -266,8 +266,8 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
-                    if _elsewhere(st, t, slot[1], taken):
-                        continue
+                    if _elsewhere(st, t, slot[1], taken):  # that attribute's: history here, never the answer
+                        st = replace(st, past=True)
                     who = whose.resolved(whose.subject(st.text), st.at, named) or whose.by_name(
                         st.text, names
                     )
@@ -290,14 +290,16 @@ def _elsewhere(
     st: Statement, turn: Mapping[str, object], key: str, taken: Mapping[str, Mapping[str, set[str]]]
 ) -> bool:
     """Is every value the turn names one the write path stored from it under an attribute
-    the turn reads more surely than ``key``? Then the turn states that attribute: "Sold the
+    the turn reads more surely than ``key``? Then the turn states that attribute, and never
+    leads ``key``'s answer (it still counts as an older mention of ``key``): "Sold the
     car over the holidays, so it's the Blue Line every morning now" reads commute 0.47 and
     employer 0.14, said a change, and as the employer's newest statement it made the
     employer stored a week before ("Carver Health") an old value. Where the extractors
-    cannot say what the turn names (none found; Chinese, whose names carry no capital and
-    whose spans here are any short noun), the turn is that attribute's when ``key`` is only
-    a faint reading, there by its change cue: "车卖了，现在每天坐地铁10号线去公司" (commute
-    0.84, employer 0.04)."""
+    cannot say what the turn names, the surer attribute's record decides: for Chinese (whose
+    names carry no capital, and whose spans here are any short noun) always — "车卖了，现在
+    每天坐地铁10号线去公司" (commute 0.84, employer 0.04), "公司搬家了，现在在望京SOHO T3办公"
+    (workplace 0.85, its first clause employer) — and for a turn naming nothing when ``key``
+    is only a faint reading there by its change cue."""
     if st.event is None or not (stored := taken.get(st.event)):
         return False
     reading = turn.get("reading")
@@ -305,8 +307,10 @@ def _elsewhere(
         return False
     probs = {str(k): float(p) for k, p in reading[1]}
     surer = {v for k, vs in stored.items() if probs.get(k, 0.0) > probs.get(key, 0.0) for v in vs}
+    if is_cjk(st.text):  # its spans are any short noun: the write path's reading decides
+        return bool(surer)
     names = {v.casefold() for v in slot_values.named(key, st)}
-    if not names or is_cjk(st.text):  # a faint reading, there by its change cue
+    if not names:  # a faint reading, there by its change cue
         return bool(surer) and st.score < ATTRIBUTE_FLOOR
     return all(any(v in s or s in v for s in surer) for v in names)
 
