@@ -11,7 +11,7 @@ def _slot(mid: str, subject: str, key: str) -> Recall:
 
 
 def test_the_first_routed_slot_leads_whatever_the_rerank_said() -> None:
-    """"remind me where I'm working now?" routes to the employer, then the workplace; the
+    """ "remind me where I'm working now?" routes to the employer, then the workplace; the
     workplace record, newer, was ranked first among the slot answers."""
     pool = {
         "work": _slot("work", "user", "workplace"),
