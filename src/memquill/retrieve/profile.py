@@ -95,6 +95,16 @@ class ProfilePolicy:
     def enabled(self) -> bool:
         return self.share > 0 and bool(self.groups)
 
+    def who(self, entry: ProfileEntry) -> bool:
+        """The entry says who the user is (``always``): the user's own name, city, job — not
+        a wife's name, which ranked with the user's and took its room ("The user's wife is
+        named Priya." in, "Marcus Hale here" out). An episode's line is the user's words
+        (``_with_excerpts`` keeps no one else's identity)."""
+        rec = entry.record
+        return entry.attribute.key in self.always and (
+            rec.subject == "user" or rec.type is MemoryType.EPISODE
+        )
+
 
 @dataclass(frozen=True)
 class ProfileEntry:
@@ -306,13 +316,12 @@ def _with_excerpts(
                     )
                 )
     first = [e for e in entries if e.safety_critical] + critical
-    named = {*policy.always, *bears_on}
     rest = sorted(
         [e for e in entries if not e.safety_critical] + lines,
         key=lambda e: (
             not e.relevant,
-            e.attribute.key not in policy.always,
-            e.attribute.key not in named,
+            not policy.who(e),
+            e.attribute.key not in bears_on,
             -e.score,
             *tie_key(e.record),
         ),
@@ -426,12 +435,11 @@ def _rank(
         weight = policy.importance.get(attr.key if attr is EPISODE else attr.profile, 0.5)
         score = weight * rec.confidence * recency(rec, at, policy.half_life_days)
         entries.append(ProfileEntry(rec, attr, round(score, 6), hit))
-    named = {*policy.always, *bears_on}  # named by its situations: ahead of what search alone found
-    entries.sort(
+    entries.sort(  # who the user is, and what the situations name: ahead of what search alone found
         key=lambda e: (
             not e.safety_critical,
             not e.relevant,
-            e.attribute.key not in named,
+            not (policy.who(e) or e.attribute.key in bears_on),
             -e.score,
             *tie_key(e.record),
         )
