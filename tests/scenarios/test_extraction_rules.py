@@ -77,6 +77,30 @@ def test_one_off_requests_produce_nothing(mem: Memory, text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "word", "kept"),
+    [
+        ("休息日最爱去白云山徒步，有没有人少点的路线？", "白云山", True),
+        ("给我发消息用大白话就好，清清楚楚的中文，不要夹英文术语", "大白话", True),
+        ("给我妈治乳腺癌借了10万的贷款，现在工资一大半都拿去还了", "乳腺癌", True),
+        ("My dad just had a knee replacement, so what soft foods can I cook for him?", "knee", True),
+        ("Find a gift for my mum, she turns 70 and just retired from nursing", "nursing", True),
+        ("帮我写一首诗，关于秋天的，要押韵", "秋天", False),
+        ("Write a haiku about Mondays, make it funny", "Mondays", False),
+    ],
+)
+def test_a_turn_that_says_something_beside_its_request_is_remembered(
+    mem: Memory, text: str, word: str, kept: bool
+) -> None:
+    """Chinese leaves the speaker unsaid and "给我妈" is "for my mother", not "give me": each
+    of the first three turns was taken for a one-off request and kept in no memory at all
+    (the event log only), though it states a hobby, a standing style and a debt."""
+    mem.add(text, user="u", session="s1")
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    assert any(word in r.content for r in records(mem)) is kept
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "如果我中了彩票，我就辞职去环游世界",

@@ -290,29 +290,40 @@ def _elsewhere(
     st: Statement, turn: Mapping[str, object], key: str, taken: Mapping[str, Mapping[str, set[str]]]
 ) -> bool:
     """Is every value the turn names one the write path stored from it under an attribute
-    the turn reads more surely than ``key``? Then the turn states that attribute, and never
-    leads ``key``'s answer (it still counts as an older mention of ``key``): "Sold the
-    car over the holidays, so it's the Blue Line every morning now" reads commute 0.47 and
-    employer 0.14, said a change, and as the employer's newest statement it made the
-    employer stored a week before ("Carver Health") an old value. Where the extractors
-    cannot say what the turn names, the surer attribute's record decides: for Chinese (whose
-    names carry no capital, and whose spans here are any short noun) always — "车卖了，现在
-    每天坐地铁10号线去公司" (commute 0.84, employer 0.04), "公司搬家了，现在在望京SOHO T3办公"
-    (workplace 0.85, its first clause employer) — and for a turn naming nothing when ``key``
-    is only a faint reading there by its change cue."""
+    of another value type that the turn reads more surely than ``key``? Then the turn states
+    that attribute, and never leads ``key``'s answer (it still counts as an older mention of
+    ``key``): "Sold the car over the holidays, so it's the Blue Line every morning now" reads
+    commute 0.47 and employer 0.14, said a change, and as the employer's newest statement it
+    made the employer stored a week before ("Carver Health") an old value; "公司搬家了，现在在
+    望京SOHO T3办公" (workplace 0.92, employer 0.03, its first clause employer 0.35) did so
+    to "禾木科技". An attribute of the same value type is no other matter: a teacher's school
+    stored as the employer still names the school. An English turn naming nothing of the
+    kind is that attribute's when ``key`` is only a faint reading there by its change cue;
+    a Chinese one is not judged so (its spans may be any short noun, and the reading's order
+    misleads: "…全部迁到GitHub Actions" was stored as a licence)."""
     if st.event is None or not (stored := taken.get(st.event)):
         return False
     reading = turn.get("reading")
     if not isinstance(reading, list) or len(reading) != 2:
         return False
     probs = {str(k): float(p) for k, p in reading[1]}
-    surer = {v for k, vs in stored.items() if probs.get(k, 0.0) > probs.get(key, 0.0) for v in vs}
-    if is_cjk(st.text):  # its spans are any short noun: the write path's reading decides
-        return bool(surer)
+    kind = _kind(key)
+    surer = {
+        v
+        for k, vs in stored.items()
+        if probs.get(k, 0.0) > probs.get(key, 0.0) and _kind(k) != kind
+        for v in vs
+    }
     names = {v.casefold() for v in slot_values.named(key, st)}
-    if not names:  # a faint reading, there by its change cue
+    if not names and not is_cjk(st.text):  # a faint reading, there by its change cue
         return bool(surer) and st.score < ATTRIBUTE_FLOOR
-    return all(any(v in s or s in v for s in surer) for v in names)
+    return bool(names) and all(any(v in s or s in v for s in surer) for v in names)
+
+
+def _kind(key: str) -> str | None:
+    """The value type of a catalogue attribute (None for a key the catalogue lacks)."""
+    attr = load().get(key)
+    return attr.value_type if attr is not None else None
 
 
 def _loose(

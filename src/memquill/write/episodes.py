@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
+from memquill.retrieve import places
 from memquill.text import EN_STOP, NOT_AFTER_TITLE, ZH_STOP, tokens
 from memquill.write import noise
 
@@ -116,7 +117,11 @@ def request(text: str) -> bool:
     """A one-off request or question put to the assistant ("write a haiku about Mondays",
     "帮我查一下明天的天气", "how do I boil an egg"): it says nothing about the speaker, so
     it is no episode material. A transcript line ("Caroline: …") is talk between people,
-    and any first person beyond the asking itself ("my cat…", "我朋友说…") keeps a turn."""
+    and any first person beyond the asking itself ("my cat…", "我朋友说…") keeps a turn;
+    so does someone in the user's life ("给我妈治乳腺癌借了10万的贷款…" is no "give me"), and
+    a Chinese clause that says something of its own beside the asking — the speaker goes
+    unsaid ("休息日最爱去白云山徒步，有没有人少点的路线？", "给我发消息用大白话就好，清清楚楚的
+    中文，不要夹英文术语"): each was kept in no memory at all."""
     speaker, body = _split_speaker(text)
     body = body.strip()
     if (
@@ -124,9 +129,22 @@ def request(text: str) -> bool:
         or not body
         or FIRST_PERSON.search(_ASKING_ME.sub(" ", body))
         or _STANDING.search(body)
+        or places.people(body)
+        or any(_says(c) for c in _ZH_CLAUSE.split(body))
     ):
         return False
     return asks(body)
+
+
+_ZH_CLAUSE = re.compile(r"[，,。；;！!？?]+")
+SAYS_TERMS = MIN_CONTENT_TERMS + 1  # a clause's content terms to say something beside a request
+
+
+def _says(clause: str) -> bool:
+    """A Chinese clause that is neither asked nor a request's detail: it states something."""
+    clause = clause.strip()
+    zh = re.search(r"[\u4e00-\u9fff]", clause) is not None
+    return zh and not asks(clause) and content_terms(clause) >= SAYS_TERMS
 
 
 def asks(sentence: str) -> bool:
