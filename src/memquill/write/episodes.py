@@ -17,8 +17,8 @@ from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.retrieve import places
-from memquill.text import EN_STOP, NOT_AFTER_TITLE, ZH_STOP, tokens
-from memquill.write import noise
+from memquill.text import EN_STOP, NOT_AFTER_TITLE, ZH_STOP, is_cjk, tokens
+from memquill.write import covered, noise
 
 SENTENCE = re.compile(r"(?<=[.!?])" + NOT_AFTER_TITLE + r"\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]{0,20}(?: [A-Z][\w'.-]{0,20})?|[\u4e00-\u9fff]{1,4})\s*[:：]\s*")
@@ -130,21 +130,18 @@ def request(text: str) -> bool:
         or FIRST_PERSON.search(_ASKING_ME.sub(" ", body))
         or _STANDING.search(body)
         or places.people(body)
-        or any(_says(c) for c in _ZH_CLAUSE.split(body))
+        or any(_says(c) for c in covered.clauses(body))
     ):
         return False
     return asks(body)
 
 
-_ZH_CLAUSE = re.compile(r"[，,。；;！!？?]+")
 SAYS_TERMS = MIN_CONTENT_TERMS + 1  # a clause's content terms to say something beside a request
 
 
 def _says(clause: str) -> bool:
     """A Chinese clause that is neither asked nor a request's detail: it states something."""
-    clause = clause.strip()
-    zh = re.search(r"[\u4e00-\u9fff]", clause) is not None
-    return zh and not asks(clause) and content_terms(clause) >= SAYS_TERMS
+    return is_cjk(clause) and not asks(clause) and content_terms(clause) >= SAYS_TERMS
 
 
 def asks(sentence: str) -> bool:
