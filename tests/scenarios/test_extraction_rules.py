@@ -132,6 +132,30 @@ def test_joking_said_of_others_is_content_not_a_joke(mem: Memory, text: str, val
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "kept", "taken_back"),
+    [
+        (
+            "Biscuit (beagle) and Juno (total mutt) just destroyed a couch cushion together. "
+            "Two dogs was a mistake. Kidding. Mostly.",
+            "Juno",
+            "mistake",
+        ),
+        ("我家两只猫，橘子和年糕，天天打架。养两只真是失误。开玩笑的。", "年糕", "失误"),
+    ],
+)
+def test_a_joke_takes_back_its_own_sentence_not_the_turn(
+    mem: Memory, text: str, kept: str, taken_back: str
+) -> None:
+    """The turn was dropped whole as a joke, and the two pets it names with it: the marker
+    ("Kidding.", "开玩笑的。") takes back the sentence before it."""
+    assert mem.add(text, user="u", session="s1").skipped == ""
+    mem.end_session(user="u", session="s1")
+    mem.flush()
+    said = " ".join(r.content for r in records(mem))
+    assert kept in said and taken_back not in said
+
+
 def test_a_question_about_a_preference_is_not_a_preference(mem: Memory) -> None:
     mem.add("你还记得我喜欢喝什么吗？", user="u")
     mem.flush()

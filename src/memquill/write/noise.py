@@ -119,6 +119,7 @@ def injected(text: str) -> bool:
 class Verdict:
     keep: bool
     reason: str = ""
+    text: str = ""  # what of the turn may carry memory, when not all of it (a joke's retraction cut)
 
 
 KEEP = Verdict(True)
@@ -161,5 +162,25 @@ def gate(text: str, role: Role = Role.USER) -> Verdict:
     )
     for pattern, reason in checks:
         if pattern.search(t):
-            return Verdict(False, reason)
+            rest = _unjoked(t) if pattern is _JOKE else None
+            return Verdict(True, text=rest) if rest else Verdict(False, reason)
     return KEEP
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+_MARKER_ONLY = re.compile(r"^[\s,.!?~，。！？～…哈]*$")
+JOKE_KEEPS = 4  # words (or Chinese characters / 2) a turn keeps before its joke to still say something
+
+
+def _unjoked(text: str) -> str | None:
+    """What a turn says before the sentence its joke marker takes back: "Biscuit (beagle) and
+    Juno (total mutt) just destroyed a couch cushion together. Two dogs was a mistake. Kidding.
+    Mostly." was dropped whole as a joke, and its two dogs with it. The marker retracts its own
+    sentence, or the one before when it stands alone ("Kidding.", "开玩笑的。"); what follows it
+    qualifies the joke. None when what is left says nothing."""
+    parts = [p for p in _SENTENCE_END.split(text) if p.strip()]
+    at = next((i for i, p in enumerate(parts) if _JOKE.search(p)), 0)
+    alone = _MARKER_ONLY.match(_JOKE.sub("", parts[at])) is not None if parts else False
+    rest = " ".join(parts[: at - 1 if alone else at]).strip()
+    size = len(re.findall(r"[\u4e00-\u9fff]", rest)) / 2 + len(re.findall(r"[A-Za-z0-9'-]+", rest))
+    return rest if size >= JOKE_KEEPS else None

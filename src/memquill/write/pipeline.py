@@ -150,9 +150,10 @@ class WritePipeline:
             if not verdict.keep and self.policy.drops(verdict.reason):
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
-            language = timenorm.detect_language(e.content)
-            mentions = timenorm.find_times(e.content, e.occurred_at, e.timezone, language)
-            text = timenorm.rewrite(e.content, mentions, language) if mentions else e.content
+            content = verdict.text or e.content
+            language = timenorm.detect_language(content)
+            mentions = timenorm.find_times(content, e.occurred_at, e.timezone, language)
+            text = timenorm.rewrite(content, mentions, language) if mentions else content
             resolved = coref.rewrite(text, e.scope.project, [*context, *kept])
             kept.append(e)
             normalised[e.id] = resolved.text
