@@ -26,6 +26,7 @@ _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9][A-Z
 NOT_AFTER_TITLE = (
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bMx\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bMt\.)"
 )
+SENTENCE = re.compile(r"(?<=[.!?])" + NOT_AFTER_TITLE + r"\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
 
 # English weekday and month names (read by the span features and the value shapes)
 EN_CALENDAR = frozenset(

@@ -51,6 +51,28 @@ def test_pending_turns_skip_tool_external_and_filler(
 
 
 @pytest.mark.parametrize(
+    ("text", "query", "kept", "taken_back"),
+    [
+        (
+            "Biscuit and Juno just destroyed a couch cushion together. Two dogs was a mistake. Kidding.",
+            "Biscuit Juno dogs cushion",
+            "Juno",
+            "mistake",
+        ),
+        ("我家两只猫，橘子和年糕，天天打架。养两只真是失误。开玩笑的。", "橘子 年糕 猫", "年糕", "失误"),
+    ],
+)
+def test_a_pending_turn_shows_what_the_gate_kept_of_a_joke(
+    mem: Memory, text: str, query: str, kept: str, taken_back: str
+) -> None:
+    """Before the worker reads it, a turn is shown as the write path will read it: the
+    sentence its joke takes back is cut from the pending hit too."""
+    mem.add(text, user="u", session="s1")
+    shown = " ".join(_pending(mem, query, user="u", session="s1"))
+    assert kept in shown and taken_back not in shown
+
+
+@pytest.mark.parametrize(
     ("said", "query"),
     [
         ("My locker code at the gym is 7391 and my coach is Brenda", "locker code coach"),

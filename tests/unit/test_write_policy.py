@@ -11,6 +11,7 @@ from memquill.errors import ConfigError
 from memquill.model import Candidate, MemoryType, Source
 from memquill.model.candidate import Trigger
 from memquill.settings import Settings
+from memquill.write import noise
 from memquill.write.policy import WritePolicy
 from memquill.write.score import score
 
@@ -108,3 +109,24 @@ def test_a_policy_may_relax_only_the_relaxable_gate_reasons() -> None:
     )
     with pytest.raises(ConfigError):
         WritePolicy.from_json('{"gate_drops": ["filler"]}')
+
+
+@pytest.mark.parametrize(
+    ("text", "before"),
+    [
+        (
+            "Biscuit and Juno destroyed a couch cushion today. Two dogs was a mistake. Kidding.",
+            "Biscuit and Juno",
+        ),
+        ("我家两只猫，橘子和年糕，天天打架。养两只真是失误。开玩笑的。", "我家两只猫"),
+    ],
+)
+def test_what_a_joke_leaves_is_read_unless_the_policy_keeps_jokes(text: str, before: str) -> None:
+    """The gate's remainder of a joke is what the pipeline reads; a policy that lets jokes
+    through (``gate_drops`` without "joke") reads the whole turn, as before the remainder."""
+    verdict = noise.gate(text)
+    assert not verdict.keep and verdict.reason == "joke"
+    kept = verdict.said(text, WritePolicy().drops(verdict.reason))
+    assert kept is not None and kept.startswith(before) and kept != text
+    assert verdict.said(text, WritePolicy(gate_drops=("small talk",)).drops(verdict.reason)) == text
+    assert noise.gate("I'm actually a cat, just kidding").said("I'm actually a cat, just kidding") is None

@@ -25,11 +25,13 @@ SOURCE = {
 
 
 def admissible(events: Sequence[Event], reader: Scope) -> list[Event]:
-    """The pending turns ``reader`` may be shown: same rules as episodes and records."""
+    """The pending turns ``reader`` may be shown: same rules as episodes and records, and
+    only what of the turn the noise gate lets carry memory (a joke's retraction cut)."""
     return [
-        e
+        e if said == e.content else e.model_copy(update={"content": said})
         for e in events
-        if e.scope.visible_to(reader) and eligible(e, e.content) and noise.gate(e.content, e.role).keep
+        if e.scope.visible_to(reader) and eligible(e, e.content)
+        if (said := noise.gate(e.content, e.role).said(e.content)) is not None
     ]
 
 

@@ -36,9 +36,9 @@ from memquill.retrieve.superseded import states_value
 from memquill.retrieve.turn_readings import StatementReader as StatementReader  # re-exported
 from memquill.retrieve.turn_readings import reader_for as reader_for  # re-exported
 from memquill.retrieve.turn_readings import turns as _turns
-from memquill.text import is_cjk
+from memquill.text import SENTENCE, is_cjk
 from memquill.write import corrections, noise, supposed
-from memquill.write.episodes import FIRST_PERSON, SENTENCE, asks, content_terms
+from memquill.write.episodes import FIRST_PERSON, asks, content_terms
 from memquill.write.extract import change_cues
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…

@@ -17,10 +17,9 @@ from memquill.model import Candidate, Event, MemoryType, Role, Source, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.retrieve import places
-from memquill.text import EN_STOP, NOT_AFTER_TITLE, ZH_STOP, is_cjk, tokens
+from memquill.text import EN_STOP, SENTENCE, ZH_STOP, is_cjk, tokens
 from memquill.write import covered, noise
 
-SENTENCE = re.compile(r"(?<=[.!?])" + NOT_AFTER_TITLE + r"\s+|(?<=[。！？])\s*")  # "5.4" is no sentence end
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]{0,20}(?: [A-Z][\w'.-]{0,20})?|[\u4e00-\u9fff]{1,4})\s*[:：]\s*")
 _REACTION = re.compile(
     r"^(?:wow|oh|aw+|omg|yay|haha+|lol|hey|hi|hello|thanks?(?: you)?|thank you so much|congrat(?:s|ulations)|"

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from memquill.model import Role
+from memquill.text import SENTENCE, tokens
 
 _SEP = r"[\s,.!?~…，。！？、～:：;；'\"“”‘’()（）\-—]*"
 _PARTICLE = r"(?:啦|呀|啊|呢|哦|嘛|吧|哈|哒|滴|咯|喽|嘞|了)*"
@@ -119,7 +120,13 @@ def injected(text: str) -> bool:
 class Verdict:
     keep: bool
     reason: str = ""
-    text: str = ""  # what of the turn may carry memory, when not all of it (a joke's retraction cut)
+    rest: str = ""  # a turn dropped as a joke: what it said before the joke, which may carry memory
+
+    def said(self, text: str, drops: bool = True) -> str | None:
+        """What of ``text`` may carry memory: all of it when kept (or when the write policy
+        keeps what ``reason`` names: ``drops`` false), else what it said before its joke, if
+        anything. The write pipeline and the pending turns read a turn through this."""
+        return text if self.keep or not drops else (self.rest or None)
 
 
 KEEP = Verdict(True)
@@ -162,25 +169,22 @@ def gate(text: str, role: Role = Role.USER) -> Verdict:
     )
     for pattern, reason in checks:
         if pattern.search(t):
-            rest = _unjoked(t) if pattern is _JOKE else None
-            return Verdict(True, text=rest) if rest else Verdict(False, reason)
+            return Verdict(False, reason, _unjoked(t) if pattern is _JOKE else "")
     return KEEP
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _MARKER_ONLY = re.compile(r"^[\s,.!?~，。！？～…哈]*$")
-JOKE_KEEPS = 4  # words (or Chinese characters / 2) a turn keeps before its joke to still say something
+JOKE_KEEPS = 4  # terms a turn keeps before its joke to still say something
 
 
-def _unjoked(text: str) -> str | None:
+def _unjoked(text: str) -> str:
     """What a turn says before the sentence its joke marker takes back: "Biscuit (beagle) and
     Juno (total mutt) just destroyed a couch cushion together. Two dogs was a mistake. Kidding.
     Mostly." was dropped whole as a joke, and its two dogs with it. The marker retracts its own
     sentence, or the one before when it stands alone ("Kidding.", "开玩笑的。"); what follows it
-    qualifies the joke. None when what is left says nothing."""
-    parts = [p for p in _SENTENCE_END.split(text) if p.strip()]
+    qualifies the joke. Empty when what is left says nothing."""
+    parts = [p for p in SENTENCE.split(text) if p.strip()]
     at = next((i for i, p in enumerate(parts) if _JOKE.search(p)), 0)
-    alone = _MARKER_ONLY.match(_JOKE.sub("", parts[at])) is not None if parts else False
+    alone = _MARKER_ONLY.match(_JOKE.sub("", parts[at])) is not None
     rest = " ".join(parts[: at - 1 if alone else at]).strip()
-    size = len(re.findall(r"[\u4e00-\u9fff]", rest)) / 2 + len(re.findall(r"[A-Za-z0-9'-]+", rest))
-    return rest if size >= JOKE_KEEPS else None
+    return rest if len(tokens(rest)) >= JOKE_KEEPS else ""

@@ -147,10 +147,10 @@ class WritePipeline:
                 outcomes.append(EventOutcome(e.id, False, "log marker"))
                 continue
             verdict = noise.gate(e.content, e.role)
-            if not verdict.keep and self.policy.drops(verdict.reason):
+            content = verdict.said(e.content, self.policy.drops(verdict.reason))
+            if content is None:
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
-            content = verdict.text or e.content
             language = timenorm.detect_language(content)
             mentions = timenorm.find_times(content, e.occurred_at, e.timezone, language)
             text = timenorm.rewrite(content, mentions, language) if mentions else content

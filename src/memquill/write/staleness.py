@@ -24,8 +24,7 @@ from memquill.errors import ConflictError
 from memquill.model import Audit, Change, Create, MemoryRecord, MemoryType, RevisionOp, Scope, Status, Update
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
-from memquill.text import norm_value
-from memquill.write.episodes import SENTENCE
+from memquill.text import SENTENCE, norm_value
 from memquill.write.extract.model_gates import may_retire
 
 log = logging.getLogger("memquill.write")
