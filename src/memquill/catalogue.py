@@ -71,6 +71,14 @@ class Relation(_Frozen):
     work: bool = False  # met at work (a manager, a client), not in the user's own circle
 
 
+class KindWords(_Frozen):
+    """The words that name one kind of value: the kind itself ("phone", "手机") and the
+    names its values go by ("iPhone", "ThinkPad")."""
+
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
 class Attribute(_Frozen):
     key: str
     subjects: tuple[SubjectKind, ...] = Field(min_length=1)
@@ -84,9 +92,21 @@ class Attribute(_Frozen):
     sensitive: bool = False
     # a named region (a city, a country, a hometown): never a building, a product or a company
     region: bool = False
+    # one value per kind: a multi-valued attribute whose values fall into kinds holding one
+    # value each (one phone and one laptop; one car and one bike): a new phone replaces the
+    # phone, never the laptop
+    kinds: dict[str, KindWords] = Field(default_factory=dict)
     labels: Bilingual
     questions: Questions
     description: str
+    _kind_words: tuple[tuple[str, re.Pattern[str]], ...] = PrivateAttr(default=())
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._kind_words = tuple(
+            (kind, _word_rx(w))
+            for kind, ws in self.kinds.items()
+            for w in sorted({*ws.en, *ws.zh}, key=len, reverse=True)
+        )
 
     @property
     def single(self) -> bool:
@@ -100,6 +120,32 @@ class Attribute(_Frozen):
         if described:
             found.update(re.findall(r"[a-z]+", self.description.casefold()))
         return frozenset(w for w in found if w)
+
+    def kind_of(self, value: str, text: str = "") -> str | None:
+        """The kind of ``value``: the one named where the clause says it ("公路车" names a
+        bicycle though its span is "车"), else the one its own words name ("iPhone 12" →
+        phone), else the one its clause names ("直接买了个小米14" after "手机彻底不行了");
+        None when none names exactly one. A word inside a longer one counts as the longer
+        ("自行车", not "车")."""
+        tries: list[tuple[str, tuple[int, int] | None]] = [(value, None), (text, None)]
+        at = text.casefold().find(value.casefold()) if value else -1
+        if at >= 0:
+            tries.insert(0, (text, (at, at + len(value))))
+        for said, span in tries:
+            kinds = self._kinds_named(said, span)
+            if len(kinds) == 1:
+                return kinds.pop()
+        return None
+
+    def _kinds_named(self, text: str, span: tuple[int, int] | None) -> set[str]:
+        """The kinds named in ``text`` (overlapping ``span`` when given)."""
+        hits = [(m.start(), m.end(), kind) for kind, rx in self._kind_words for m in rx.finditer(text)]
+        return {
+            kind
+            for a, b, kind in hits
+            if not any(x <= a and b <= y and (y - x) > (b - a) for x, y, _ in hits)
+            and (span is None or (a < span[1] and span[0] < b))
+        }
 
 
 class Catalogue(_Frozen):
@@ -138,6 +184,14 @@ class Catalogue(_Frozen):
         """Whether ``key`` may describe ``subject`` (by the subject's kind)."""
         attr = self.get(key)
         return attr is not None and subject_kind(subject) in attr.subjects
+
+
+def _word_rx(word: str) -> re.Pattern[str]:
+    """A kind word as said: a Chinese one anywhere, an English one as a whole word (plural
+    -s/-es allowed), case-insensitive."""
+    if not word.isascii():
+        return re.compile(re.escape(word))
+    return re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?:e?s)?(?![A-Za-z])", re.IGNORECASE)
 
 
 def subject_kind(subject: str) -> str:

@@ -4,7 +4,8 @@ the real embedder and the attribute model).
 A multi-valued attribute (devices, vehicles) keeps each value a user names, so a replaced phone
 stayed active beside its successor; a clause that sets the old one aside ("摔了", "给我妈用了",
 "is now my backup") while stating the new one replaces it, while a further thing said plainly
-("又买了个iPad") is a second value. A span cut with its change verb ("ditched Neovim") named the
+("又买了个iPad") is a second value. A new thing of a kind that holds one value (a phone, a laptop,
+a car: the catalogue's ``kinds``) replaces the one of its kind unless said as a second one. A span cut with its change verb ("ditched Neovim") named the
 retired value as the new one."""
 
 from __future__ import annotations
@@ -90,6 +91,111 @@ def test_a_further_device_said_plainly_is_a_second_value(
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
     assert devices(mem_e5)["active"] == {kept, added}
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "was", "now"),
+    [
+        # no set-aside words: a new phone bought is the phone ("手机" names the kind)
+        (
+            "我这台iPhone 12电池健康掉到78%了",
+            "手机彻底不行了，直接买了个小米14，还有点不习惯",
+            "iPhone 12",
+            "小米14",
+        ),
+        (
+            "Company finally refreshed my machine: MacBook Air M3.",
+            "IT took it back for a new joiner and gave me a Dell XPS 13 instead.",
+            "MacBook Air M3",
+            "Dell XPS 13",
+        ),
+    ],
+    ids=["zh-phone", "en-laptop"],
+)
+def test_a_new_device_of_the_same_kind_replaces_the_old_one(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, was: str, now: str
+) -> None:
+    """A phone, a laptop, a car holds one value (the catalogue's ``kinds``): a new one said
+    without words setting the old aside left both active, so "what phone do I have" listed
+    every phone the user ever named."""
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    held = devices(mem_e5)
+    assert held["active"] == {now}
+    assert was in held["superseded"]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "kept", "added"),
+    [
+        ("我手机是小米14", "公司又多配了一部手机，华为Mate 60，专门接工作电话", "小米14", "Mate 60"),
+        (
+            "My phone is a Pixel 8.",
+            "I also carry an iPhone 15 as a second phone for work calls.",
+            "Pixel 8",
+            "iPhone 15",
+        ),
+        ("My phone is a Pixel 8.", "I just bought a MacBook Air for uni.", "Pixel 8", "MacBook Air"),
+        ("我手机是小米14", "新买了台ThinkPad笔记本，写代码用", "小米14", "ThinkPad"),
+    ],
+    ids=["zh-second-phone", "en-second-phone", "en-other-kind", "zh-other-kind"],
+)
+def test_a_second_device_of_a_kind_or_one_of_another_kind_is_kept_beside(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, kept: str, added: str
+) -> None:
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    active = devices(mem_e5)["active"]
+    assert kept in active
+    assert any(added in v for v in active), active
+
+
+@pytest.mark.parametrize(
+    ("turns", "was", "now"),
+    [
+        (["我开的车是卡罗拉，开了七年了", "提车了！白色的 Model 3，第一次开电车"], "卡罗拉", "Model 3"),
+        (
+            [
+                "I drive a 2012 Honda Civic to work.",
+                "Traded up: picked up a used Tesla Model Y last weekend.",
+            ],
+            "Civic",
+            "Model Y",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_car_replaces_the_car(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], was: str, now: str
+) -> None:
+    say(mem_e5, clock, turns[:1], "s1", gap_days=20)
+    say(mem_e5, clock, turns[1:], "s2", gap_days=20)
+    held = {
+        (r.value or "", r.status.value)
+        for r in mem_e5.records(user="u", statuses=["active", "superseded"])
+        if r.key == "vehicle"
+    }
+    assert any(now in v for v, status in held if status == "active"), held
+    assert not any(was in v for v, status in held if status == "active"), held
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "car", "bike"),
+    [
+        ("我开的车是卡罗拉，开了七年了", "最近又买了辆公路车，周末骑", "卡罗拉", "车"),
+        ("I drive a Corolla.", "Just bought a road bike for the weekends.", "Corolla", "bike"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_bike_is_kept_beside_the_car(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, car: str, bike: str
+) -> None:
+    """ "公路车" is read with the span "车"; where the clause says it names a bicycle, not a car."""
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    active = {r.value or "" for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "vehicle"}
+    assert car in active
+    assert any(bike in v and car not in v for v in active), active
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from memquill.model import (
 )
 from memquill.text import norm_value, tokens
 from memquill.write import reconcile_changes as build
-from memquill.write.extract.change_cues import set_aside
+from memquill.write.extract.change_cues import RECALL, kept_beside, set_aside
 from memquill.write.extract.normalise import canonical
 from memquill.write.reconcile_model import (
     Decision,
@@ -123,15 +123,30 @@ def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
 
 
 def _replaces(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
-    """Does a new value of a multi-valued attribute replace the record's value? Only when its
+    """Does a new value of a multi-valued attribute replace the record's value? When its
     own clause sets the old value aside ("小米14摔了，干脆换了台iPhone 15", "got a Pixel 9, the
-    Pixel 7 is now my backup": ``change_cues.set_aside``) and not the new one: a phone
-    replaced is not a second phone, while "I also got an iPad" keeps both."""
+    Pixel 7 is now my backup": ``change_cues.set_aside``) and not the new one, or when both
+    are of a kind that holds one value (``_one_of_kind``): a phone replaced is not a second
+    phone, while "I also got an iPad" keeps both."""
     if not policy.multi_valued(c.key) or not c.value or not r.value or c.value == r.value:
         return False
     if c.polarity is not Polarity.POSITIVE or r.polarity is not Polarity.POSITIVE:
         return False
-    return set_aside(c.content, r.value) and not set_aside(c.content, c.value)
+    if set_aside(c.content, c.value):
+        return False
+    return set_aside(c.content, r.value) or _one_of_kind(c, r, policy)
+
+
+def _one_of_kind(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
+    """Are both values of one kind that holds one value (the catalogue's ``kinds``: a phone,
+    a laptop, a car), the new one said as the one held now? Not when one clause names both
+    ("a work phone and a personal one"), when the clause keeps the new one beside the other
+    ("I also got…", "又多买了一台…") or recalls it ("back when…", "小时候…")."""
+    value = c.value or ""
+    if set(c.evidence) & set(r.evidence) or kept_beside(c.content) or RECALL.search(c.content):
+        return False
+    kind = policy.kind_of(c.key, value, c.content)
+    return kind is not None and kind == policy.kind_of(r.key, r.value or "", r.content)
 
 
 def _fresh(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Decision:

@@ -54,6 +54,12 @@ def catalogue_multi_valued(key: str) -> bool:
     return attr is not None and not attr.single
 
 
+def catalogue_kind_of(key: str, value: str, text: str) -> str | None:
+    """The catalogue's kind of a value (``Attribute.kinds``): a kind holds one value."""
+    attr = load().get(key)
+    return attr.kind_of(value, text) if attr is not None and attr.kinds else None
+
+
 @dataclass(frozen=True)
 class Policy:
     """Who may overwrite what, the thresholds from Settings, and value/attribute lookups."""
@@ -65,6 +71,7 @@ class Policy:
     external_can_activate: bool = False
     same_value: Callable[[str, str, str], bool] = catalogue_same_value  # (key, a, b)
     multi_valued: Callable[[str], bool] = catalogue_multi_valued  # key -> values may coexist
+    kind_of: Callable[[str, str, str], str | None] = catalogue_kind_of  # (key, value, clause)
 
 
 def mint_id() -> str:

@@ -188,15 +188,8 @@ def _set_aside() -> tuple[re.Pattern[str], ...]:
     """The set-aside phrases of ``data/change_cues.json`` as patterns: a phrase with an X
     encloses its value ("sold my X") or whom it went to ("给X用了"); one without an X says so of
     whatever its segment names."""
-    raw = json.loads(resources.files("memquill").joinpath(CUES_FILE).read_text("utf-8"))
-    spec = raw.get("set_aside") if isinstance(raw, dict) else None
-    if spec is None:
-        return ()
-    if not isinstance(spec, dict):
-        raise ConfigError(f"{CUES_FILE}: set_aside must map languages to phrases")
-    words = [w for lang, ws in spec.items() if lang != "description" for w in ws]
     out = []
-    for w in sorted(set(words), key=len, reverse=True):
+    for w in _phrases("set_aside"):
         if "X" in w:
             head, tail = (re.escape(x) for x in w.split("X", 1))
             b = r"(?<![\w'])" if w.isascii() else ""
@@ -248,6 +241,34 @@ def set_aside(text: str, value: str) -> bool:
             if inside or 0 <= m.start() + lo - end <= NEAR:
                 return True  # the value in the phrase's X, or the phrase said right after it
     return False
+
+
+def _phrases(section: str) -> list[str]:
+    """A phrase section of ``data/change_cues.json`` (languages → phrases), longest first."""
+    raw = json.loads(resources.files("memquill").joinpath(CUES_FILE).read_text("utf-8"))
+    spec = raw.get(section, {}) if isinstance(raw, dict) else None
+    if not isinstance(spec, dict):
+        raise ConfigError(f"{CUES_FILE}: {section} must map languages to phrases")
+    words = {w for lang, ws in spec.items() if lang != "description" for w in ws}
+    return sorted(words, key=len, reverse=True)
+
+
+@cache
+def _kept_beside() -> re.Pattern[str] | None:
+    words = _phrases("kept_beside")
+    return (
+        re.compile("|".join(_cue_rx(w, f"w{i}") for i, w in enumerate(words)), re.IGNORECASE)
+        if words
+        else None
+    )
+
+
+def kept_beside(text: str) -> bool:
+    """Does the clause keep its value beside the one of its kind held now, as a second one
+    ("I also got a work phone", "公司又多配了一部手机，华为Mate 60") or one from long ago ("as
+    a kid I had…")? Words setting the old one aside are read first (``set_aside``)."""
+    rx = _kept_beside()
+    return rx is not None and rx.search(text) is not None
 
 
 def sets_aside_any(text: str) -> bool:
