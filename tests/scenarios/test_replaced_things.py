@@ -263,3 +263,38 @@ def test_working_from_home_is_where_the_user_works(mem_e5: Memory, clock: FixedC
     say(mem_e5, clock, ["Three weeks of working from home and I've barely left the apartment."], "s1")
     places = {r.value for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "workplace"}
     assert places == {"home"}, places
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "want"),
+    [
+        (["我的手机是小米14", "新买了台ThinkPad笔记本，写代码用"], "我现在用的手机是什么型号？", "小米14"),
+        (["我的手机是小米14", "新买了台ThinkPad笔记本，写代码用"], "我写代码用的是哪台笔记本？", "ThinkPad"),
+        (
+            ["My laptop is a MacBook Air.", "I use a Pixel 8 as my phone."],
+            "What laptop am I on these days?",
+            "MacBook Air",
+        ),
+        (
+            ["My laptop is a MacBook Air.", "I use a Pixel 8 as my phone."],
+            "Which phone do I have now?",
+            "Pixel 8",
+        ),
+    ],
+    ids=["zh-phone", "zh-laptop", "en-laptop", "en-phone"],
+)
+def test_the_kind_asked_leads_the_slot(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, want: str
+) -> None:
+    """Both devices answer "what device", but a question naming a phone or a laptop asks that
+    one: the newer device led whatever kind was asked (the newest statement of the slot may
+    answer as its episode)."""
+    for i, turn in enumerate(turns):
+        say(mem_e5, clock, [turn], f"s{i}", gap_days=20)
+    assert len(devices(mem_e5)["active"]) == 2
+    hits = mem_e5.search(question, user="u", k=3)
+    top = hits[0].memory if hits else None
+    assert top is not None and want in (top.value or top.content), [
+        (h.memory.key, h.memory.content) for h in hits
+    ]
+    assert all(w not in top.content for w in ("小米14", "ThinkPad", "MacBook", "Pixel") if w not in want)

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from memquill.catalogue import load
 from memquill.clock import Clock
 from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
@@ -125,7 +126,7 @@ class Retriever:
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         lead = told.lead.id if told.lead is not None else None
         ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
-        order = _slot_order(pool, routed)
+        order = _slot_order(pool, routed, _off_kind(q.text, [s.record for s in ranked]))
         ranked = sorted(  # the newest statement, then slots answer first, most certain route first
             ranked, key=lambda s: (s.record.id != lead, order(s.record.id))
         )
@@ -230,20 +231,37 @@ def _slot_key(item: Recall) -> object:
     return leg.get("key")
 
 
-def _slot_order(pool: dict[str, Recall], routed: Sequence[tuple[str, str]]) -> Callable[[str], int]:
+def _slot_order(
+    pool: dict[str, Recall], routed: Sequence[tuple[str, str]], off_kind: Collection[str] = ()
+) -> Callable[[str], int]:
     """A hit's place among the answers: a slot lookup's by its route (``routing.route``
     lists the slots most certain first: "remind me where I'm working now?" goes to the
-    employer before the workplace, and the newer workplace record led on recency), then
-    every other hit."""
+    employer before the workplace, and the newer workplace record led on recency), within
+    a slot the values of the kind asked first (``off_kind``), then every other hit."""
     rank = {slot: i for i, slot in enumerate(routed)}
 
     def order(mid: str) -> int:
         leg: dict[str, object] = dict(pool[mid].legs.get("slot", {}))
         if not leg:
-            return len(routed) + 1
-        return rank.get((str(leg.get("subject")), str(leg.get("key"))), len(routed))
+            return 2 * len(routed) + 2
+        place = rank.get((str(leg.get("subject")), str(leg.get("key"))), len(routed))
+        return 2 * place + (mid in off_kind)
 
     return order
+
+
+def _off_kind(query: str, records: Iterable[MemoryRecord]) -> set[str]:
+    """The records of a one-value-per-kind attribute (``Attribute.kinds``) whose value is of
+    another kind than the one the question names: "what laptop am I on" asks the laptop,
+    not the phone beside it in the device slot."""
+    out = set()
+    for rec in records:
+        attr = load().get(rec.key)
+        if attr is None or not attr.kinds or (asked := attr.kind_of("", query)) is None:
+            continue
+        if attr.kind_of(rec.value or "", rec.content) != asked:
+            out.add(rec.id)
+    return out
 
 
 def _slot_wins(
