@@ -149,3 +149,35 @@ def test_a_pronoun_before_the_relation_names_no_one(mem_e5: Memory, text: str) -
     mem_e5.end_session(user="u", session="s")
     mem_e5.flush()
     assert not names(mem_e5, "u")
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "key", "value"),
+    [
+        ("女朋友刚换了iPhone 15 Pro，天天在我面前晃", "person:partner", "device", "iPhone 15 Pro"),
+        ("姐姐辞职了，现在在做瑜伽老师", "person:sister", "occupation", "瑜伽老师"),
+        ("Mum's moved to Freiburg, she loves it there", "person:mother", "city", "Freiburg"),
+    ],
+    ids=["zh-user-said-later", "zh", "en"],
+)
+def test_a_relation_opening_a_clause_without_my_is_its_subject(
+    mem_e5: Memory, text: str, subject: str, key: str, value: str
+) -> None:
+    """Chinese drops "我" before a relation ("女朋友刚换了…"): the girlfriend's new phone was
+    filed as the user's because the clause says "我" later."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    held = {(r.subject, r.key, r.value) for r in mem_e5.records(user="u", statuses=["active", "candidate"])}
+    assert (subject, key, value) in held, held
+    assert not any(s == "user" and k == key for s, k, _ in held), held
+
+
+@pytest.mark.parametrize("text", ["朋友圈里都在晒娃，我就不晒了", "老板娘说今天的鱼很新鲜，我买了两条"])
+def test_a_relation_word_opening_a_longer_word_is_no_subject(mem_e5: Memory, text: str) -> None:
+    """ "朋友圈" (WeChat moments) and "老板娘" (the proprietress) begin with a relation word."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    subjects = {r.subject for r in mem_e5.records(user="u", statuses=["active", "candidate"])}
+    assert not subjects & {"person:friend", "person:manager", "person:boss"}, subjects
