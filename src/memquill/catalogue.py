@@ -59,6 +59,14 @@ class Questions(_Frozen):
     zh: tuple[str, ...]
 
 
+class KindWords(_Frozen):
+    """Words or phrases by language: the words that name one kind of value (the kind itself,
+    "phone", "手机", and the names its values go by, "iPhone"), or a relation's phrases."""
+
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
 class Relation(_Frozen):
     """A relation word family: ``manager`` ← "boss", "领导", "上司"…; ``several`` when one
     has several people of it at once (colleagues, friends, cousins), so a second name is a
@@ -69,14 +77,9 @@ class Relation(_Frozen):
     zh: tuple[str, ...]
     several: bool = False
     work: bool = False  # met at work (a manager, a client), not in the user's own circle
-
-
-class KindWords(_Frozen):
-    """The words that name one kind of value: the kind itself ("phone", "手机") and the
-    names its values go by ("iPhone", "ThinkPad")."""
-
-    en: tuple[str, ...] = ()
-    zh: tuple[str, ...] = ()
+    # phrases that name the relation's person at X without its word: "我们组以后归X管",
+    # "X has taken over the team" name the manager
+    named_by: KindWords = KindWords()
 
 
 class Attribute(_Frozen):

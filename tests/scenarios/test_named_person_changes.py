@@ -94,3 +94,48 @@ def test_a_new_manager_said_without_my_replaces_the_old_one(
         r.value for r in mem_modes.records(user="u", statuses=["active"]) if r.subject == "person:manager"
     }
     assert now in active and not active & before, active
+
+
+@pytest.mark.parametrize(
+    ("turns", "was", "now", "question"),
+    [
+        (
+            [
+                "我老板周凯今天又在群里@全员说周末要加班，烦死",
+                "周凯调去别的事业部了，新来的领导叫黄敏，今天第一次一对一，人还挺和气",
+                "黄敏其实只是代管，今天正式宣布了，我们组以后归宋一鸣管，他是从阿里过来的",
+            ],
+            {"周凯", "黄敏"},
+            "宋一鸣",
+            "我现在直属领导是谁啊",
+        ),
+        (
+            [
+                "My manager Rohit wants estimates in story points AND hours.",
+                "Rohit's left for a startup, so Meera's taken over the team. She already cancelled half our meetings.",
+                "Anand (our new EM) approved my leave in three minutes flat.",
+            ],
+            {"Rohit", "Meera"},
+            "Anand",
+            "Who do I report to at the moment?",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_new_manager_named_without_the_relation_word_replaces_the_old(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], was: set[str], now: str, question: str
+) -> None:
+    """The catalogue's ``named_by`` phrases ("归X管", "X's taken over the team") and appositions
+    ("Anand (our new EM)", "新来的领导叫黄敏") name the manager: each change was lost, so the
+    first manager answered "who's my boss" months later."""
+    for i, turn in enumerate(turns):
+        say(mem_e5, clock, [turn], f"s{i}", gap_days=20)
+    names = {
+        (r.value, r.status.value)
+        for r in mem_e5.records(user="u", statuses=["active", "superseded"])
+        if r.subject == "person:manager" and r.key == "name"
+    }
+    assert {v for v, status in names if status == "active"} == {now}, names
+    assert was <= {v for v, status in names if status == "superseded"}, names
+    hits = mem_e5.search(question, user="u", k=3)
+    assert hits and now in hits[0].memory.content, [h.memory.content for h in hits]

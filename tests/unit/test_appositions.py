@@ -32,6 +32,17 @@ from memquill.write.extract.appositions import relation_names
         ("我同事小时候很胖", True, []),
         ("我表妹在苏州做护士", True, []),
         ("我老板老是加班", True, []),
+        # the catalogue's named_by phrases and appositions after the name
+        ("组织架构又调了，现在我们组归马骁管，他从阿里过来的", True, [("manager", "马骁")]),
+        ("组里现在是马骁接手了", True, [("manager", "马骁")]),
+        ("周凯调去别的事业部了，新来的领导叫黄敏", True, [("manager", "黄敏")]),
+        ("新组长叫刘婷，据说特别严", True, [("manager", "刘婷")]),
+        ("这事归我管", True, []),
+        ("Rohit's left for a startup, so Meera's taken over the team", False, [("manager", "Meera")]),
+        ("Anand (our new EM) approved my leave", False, [("manager", "Anand")]),
+        ("Also my new lead is Declan, he's lovely", False, [("manager", "Declan")]),
+        ("I report to Dana Kim now", False, [("manager", "Dana Kim")]),
+        ("the new intern has taken over the team kitchen", False, []),
     ],
 )
 def test_relation_names(text: str, zh: bool, expected: list[tuple[str, str]]) -> None:

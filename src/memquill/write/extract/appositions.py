@@ -60,8 +60,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     stop = "|".join(re.escape(e) for e in sorted(ends, key=len, reverse=True))
     latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
-    # "新领导郑凯第一次一对一…": a relation opening the clause without "我" is the user's too
-    lead = r"(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*)(?:新|现在的)?(" + zh + ")"
+    # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause or a
+    # segment without "我" is the user's too
+    lead = r"(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*|[，,；;]\s*)(?:新来的|新|现在的)?(" + zh + ")"
     zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 
@@ -78,7 +79,8 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
     kin = r"(?:(?:new|current|old|dear|little|big|older|younger|baby|best|closest)\s+)?"
     en_rx = re.compile(
         rf"(?:^|[,;:—–]\s*|\b(?i:and|so|but|honestly|actually)\s+){name}\s+is\s+(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"
-        rf"|\b(?i:my|our)\s+{kin}((?i:{en}))['’]s\s+name\s+is\s+{name}(?![\w'’])"
+        rf"|\b(?i:my|our)\s+{kin}((?i:{en}))(?:['’]s\s+name)?\s+is\s+(?:now\s+)?{name}(?![\w'’])"
+        rf"|{name}\s*[(,]\s*(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"  # "Anand (our new EM)"
     )
     zh_rx = re.compile(rf"^\W*([{_CJK}]{{2,3}}?)是我(?:的)?(?:亲)?({zh})(?![{_CJK}])")
     return en_rx, zh_rx
@@ -97,10 +99,10 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
                 continue
             out.append((key, name))
         for m in _copulas()[0].finditer(text):
-            name, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            name, word = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6)) if m.group(i))
             if name.split()[0] not in _NOT_NAMES and (key := cat.relation(word)) is not None:
                 out.append((key, name))
-        return out
+        return out + [(key, name) for key, name in _named_by(text, zh) if name.split()[0] not in _NOT_NAMES]
     said = _copulas()[1].match(text)  # "小雨是我妹妹"
     if said and (key := cat.relation(said.group(2))) and _zh_name(said.group(1), False):
         return [(key, said.group(1))]
@@ -110,7 +112,49 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
         if key is None or not name or (not m.group(3) and not _zh_name(name, bool(m.group(2)))):
             continue
         out.append((key, name))
-    return out or _zh_tagged_name(text)
+    return out or _zh_tagged_name(text) or _named_by(text, zh)
+
+
+@cache
+def _named_by_patterns() -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
+    """The catalogue's ``named_by`` phrases as (relation, zh, pattern with the name's group)."""
+    word = r"[A-Z\u00c0-\u00de][^\W\d_]*"
+    out: list[tuple[str, bool, re.Pattern[str]]] = []
+    for rel in load().relations:
+        for zh, phrases in ((False, rel.named_by.en), (True, rel.named_by.zh)):
+            for phrase in phrases:
+                head, tail = (re.escape(x) for x in phrase.split("X", 1))
+                if zh:  # a name the phrase opens with is cut by jieba (``_named_by``), not here
+                    name = rf"([{_CJK}]{{2,3}}?)" if head else rf"([{_CJK}]{{1,3}})"
+                    out.append((rel.key, zh, re.compile(f"{head}{name}{tail}")))
+                    continue
+                head, tail = (f"(?i:{x})" if x else "" for x in (head, tail))  # the name capitalised
+                name = rf"({word}(?:\s+{word}){{0,2}})"
+                out.append((rel.key, zh, re.compile(rf"(?<![\w'’]){head}{name}{tail}")))
+    return tuple(out)
+
+
+def _named_by(text: str, zh: bool) -> list[tuple[str, str]]:
+    """(relation, name) for a person a relation's phrase names without the relation word
+    ("我们组以后归宋一鸣管", "so Meera has taken over the team")."""
+    out = []
+    for key, lang_zh, rx in _named_by_patterns():
+        if lang_zh != zh:
+            continue
+        for m in rx.finditer(text):
+            name = m.group(1)
+            if zh and m.start(1) == m.start():  # the name ends where the phrase begins
+                name = next(
+                    (
+                        n
+                        for n in (text[max(0, m.end(1) - k) : m.end(1)] for k in (3, 2))
+                        if _zh_name(n, False)
+                    ),
+                    "",
+                )
+            if name:
+                out.append((key, name))
+    return out
 
 
 def _zh_tagged_name(text: str) -> list[tuple[str, str]]:

@@ -365,6 +365,9 @@ class ModelExtractor:
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         said = o.whole or o.said
         subject = subjects.subject_for(said, kind, c.project, c.event.content)
+        opening = subjects.bare_opening(o.said) if subject in (None, "user") else None
+        if subject is None and kind == "person" and opening is not None:
+            subject = f"person:{opening[0]}"  # "老公跳槽去比亚迪了": the model reads a person too
         if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
             subject = "user"  # a person nobody names, in a clause the user opens about themself
         if subject is None or not self.catalogue.allows(attr.key, subject):
@@ -391,6 +394,9 @@ class ModelExtractor:
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
             whose = subjects.value_owner(o.said, value, subject, attr.single)
+            if whose == "user" and opening is not None and 0 <= o.said.find(value) < opening[1]:
+                theirs = f"person:{opening[0]}"  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
+                whose = theirs if self.catalogue.allows(attr.key, theirs) else whose
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))

@@ -77,8 +77,6 @@ _BESIDE = re.compile(
 
 
 def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None:
-    if bare := _bare_opening(text):
-        return bare
     zh_rx, en_rx = _relation_pattern()
     if at_start:
         m = zh_rx.match(text) or en_rx.match(text)
@@ -93,21 +91,30 @@ def _first_relation(text: str, at_start: bool = False) -> tuple[str, str] | None
     return (key, m.group(1)) if key else None
 
 
-def _bare_opening(text: str) -> tuple[str, str] | None:
-    """A Chinese relation word opening the clause without "我" ("老公跳槽去比亚迪了", "女朋友
-    刚换了iPhone 15 Pro，天天在我面前晃"): Chinese often drops the possessive, and a later "我"
-    does not make the clause the user's. Not when the word begins a longer dictionary word
-    ("朋友圈", "老板娘") or is no whole word ("老公司"). English drops "my" rarely, and a
-    clause opening with "Mum's…" is read by ``person_name`` unless the user speaks in it."""
-    t = _LEAD.sub("", text.lstrip(), count=1)
+_SAYS = re.compile(r"(?:又|还|都|也)?(?:说|讲|告诉|提到|觉得|让|叫|要我|劝)")
+
+
+def bare_opening(text: str) -> tuple[str, int] | None:
+    """(relation key, where its segment ends) when a Chinese relation word opens the clause
+    without "我" ("老公跳槽去比亚迪了", "女朋友刚换了iPhone 15 Pro，天天在我面前晃"): Chinese
+    often drops the possessive. Weaker than "我老公": the clause's later segments may drop
+    their subject for the speaker ("房东要卖房，只好又搬，现在住望京"), so the model extractor
+    decides by its reading and where the value is. Not when the word begins a longer
+    dictionary word ("朋友圈", "老板娘") or is no whole word ("老公司"), nor when the person
+    speaks or bids ("领导说…", "老师让我们…"): reported speech is about whoever it names."""
+    lead = _LEAD.match(text.lstrip())
+    t = text.lstrip()[lead.end() if lead else 0 :]
     if not re.match(r"[\u4e00-\u9fff]", t):
         return None
     cut = pos_cut(t[:16])
     word = cut[0][0] if cut else ""
     if not word or (len(t) > len(word) and jieba_frequency(t[: len(word) + 1]) > 0):
         return None
-    key = load().relation(word)
-    return (key, word) if key else None
+    if _SAYS.match(t, len(word)) or (key := load().relation(word)) is None:
+        return None
+    at = text.find(word)
+    stop = _SEGMENT.search(text, at)
+    return key, stop.start() if stop else len(text)
 
 
 # Reported speech: "我妈说我姐下个月去杭州上班", "my mom says my sister works at Google now",
