@@ -82,3 +82,62 @@ def test_someone_elses_pet_names_nothing_of_the_users(mem_e5: Memory, clock: Fix
     say(mem_e5, clock, [text], "s1")
     recs = mem_e5.records(user="u", statuses=["active", "candidate"])
     assert not [r for r in recs if r.subject.startswith("item:") and r.key == "name"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "subject", "was", "now"),
+    [
+        (
+            [
+                "从救助站领了只小黑猫！站里给它起的名叫小七，两个月大",
+                "小七这名字我越叫越不顺口，改叫煤球了，黑乎乎的正合适",
+            ],
+            "item:猫",
+            "小七",
+            "煤球",
+        ),
+        (
+            [
+                "Our dog is called Biscuit.",
+                "Biscuit never answered to that name, so we are calling her Pepper now.",
+            ],
+            "item:dog",
+            "Biscuit",
+            "Pepper",
+        ),
+        (
+            ["Our dog is called Biscuit.", "We ended up renaming the dog Mochi."],
+            "item:dog",
+            "Biscuit",
+            "Mochi",
+        ),
+    ],
+    ids=["zh-old-name-only", "en-old-name-only", "en-renaming-the-dog"],
+)
+def test_a_pet_renamed_by_its_old_name_is_the_pet_not_the_user(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], subject: str, was: str, now: str
+) -> None:
+    """ "小七这名字…改叫煤球了" names no cat: the model read 小七 as the user's own name, and the
+    cat kept its old one. A name the clause gives, when it says a known pet's name, is the pet's
+    (``entities.renamed_thing``); "站里给它起的名叫小七" names the cat the turn adopted."""
+    for i, turn in enumerate(turns):
+        say(mem_e5, clock, [turn], f"s{i}", gap_days=20)
+    assert (now, "active") in slot(mem_e5, subject)
+    assert (was, "superseded") in slot(mem_e5, subject)
+    assert not [v for v, status in slot(mem_e5, "user") if status == "active"]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["我家狗叫旺财", "我叫旺财他爸，哈哈，其实我叫李雷"],
+        ["Our dog is called Max.", "My name is Olive, Max just calls me mum."],
+    ],
+    ids=["zh", "en"],
+)
+def test_the_users_own_name_beside_a_pets_stays_the_users(
+    mem_e5: Memory, clock: FixedClock, turns: list[str]
+) -> None:
+    for i, turn in enumerate(turns):
+        say(mem_e5, clock, [turn], f"s{i}", gap_days=20)
+    assert {v for v, status in slot(mem_e5, "user") if status == "active"} & {"李雷", "Olive"}

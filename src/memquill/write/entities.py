@@ -39,6 +39,8 @@ from memquill.model import (
 from memquill.model.change import SLOT_OPEN
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
+from memquill.text import is_cjk
+from memquill.write.extract.item_names import content, renamed
 from memquill.write.extract.normalise import canonical
 
 NAME_LOOKUP_LIMIT = 200
@@ -67,6 +69,8 @@ def _known_names(store: Store, scope: Scope) -> dict[str, str]:
 def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     """The candidate re-addressed to the known entity its subject names, or unchanged."""
     kind, _, name = cand.subject.partition(":")
+    if cand.key == "name" and cand.subject == "user" and (thing := renamed_thing(cand, store, scope)):
+        return thing
     if cand.subject == "user" and cand.key != "name":
         # "Maeve … took her straight back as a veterinary nurse": Maeve's, when Maeve is known
         opening = _opening_names(cand)
@@ -84,6 +88,37 @@ def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     return cand.model_copy(
         update={"subject": subject, "attributes": {**cand.attributes, "linked_from": cand.subject}}
     )
+
+
+# The user naming themself (as said, or as the content words it): a name said so is theirs
+# whatever else the clause names.
+_SELF_NAMED = re.compile(
+    r"(?:(?:我|用户)(?:叫|的名字(?:是|叫)|是)|\b(?:my name is|call me|i'm|i am|the user's name is|"
+    r"the user is|call the user))\s*$",
+    re.IGNORECASE,
+)
+
+
+def renamed_thing(cand: Candidate, store: Store, scope: Scope) -> Candidate | None:
+    """A name the model read as the user's, in a clause that renames a pet or a belonging
+    known by the name it says ("小七这名字我越叫越不顺口，改叫煤球了" once the cat is 小七,
+    "Nacho is a girl. We're calling her Olive now"): the thing's new name (``item_names.
+    renamed``). The user's own name said as theirs ("我叫…", "my name is…") stays."""
+    text = cand.content
+    at = text.find(cand.value or "")
+    if cand.value is None or at < 0 or _SELF_NAMED.search(text[:at]):
+        return None
+    zh = is_cjk(text)
+    new = renamed(text, zh)
+    if new is None:
+        return None
+    folded = text.casefold()
+    for rec in store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT):
+        if rec.subject.startswith("item:") and rec.value and rec.value.casefold() in folded:
+            attrs = {**cand.attributes, "linked_from": "user"}
+            update = {"subject": rec.subject, "value": new, "content": content(rec.subject, new, zh)}
+            return cand.model_copy(update={**update, "attributes": attrs})
+    return None
 
 
 # A clause opening with someone's name is about them ("Maeve called me herself — the clinic

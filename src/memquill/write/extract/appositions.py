@@ -104,12 +104,12 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
                 out.append((key, name))
         return out + [(key, name) for key, name in _named_by(text, zh) if name.split()[0] not in _NOT_NAMES]
     said = _copulas()[1].match(text)  # "小雨是我妹妹"
-    if said and (key := cat.relation(said.group(2))) and _zh_name(said.group(1), False):
+    if said and (key := cat.relation(said.group(2))) and zh_name(said.group(1), False):
         return [(key, said.group(1))]
     for m in zh_rx.finditer(text):
         key = cat.relation(m.group(1))
         name = m.group(3) or m.group(4) or m.group(5)
-        if key is None or not name or (not m.group(3) and not _zh_name(name, bool(m.group(2)))):
+        if key is None or not name or (not m.group(3) and not zh_name(name, bool(m.group(2)))):
             continue
         out.append((key, name))
     return out or _zh_tagged_name(text) or _named_by(text, zh)
@@ -145,11 +145,7 @@ def _named_by(text: str, zh: bool) -> list[tuple[str, str]]:
             name = m.group(1)
             if zh and m.start(1) == m.start():  # the name ends where the phrase begins
                 name = next(
-                    (
-                        n
-                        for n in (text[max(0, m.end(1) - k) : m.end(1)] for k in (3, 2))
-                        if _zh_name(n, False)
-                    ),
+                    (n for n in (text[max(0, m.end(1) - k) : m.end(1)] for k in (3, 2)) if zh_name(n, False)),
                     "",
                 )
             if name:
@@ -163,12 +159,12 @@ def _zh_tagged_name(text: str) -> list[tuple[str, str]]:
     m = _patterns()[2].match(text)
     key = load().relation(m.group(1)) if m else None
     cut = pos_cut(text[m.end() :]) if m and key else ()
-    if key and cut and cut[0][1] == "nr" and 2 <= len(cut[0][0]) <= 3 and _zh_name(cut[0][0], False):
+    if key and cut and cut[0][1] == "nr" and 2 <= len(cut[0][0]) <= 3 and zh_name(cut[0][0], False):
         return [(key, cut[0][0])]
     return []
 
 
-def _zh_name(name: str, introduced: bool) -> bool:
+def zh_name(name: str, introduced: bool) -> bool:
     """Is a Chinese span after a relation word a person's name? After 叫 any word that is no
     pronoun or function word; right after the relation word ("我同事吕梓萌") only one that
     jieba reads as a name, or 小/老 + a surname ("小刘", "老吴")."""

@@ -19,6 +19,7 @@ from functools import cache
 from importlib import resources
 
 from memquill.model import Candidate, MemoryType
+from memquill.write.extract.appositions import zh_name
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import blocked
 from memquill.write.extract.subjects import relation_alternations
@@ -74,6 +75,7 @@ def _patterns() -> tuple[_Group, ...]:
             rf"(?<!'s )(?<!’s )\b(?i:{ew})(?:'s|’s|\s+is|\s+was)?\s+(?:(?:now|officially|actually)\s+)?"
             rf"(?:called|named|renamed)\s+{_EN_NAME}"
             rf"|\b(?i:{ew})(?:'s|’s)\s+name\s+is\s+(?:(?:now|officially|actually)\s+)?{_EN_NAME}"
+            rf"|\b(?i:renam(?:e|ed|ing)|call(?:ed|ing)?)\s+(?i:the|our|my)\s+(?i:{ew})\s+{_EN_NAME}"
         )
         zh_rx = re.compile(rf"(?:{zw})(?:现在|已经|正式|从此)?(?:就)?{_ZH_NAMING}")
         mention = re.compile(rf"\b(?:{ew})\b|(?:{zw})", re.I)
@@ -97,16 +99,33 @@ def item_names(text: str, turn: str, zh: bool) -> list[tuple[str, str]]:
         subject = zh_subject if zh else en_subject
         if zh:
             found = [m.group(1) for m in zh_rx.finditer(text)]
-            if not found and mention.search(turn):
-                found = [m.group(1) for m in re.finditer(rf"叫(?:它|他|她){_ZH_NAME}{_ZH_END}", text)]
+            if not found and mention.search(turn) and "它" in text:  # "站里给它起的名叫小七"
+                found = [m.group(1) for m in re.finditer(_ZH_NAMING, text)]
         else:
-            found = [m.group(1) or m.group(2) for m in en_rx.finditer(text)]
+            found = [next(g for g in m.groups() if g) for m in en_rx.finditer(text)]
             if not found and mention.search(turn):
                 found = [m.group(1) for m in _EN_PRONOUN_NAMING.finditer(text)]
         found = [n.strip() for n in found if n and n.strip() and n.split()[0] not in _NOT_NAMES]
         if found and not other.search(text):
             out.append((f"item:{subject}", found[-1]))  # "the shelter called him Pixel, we named him Biscuit"
     return out[:1]
+
+
+_RENAMED_EN = re.compile(
+    rf"\b(?:renam(?:e|ed|ing)\s+(?:him|her|it|them)|call(?:ing)?\s+(?:him|her|it|them)|"
+    rf"(?:is|'s|’s)\s+(?:now\s+)?called)\s+(?:(?:now|officially|actually)\s+)?{_EN_NAME}"
+)
+
+
+def renamed(text: str, zh: bool) -> str | None:
+    """The name a clause gives something without saying what ("小七这名字越叫越不顺口，改叫
+    煤球了", "we're calling her Olive now"): the entity linker knows what by an earlier name
+    the clause says (``entities.link``)."""
+    rx = re.compile(_ZH_NAMING) if zh else _RENAMED_EN
+    found = [n for m in rx.finditer(text) if (n := m.group(1).strip()) and n.split()[0] not in _NOT_NAMES]
+    if zh:  # "越叫越不顺口", "没人叫了": 叫 before no name
+        found = [n for n in found if zh_name(n, True)]
+    return found[-1] if found else None
 
 
 def mentions(subject: str, text: str) -> bool:
@@ -122,6 +141,11 @@ def mentions(subject: str, text: str) -> bool:
 _CONTENT = {"zh": "用户的{thing}叫{name}", "en": "The user's {thing} is named {name}"}
 
 
+def content(subject: str, name: str, zh: bool) -> str:
+    """A name fact's content: "用户的猫叫煤球", "The user's dog is named Mochi"."""
+    return _CONTENT["zh" if zh else "en"].format(thing=subject.split(":", 1)[1], name=name)
+
+
 def named_items(c: Clause) -> list[Candidate]:
     """Name facts of the user's pets and belongings the clause names."""
     if blocked(c):
@@ -129,13 +153,12 @@ def named_items(c: Clause) -> list[Candidate]:
     zh = c.language == "zh"
     out = []
     for subject, name in item_names(c.text, c.event.content, zh):
-        content = _CONTENT["zh" if zh else "en"].format(thing=subject.split(":", 1)[1], name=name)
         out.append(
             c.make(
                 MemoryType.FACT,
                 subject,
                 "name",
-                content,
+                content(subject, name, zh),
                 value=name,
                 rule="profile.item_name",
                 confidence=0.85,
