@@ -191,3 +191,34 @@ def test_a_relation_word_opening_a_longer_word_is_no_subject(mem_e5: Memory, tex
     mem_e5.flush()
     subjects = {r.subject for r in mem_e5.records(user="u", statuses=["active", "candidate"])}
     assert not subjects & {"person:friend", "person:manager", "person:landlord"}, subjects
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "value", "other"),
+    [
+        (
+            "我姐辞职了！护士不干了，跑去做房产中介，我妈气得两天没吃下饭",
+            "person:sister",
+            "房产中介",
+            "person:mother",
+        ),
+        (
+            "My brother finally left the bank. Works as a carpenter now, and my dad keeps asking him for shelves.",
+            "person:brother",
+            "carpenter",
+            "person:father",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_sentence_before_sets_whom_a_subjectless_one_is_about(
+    mem_e5: Memory, text: str, subject: str, value: str, other: str
+) -> None:
+    """A sentence that drops its subject continues the one before it in the turn: the sister's
+    new job went to the mother, named only after it ("…，我妈气得…")."""
+    mem_e5.add(text, user="u", session="s")
+    mem_e5.end_session(user="u", session="s")
+    mem_e5.flush()
+    held = {(r.subject, r.key, r.value) for r in mem_e5.records(user="u", statuses=["active", "candidate"])}
+    assert (subject, "occupation", value) in held, held
+    assert not any(s == other and k == "occupation" for s, k, _ in held), held

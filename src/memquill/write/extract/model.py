@@ -368,6 +368,9 @@ class ModelExtractor:
         opening = subjects.bare_opening(o.said) if subject in (None, "user") else None
         if subject is None and kind == "person" and opening is not None:
             subject = f"person:{opening[0]}"  # "老公跳槽去比亚迪了": the model reads a person too
+        topic = subjects.carried(said, c.event.content) if o.speaker is None else None
+        if subject is None and kind == "person" and topic is not None:
+            subject = topic  # "我姐辞职了！护士不干了…": the sentence before set the subject
         if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
             subject = "user"  # a person nobody names, in a clause the user opens about themself
         if subject is None or not self.catalogue.allows(attr.key, subject):
@@ -393,7 +396,7 @@ class ModelExtractor:
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
-            whose = subjects.value_owner(o.said, value, subject, attr.single)
+            whose = subjects.value_owner(o.said, value, subject, attr.single, topic)
             if whose == "user" and opening is not None and 0 <= o.said.find(value) < opening[1]:
                 theirs = f"person:{opening[0]}"  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
                 whose = theirs if self.catalogue.allows(attr.key, theirs) else whose

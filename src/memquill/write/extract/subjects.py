@@ -220,15 +220,35 @@ _SEGMENT = re.compile(r"[，,；;。.!！?？]")
 _REASON = re.compile(r"\b(?:because|since|so)\b|因为|由于|所以|因此")
 
 
-def value_owner(text: str, value: str, subject: str, single: bool = False) -> str:
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
+
+
+def carried(said: str, turn: str) -> str | None:
+    """The person the turn's sentence before ``said`` opens with, when ``said`` names no one
+    itself: Chinese drops a subject the sentence before set ("我姐辞职了！护士不干了，跑去做
+    房产中介…" — the sister's new job)."""
+    at = turn.find(said)
+    if at <= 0 or user_opens(said) or relation(said[: max(1, said.find("，"))]) is not None:
+        return None
+    before = [x for x in _SENTENCE_END.split(turn[:at]) if x.strip()]
+    rel = about_other(before[-1].strip()) if before else None
+    return f"person:{rel[0]}" if rel else None
+
+
+def value_owner(text: str, value: str, subject: str, single: bool = False, topic: str | None = None) -> str:
     """Whose value ``value`` is when the clause was read as about a relation: the user's when
     the nearest segment up to the value's that names anyone says "I" and no relation
     ("iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8": the Pixel is the user's, the
     iPhone now the mother's); else ``subject``. For a ``single``-valued attribute only a
     reason or a consequence ends a segment: "I signed up at Equinox because my cousin gets a
-    discount there" is the user's gym, "我妈住在杭州，我在上海" keeps its comma reading."""
+    discount there" is the user's gym, "我妈住在杭州，我在上海" keeps its comma reading. A
+    relation named only after the value does not own it when the turn's ``topic`` (``carried``)
+    does: "护士不干了，跑去做房产中介，我妈气得两天没吃下饭" after "我姐辞职了！"."""
     if not subject.startswith("person:") or (at := text.find(value)) < 0:
         return subject
+    named = relation(text)
+    if topic and topic != subject and named and f"person:{named[0]}" == subject and text.find(named[1]) > at:
+        return topic
     bounds = _REASON if single else _SEGMENT
     if single and not bounds.search(text):
         return subject
