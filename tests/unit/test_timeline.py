@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from memquill.model import MemoryRecord, MemoryType, Scope, Source
 from memquill.retrieve.timeline import single_slot, timeline
 
@@ -147,6 +149,26 @@ def test_the_asked_slot_is_a_single_valued_one_the_query_prefers() -> None:
     assert single_slot(routed) == ("user", "occupation")
     assert single_slot([("user", "allergy")]) is None  # multi-valued: values coexist
     assert timeline([], None, set()).lead is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("组里决定把订单库迁到PostgreSQL，我负责写迁移脚本", "宋一鸣"),
+        ("The team moved to Kotlin", "Marguerite"),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_learned_reading_leads_only_among_the_asked_subjects_slots(text: str, name: str) -> None:
+    """ "我现在直属领导是谁啊" / "who's my boss now?": the words name the manager; the router
+    read the user's ``team``, which a turn states: that turn led the answer."""
+    said = episode("e1", 3, turn(text, 3, [0.9, [["team", 0.9]]], "evt-3"))
+    boss = record("r1", "name", name, 1, ["evt-1"], subject="person:manager")
+    routed = [("person:manager", "name"), ("user", "team")]
+    ids = {"name": {"r1"}}
+    assert single_slot(routed, [], [said, boss], ids, first=("user", "team")) == ("person:manager", "name")
+    mine = [("user", "team"), ("user", "occupation")]  # among the user's own slots the reading leads
+    assert single_slot(mine, [], [said], {}, first=("user", "team")) == ("user", "team")
 
 
 def test_questions_and_hypotheticals_state_no_value() -> None:

@@ -466,7 +466,9 @@ def single_slot(
     ``occupation``) are settled by what was said: an empty slot is not the answer.
     ``first`` (the learned question router's slot) is tried before them all: the attribute
     reading of a question ("best number to text me on?" read as ``contact_channel``, "我早上咋
-    去公司来着" as ``employer``) lets a turn misread as that slot lead over the slot asked."""
+    去公司来着" as ``employer``) lets a turn misread as that slot lead over the slot asked —
+    but only among the first route's subject: "我现在直属领导是谁啊" names the manager, whom
+    the router's reading (the user's ``team``) is not about."""
     cat = load()
     single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
     if not single:
@@ -476,7 +478,7 @@ def single_slot(
     extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
     rank = {k: i for i, k in enumerate(prefer)}
     ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
-    if first is not None and first in single:
+    if first is not None and first in single and first[0] == subject:
         ordered = [first, *(c for c in ordered if c != first)]
     for cand in ordered:
         if cand in single and not records and not stated:
