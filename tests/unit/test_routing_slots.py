@@ -51,13 +51,18 @@ def test_who_am_i_doing_something_is_no_name_question(route_with_model, query: s
         ("my dentist?", ("person:doctor", "name")),
         ("领导？", ("person:manager", "name")),
         ("我的上司现在是谁？", ("person:manager", "name")),
+        ("我现在的导师是谁？", ("person:mentor", "name")),  # "现在的" before the word was no relation
+        ("who is my mentor right now?", ("person:mentor", "name")),
     ],
 )
 def test_a_bare_relation_asks_who_that_is(route_with_model, query: str, slot: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
     assert route_with_model(query)[0] == slot
 
 
-@pytest.mark.parametrize("query", ["city?", "boss", "manager position open?"])
+@pytest.mark.parametrize(
+    "query",
+    ["city?", "boss", "manager position open?", "我现在的导师在哪个学校？", "what does my sister do?"],
+)
 def test_other_terse_lines_are_no_bare_relation(query: str) -> None:
     assert routing.bare_relation(query) is None
 

@@ -197,7 +197,11 @@ def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
 # A question naming a relative ("sis doing what these days") can only mean a person's
 # attribute, so its nearest form among those may route at a lower cosine than one over all.
 RELATIVE_MIN_COSINE = 0.89
-_BARE = re.compile(r"^\W*(?:my\s+|the\s+|我的?|我们的?)?(.+?)(?:\s+now|现在|是谁|是哪位)?\W*$", re.I)
+_BARE = re.compile(
+    r"^\W*(?:who(?:'s|\s+is)\s+)?(?:my\s+|the\s+|我的?|我们的?)?(?:现在的?|目前的?|(?:current|new)\s+)?"
+    r"(.+?)(?:\s+(?:now|right now|at the moment|these days)|现在|目前|是谁|是哪位|叫什么|叫啥)*\W*$",
+    re.I,
+)
 
 
 def _person_keys(forms: FormIndex, vector: np.ndarray, cat: Catalogue) -> list[str]:
@@ -207,8 +211,8 @@ def _person_keys(forms: FormIndex, vector: np.ndarray, cat: Catalogue) -> list[s
 
 
 def bare_relation(query: str) -> str | None:
-    """The relation a question names and nothing else ("boss?", "my dentist?", "老板？"): it
-    asks who that person is."""
+    """The relation a question names and nothing else ("boss?", "my dentist?", "老板？", "我现在的
+    导师是谁？", "who's my mentor now?"): it asks who that person is."""
     if not re.search(r"[?？]\s*$", query):
         return None
     m = _BARE.match(query)
