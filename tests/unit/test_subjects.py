@@ -70,3 +70,40 @@ def test_a_relation_beside_the_user_is_not_whom_the_clause_is_about(
 ) -> None:
     found = subjects.relation(clause)
     assert (found[0] if found else None) == relation
+
+
+@pytest.mark.parametrize(
+    ("clause", "opening"),
+    [
+        ("老公跳槽去比亚迪了，做电池管理系统", "husband"),
+        ("最近女朋友刚换了iPhone 15 Pro，天天在我面前晃", "partner"),
+        ("朋友圈里都在晒娃", None),  # a longer dictionary word
+        ("老板娘说鱼很新鲜", None),
+        ("领导说看我迁移做得不错", None),  # the person speaks: reported speech decides
+        ("老公司的同事都走了", None),  # no whole word
+        ("我老公在华为", None),  # "我" before it: ``relation`` reads it
+        ("Mum has moved to Freiburg", None),  # Chinese only
+    ],
+)
+def test_a_bare_chinese_relation_opening_a_clause(clause: str, opening: str | None) -> None:
+    """The relation, and where its segment ends (the first comma)."""
+    expected = (opening, clause.index("，")) if opening else None
+    assert subjects.bare_opening(clause) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "turn", "topic"),
+    [
+        (
+            "护士不干了，跑去做房产中介，我妈气得两天没吃下饭",
+            "我姐辞职了！护士不干了，跑去做房产中介，我妈气得两天没吃下饭",
+            "person:sister",
+        ),
+        ("Works as a carpenter now", "My brother left the bank. Works as a carpenter now", "person:brother"),
+        ("我现在在卖保险", "我姐辞职了！我现在在卖保险", None),  # the user opens it
+        ("我妈不跳舞了", "我姐辞职了！我妈不跳舞了", None),  # names its own person
+        ("跑去做房产中介", "跑去做房产中介", None),  # nothing before it
+    ],
+)
+def test_a_subjectless_sentence_continues_the_one_before(said: str, turn: str, topic: str | None) -> None:
+    assert subjects.carried(said, turn) == topic

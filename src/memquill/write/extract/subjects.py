@@ -228,7 +228,7 @@ def carried(said: str, turn: str) -> str | None:
     itself: Chinese drops a subject the sentence before set ("我姐辞职了！护士不干了，跑去做
     房产中介…" — the sister's new job)."""
     at = turn.find(said)
-    if at <= 0 or user_opens(said) or relation(said[: max(1, said.find("，"))]) is not None:
+    if at <= 0 or user_opens(said) or relation(_SEGMENT.split(said, maxsplit=1)[0]) is not None:
         return None
     before = [x for x in _SENTENCE_END.split(turn[:at]) if x.strip()]
     rel = about_other(before[-1].strip()) if before else None
