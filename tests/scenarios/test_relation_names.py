@@ -155,11 +155,9 @@ def test_a_pronoun_before_the_relation_names_no_one(mem_e5: Memory, text: str) -
     ("text", "subject", "key", "value"),
     [
         ("女朋友刚换了iPhone 15 Pro，天天在我面前晃", "person:partner", "device", "iPhone 15 Pro"),
-        ("姐姐辞职了，现在在做瑜伽老师", "person:sister", "occupation", "瑜伽老师"),
-        ("老公跳槽去比亚迪了，做电池管理系统", "person:husband", "occupation", "电池管理系统"),
         ("Mum's moved to Freiburg, she loves it there", "person:mother", "city", "Freiburg"),
     ],
-    ids=["zh-user-said-later", "zh", "zh-next-segment", "en"],
+    ids=["zh-user-said-later", "en"],
 )
 def test_a_relation_opening_a_clause_without_my_is_its_subject(
     mem_e5: Memory, text: str, subject: str, key: str, value: str

@@ -38,6 +38,7 @@ from memquill.write.extract.appositions import relation_names
         ("周凯调去别的事业部了，新来的领导叫黄敏", True, [("manager", "黄敏")]),
         ("新组长叫刘婷，据说特别严", True, [("manager", "刘婷")]),
         ("这事归我管", True, []),
+        ("血压高，医生叫少吃盐，可我天天跟卤水打交道", True, []),  # 叫 there bids, it names no one
         ("Rohit's left for a startup, so Meera's taken over the team", False, [("manager", "Meera")]),
         ("Anand (our new EM) approved my leave", False, [("manager", "Anand")]),
         ("Also my new lead is Declan, he's lovely", False, [("manager", "Declan")]),

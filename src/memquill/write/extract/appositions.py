@@ -60,9 +60,13 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     stop = "|".join(re.escape(e) for e in sorted(ends, key=len, reverse=True))
     latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
-    # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause or a
-    # segment without "我" is the user's too
-    lead = r"(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*|[，,；;]\s*)(?:新来的|新|现在的)?(" + zh + ")"
+    # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
+    # one opening a segment, without "我" is the user's too ("，医生叫少吃盐" names no doctor)
+    lead = (
+        r"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*)(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新))("
+        + zh
+        + ")"
+    )
     zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 

@@ -365,9 +365,7 @@ class ModelExtractor:
         kind = p.kind if p.kind in attr.subjects else attr.subjects[0]
         said = o.whole or o.said
         subject = subjects.subject_for(said, kind, c.project, c.event.content)
-        opening = subjects.bare_opening(o.said) if subject in (None, "user") else None
-        if subject is None and kind == "person" and opening is not None:
-            subject = f"person:{opening[0]}"  # "老公跳槽去比亚迪了": the model reads a person too
+        opening = subjects.bare_opening(o.said) if subject == "user" else None
         topic = subjects.carried(said, c.event.content) if o.speaker is None else None
         if subject is None and kind == "person" and topic is not None:
             subject = topic  # "我姐辞职了！护士不干了…": the sentence before set the subject
