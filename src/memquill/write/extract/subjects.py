@@ -99,7 +99,7 @@ def bare_opening(text: str) -> tuple[str, int] | None:
     without "我" ("老公跳槽去比亚迪了", "女朋友刚换了iPhone 15 Pro，天天在我面前晃"): Chinese
     often drops the possessive. Weaker than "我老公": the clause's later segments may drop
     their subject for the speaker ("房东要卖房，只好又搬，现在住望京"), so the model extractor
-    decides by its reading and where the value is. Not when the word begins a longer
+    gives the relation only the values of its own segment. Not when the word begins a longer
     dictionary word ("朋友圈", "老板娘") or is no whole word ("老公司"), nor when the person
     speaks or bids ("领导说…", "老师让我们…"): reported speech is about whoever it names."""
     lead = _LEAD.match(text.lstrip())
