@@ -254,14 +254,13 @@ def _off_kind(query: str, records: Iterable[MemoryRecord]) -> set[str]:
     """The records of a one-value-per-kind attribute (``Attribute.kinds``) whose value is of
     another kind than the one the question names: "what laptop am I on" asks the laptop,
     not the phone beside it in the device slot."""
-    out = set()
-    for rec in records:
-        attr = load().get(rec.key)
-        if attr is None or not attr.kinds or (asked := attr.kind_of("", query)) is None:
-            continue
-        if attr.kind_of(rec.value or "", rec.content) != asked:
-            out.add(rec.id)
-    return out
+    # the kind the question names, once per attribute that has kinds (not once per record)
+    asked = {a.key: (a, kind) for a in load().attributes if a.kinds and (kind := a.kind_of("", query))}
+    return {
+        rec.id
+        for rec in records
+        if rec.key in asked and asked[rec.key][0].kind_of(rec.value or "", rec.content) != asked[rec.key][1]
+    }
 
 
 def _slot_wins(
