@@ -57,12 +57,18 @@ def named_subject(store: Store, scope: Scope, name: str) -> str | None:
     return None
 
 
+def _names(store: Store, scope: Scope, kind: str) -> list[tuple[str, str]]:
+    """(name, subject) of the reader's named subjects of one kind (``person``, ``item``): one
+    bounded lookup of the scope's ``name`` records, newest first."""
+    found = store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT)
+    return [(r.value, r.subject) for r in found if r.subject.startswith(f"{kind}:") and r.value]
+
+
 def _known_names(store: Store, scope: Scope) -> dict[str, str]:
     """canonical name → ``person:<relation>`` of the reader's named relations (one lookup)."""
     out: dict[str, str] = {}
-    for rec in store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT):
-        if rec.subject.startswith("person:") and rec.value:
-            out.setdefault(canonical(rec.value, "person"), rec.subject)
+    for name, subject in _names(store, scope, "person"):
+        out.setdefault(canonical(name, "person"), subject)
     return out
 
 
@@ -113,12 +119,13 @@ def renamed_thing(cand: Candidate, store: Store, scope: Scope) -> Candidate | No
     if new is None:
         return None
     folded = text.casefold()
-    for rec in store.find(RecordFilter(scope, key="name"), limit=NAME_LOOKUP_LIMIT):
-        if rec.subject.startswith("item:") and rec.value and rec.value.casefold() in folded:
-            attrs = {**cand.attributes, "linked_from": "user"}
-            update = {"subject": rec.subject, "value": new, "content": content(rec.subject, new, zh)}
-            return cand.model_copy(update={**update, "attributes": attrs})
-    return None
+    thing = next(
+        (subject for name, subject in _names(store, scope, "item") if name.casefold() in folded), None
+    )
+    if thing is None:
+        return None
+    update = {"subject": thing, "value": new, "content": content(thing, new, zh)}
+    return cand.model_copy(update={**update, "attributes": {**cand.attributes, "linked_from": "user"}})
 
 
 # A clause opening with someone's name is about them ("Maeve called me herself — the clinic
