@@ -95,3 +95,29 @@ def test_a_relatives_question_reaches_that_persons_slot(
 )
 def test_indirect_questions_reach_thin_attributes(route_with_model, query: str, key: str) -> None:  # type: ignore[no-untyped-def]
     assert key in [k for s, k in route_with_model(query)[:2] if s == "user"]
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [
+        ("Who am I working for now?", "employer"),  # the router read the occupation first
+        ("Who am I working for at the moment?", "employer"),
+        ("who do I work for?", "employer"),
+        ("我现在的东家是谁？", "employer"),
+        ("我最近常喝什么？", "beverage"),
+        ("我一般喝点啥好？", None),  # no form says it word for word: the other routes decide
+    ],
+)
+def test_a_question_saying_a_catalogue_form_word_for_word_goes_there_first(
+    route_with_model, query: str, key: str | None
+) -> None:  # type: ignore[no-untyped-def]
+    assert routing.form_said(query) == key
+    if key:
+        assert route_with_model(query)[0] == ("user", key)
+
+
+@pytest.mark.parametrize("query", ["where am I living", "Where am I living these days?", "我现在住哪？"])
+def test_one_shared_word_is_no_form_said(route_with_model, query: str) -> None:  # type: ignore[no-untyped-def]
+    # "for a living" is an occupation form: one word in common is no wording
+    assert routing.form_said(query) != "occupation"
+    assert route_with_model(query)[0] == ("user", "city")

@@ -112,6 +112,34 @@ def catalogue_key(query: str) -> str | None:
     return best if best_score >= OVERLAP_MIN else None
 
 
+_WHEN = re.compile(
+    r"\b(?:right now|now|these days|currently|at the moment|again)\b|现在|最近|目前|这阵子|[^\w\s]", re.I
+)
+
+
+def _wording(text: str) -> str:
+    """A question's words without when it is asked and punctuation ("Who am I working for
+    now?" and "who am I working for these days" say the same)."""
+    return " ".join(_WHEN.sub(" ", text.casefold()).split())
+
+
+@cache
+def _forms_said() -> dict[str, str]:
+    """Each catalogue question form's wording → its attribute (a wording two attributes share
+    says neither)."""
+    out: dict[str, str | None] = {}
+    for a in load().attributes:
+        for q in (*a.questions.en, *a.questions.zh):
+            w = _wording(q)
+            out[w] = a.key if out.get(w, a.key) == a.key else None
+    return {w: k for w, k in out.items() if k and w}
+
+
+def form_said(query: str) -> str | None:
+    """The attribute one of whose question forms the query says word for word."""
+    return _forms_said().get(_wording(query))
+
+
 def subject_of(query: str, project: str | None) -> str:
     rel = subjects.relation(query)
     if key := asked.named_relative(query, rel[0] if rel else None):  # "我家那位…", "my Spanish teacher"
@@ -152,7 +180,11 @@ def route(
         # the learned reading goes before word overlap and forms ("what part of town am I living in"
         # shares "living" with an occupation form): on the router corpora's held-out share the first
         # slot is right 710 / 845 times so, 639 after them (``bench/route_check.py``)
-        guessed = [*_router_slots(query, subject, router, vector, cat), *guessed]
+        learned = _router_slots(query, subject, router, vector, cat)
+        # …unless the question says a catalogue form word for word, as sure as a fixed phrasing
+        # (the router read "who am I working for now?" as the occupation)
+        said = [Slot(subject, k, "catalogue")] if (k := form_said(query)) else []
+        guessed = [*said, *learned, *guessed]
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
