@@ -121,3 +121,22 @@ def test_one_shared_word_is_no_form_said(route_with_model, query: str) -> None: 
     # "for a living" is an occupation form: one word in common is no wording
     assert routing.form_said(query) != "occupation"
     assert route_with_model(query)[0] == ("user", "city")
+
+
+NAMED = {"Maya": "person:partner", "周琴": "person:manager"}
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ("Where does Maya work now?", "person:partner"),
+        ("Maya's job these days?", "person:partner"),
+        ("周琴现在在哪个城市？", "person:manager"),
+        ("my sister's job now?", "person:sister"),  # a relation word said outright comes first
+        ("Where do I work now?", "user"),
+        ("Any good Mayan ruins to visit?", "user"),  # a name inside a longer word is no name
+        ("Where does maya work?", "user"),  # in its own capitalisation only ("May", "Will")
+    ],
+)
+def test_a_question_naming_a_known_person_asks_about_them(query: str, subject: str) -> None:
+    assert routing.subject_of(query, None, NAMED) == subject

@@ -20,7 +20,7 @@ from memquill.model import MemoryRecord, MemoryType, Scope, Status
 from memquill.model.query import TEMPORAL, Access, RecordFilter, matches
 from memquill.model.result import Hit
 from memquill.providers.base import Embedder
-from memquill.retrieve import derived, intents, question_forms, question_router, routing
+from memquill.retrieve import derived, intents, question_forms, question_router, routing, whose
 from memquill.retrieve.attributes import attribute_of
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
@@ -194,7 +194,7 @@ class Retriever:
         it routed one."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms, self.asker)
+        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms, self.asker, self._named(f))
         for s in slots:
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)
@@ -205,6 +205,12 @@ class Retriever:
                 self._history((s.subject, s.key), f, found, replaced)
         learned = next(((s.subject, s.key) for s in slots if s.via == "router"), None)
         return replaced, [(s.subject, s.key) for s in slots], learned
+
+    def _named(self, f: RecordFilter) -> dict[str, str]:
+        """name → subject of the people the reader has named (one bounded lookup of the visible
+        ``name`` records): a question may name the person ("where does Maya work now?")."""
+        names = RecordFilter(f.reader, f.statuses, None, f.at, key="name")
+        return whose.known(self.store.find(names, limit=NAMES))
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
         """The replaced versions of a slot the question's reading settled on (no route named
@@ -221,6 +227,7 @@ class Retriever:
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
+NAMES = 200  # the reader's name records a question's names are looked up among
 READING_MIN = 0.05  # a question's reading below this only orders, never adds, a slot
 READINGS = 3  # a question's likeliest readings that may settle its slot beside the routed ones
 

@@ -17,7 +17,7 @@ in the query ("明天", "last week") become a window that boosts records dated i
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -140,15 +140,33 @@ def form_said(query: str) -> str | None:
     return _forms_said().get(_wording(query))
 
 
-def subject_of(query: str, project: str | None) -> str:
+def subject_of(query: str, project: str | None, named: Mapping[str, str] | None = None) -> str:
+    """Whom a question asks about: a relation it names, a person the reader has named
+    (``named``: name → subject, "where does Maya work now?" asks the partner called Maya),
+    the reader's project, else the user."""
     rel = subjects.relation(query)
     if key := asked.named_relative(query, rel[0] if rel else None):  # "我家那位…", "my Spanish teacher"
         return f"person:{key}"
     if key := asked.relative(query):  # "老公现在做啥", "wife's job now?"
         return f"person:{key}"
+    if named and (who := name_said(query, named)):
+        return who
     if _PROJECT_Q.search(query):
         return f"project:{project}" if project else "project"
     return "user"
+
+
+def name_said(query: str, named: Mapping[str, str]) -> str | None:
+    """The subject of a known person the question names: a Latin-script name as a whole word
+    in its own capitalisation ("Arjun's company?"), a Chinese one anywhere ("周琴现在在哪")."""
+    for name, who in named.items():
+        if len(name) < 2 or not who.startswith("person:"):
+            continue
+        if is_cjk(name) and name in query:
+            return who
+        if not is_cjk(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query):
+            return who
+    return None
 
 
 def route(
@@ -158,9 +176,11 @@ def route(
     vector: np.ndarray | None = None,
     forms: FormIndex | None = None,
     router: QuestionRouter | None = None,
+    named: Mapping[str, str] | None = None,
 ) -> list[Slot]:
-    """The slots that may answer a question, most certain first (at most three)."""
-    subject = subject_of(query, project)
+    """The slots that may answer a question, most certain first (at most three); ``named``
+    maps the names of people the reader has told about to their subjects."""
+    subject = subject_of(query, project, named)
     cat = load()
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if items := asked.named_item(query):  # "dog's name?", "猫现在叫啥": the pet's name, not the reader's
