@@ -140,3 +140,25 @@ NAMED = {"Maya": "person:partner", "周琴": "person:manager"}
 )
 def test_a_question_naming_a_known_person_asks_about_them(query: str, subject: str) -> None:
     assert routing.subject_of(query, None, NAMED) == subject
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [
+        ("what part of town am I living in now?", "address"),  # the router read the city
+        ("Which part of Berlin am I living in now?", "address"),
+        ("which suburb are we living in now?", "address"),
+        ("我现在住在哪个小区？", "address"),
+        ("which city do I live in now?", "city"),
+        ("我现在住哪个城市？", "city"),
+    ],
+)
+def test_a_part_of_town_is_the_address_not_the_city(route_with_model, query: str, key: str) -> None:  # type: ignore[no-untyped-def]
+    assert route_with_model(query)[0] == ("user", key)
+
+
+@pytest.mark.parametrize(
+    "query", ["Which part of React should I learn first?", "what part of the talk should I cut?"]
+)
+def test_a_part_of_something_else_is_no_address(query: str) -> None:
+    assert "address" not in [s.key for s in routing.route(query)]

@@ -38,6 +38,15 @@ SLOT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("phone", re.compile(r"手机号|电话号|phone|mobile number", re.I)),
     # "who am I?" asks the name; "who am I drawing plans for" asks something else
     ("name", re.compile(r"我叫什么|我的名字|my name\b|\bwho am i\b(?!\s*[a-z])", re.I)),
+    # "what part of town / which suburb am I in": the neighbourhood, not the city it is in
+    (
+        "address",
+        re.compile(
+            r"\b(?:what|which) (?:part|area|side|corner) of (?:town|the city|\w+ (?=(?:am i|are we|do i|do we)\b))|"
+            r"\b(?:which|what) (?:suburb|neighbou?rhood|district)\b|住(?:在)?哪个(?:区|小区|片区)",
+            re.I,
+        ),
+    ),
     (
         "city",
         re.compile(
