@@ -27,6 +27,7 @@ from memquill.retrieve import confided, critical, intents, sensitivity, spend
 from memquill.retrieve.attributes import Catalogue, bundled
 from memquill.retrieve.sensitivity import Sensitivity, SensitivityModel
 from memquill.retrieve.spend import sentences
+from memquill.retrieve.turn_readings import turns
 from memquill.write.episodes import MIN_CONTENT_TERMS, sentence_score
 from memquill.write.extract import classifier, phrasing, subjects
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
@@ -143,7 +144,7 @@ class SentenceReader:
         eps, per = [], []
         for r in records:
             if r.type is MemoryType.EPISODE:
-                parts = _all_sentences(r.content, r.attributes.get("search_text"))
+                parts = _all_sentences(r.content, r.attributes.get("search_text"), turns(r))
                 if not set(parts) <= set(r.attributes.get("sentence_readings") or {}):  # else read already
                     eps.append(r)
                     per.append(parts)
@@ -312,11 +313,14 @@ def private_split(
     return (" ".join(rest) if rest else None), private
 
 
-def _all_sentences(content: str, full: object) -> list[str]:
+def _all_sentences(content: str, full: object, said: Sequence[dict[str, object]] = ()) -> list[str]:
     """Every sentence a read may split out of an episode: its content, its full wording,
-    and the content with all left-out sentences put back (joining may merge a piece that
-    has no end mark, a photo caption, with the next)."""
+    the content with all left-out sentences put back (joining may merge a piece that has no
+    end mark, a photo caption, with the next), and each user turn on its own (``said``, the
+    turns ``excerpts.bearing_turns`` reads: known only in the writing process's cache, a
+    reopened store showed another block for the same request)."""
     pieces = [content, full if isinstance(full, str) else "", _restored_text(content, full, None) or ""]
+    pieces += [str(t.get("text", "")) for t in said]
     return list(dict.fromkeys(s for p in pieces for s in sentences(p)))
 
 
