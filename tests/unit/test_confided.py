@@ -147,3 +147,21 @@ def test_a_listener_named_by_place_or_a_telling_not_yet_done_is_a_cue() -> None:
 )
 def test_a_grandparent_said_the_family_way_is_theirs(text: str, whose: str) -> None:
     assert about(text) == frozenset([whose])
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "named"),
+    [
+        # "月" (of "这个月" and of the date) and "做" are no names: a budget is not about chemo
+        (
+            "这个月想控制开销，帮我做个简单的预算表",
+            "2026年9月3日请了半天假陪我妈去医院做化疗，整个人都很累。",
+            False,
+        ),
+        ("帮我给猫约个医生", "猫每天都要吃药，是医生开的。", True),  # one-character nouns still name
+        ("帮我做个还款计划", "信用卡还款压力很大，每个月都在做计划。", True),
+        ("Is a 41k salary fair for a nurse?", "The user's salary is 41k.", True),
+    ],
+)
+def test_a_one_character_chinese_word_names_only_as_a_noun(query: str, text: str, named: bool) -> None:
+    assert Request.of(query, set(), query_terms(query), []).named(text) is named

@@ -32,7 +32,7 @@ from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve import critical, intents, places, sensitivity, spend
 from memquill.retrieve.attributes import Attribute, bundled
 from memquill.retrieve.weekdays import weekdays
-from memquill.text import word_cache
+from memquill.text import is_cjk, jieba_posseg, word_cache
 
 CONFIDED = "confided"
 NAMED_TERMS = 2  # the request's own content terms a private memory must share to be named
@@ -60,6 +60,16 @@ def _cues() -> re.Pattern[str]:
     parts = [rf"(?<![a-z]){re.escape(w.casefold())}(?![a-z])" if w.isascii() else re.escape(w) for w in words]
     patterns = [str(p) for p in data.get("patterns", [])]
     return re.compile("|".join([*sorted(parts, key=len, reverse=True), *patterns]))
+
+
+@lru_cache(maxsize=4096)
+def _names(term: str) -> bool:
+    """A shared term that can name a memory: a one-character Chinese term only as a noun ("猫",
+    "药"). "这个月想控制开销，帮我做个简单的预算表" shares "月" and "做" with "请了半天假陪我妈去医院做
+    化疗" (its date reads "2026年9月3日"), and a mother's chemotherapy showed in a budget table."""
+    if len(term) != 1 or not is_cjk(term):
+        return True
+    return any(w.flag.startswith("n") for w in jieba_posseg().cut(term))
 
 
 @word_cache(maxsize=8192)
@@ -279,7 +289,7 @@ class Request:
 
     def named(self, text: str) -> bool:
         """The request names the memory: enough of its own words are in the wording."""
-        return len(self.asked & spend.sentence_terms(text)) >= NAMED_TERMS
+        return sum(map(_names, self.asked & spend.sentence_terms(text))) >= NAMED_TERMS
 
     def why(self, labels: Collection[str], text: str) -> str | None:
         """Why a private memory may be shown (``bears on <label>`` / ``named``), or None.
