@@ -9,7 +9,7 @@ from memquill.catalogue import load
 from memquill.write.extract import values
 from memquill.write.extract.model_gates import empty, predicate
 from memquill.write.extract.span_path import clause_cut
-from memquill.write.extract.value_kinds import closed_list, kind_value
+from memquill.write.extract.value_kinds import closed_list, kind_of, kind_value
 
 
 @pytest.mark.parametrize(
@@ -28,6 +28,13 @@ from memquill.write.extract.value_kinds import closed_list, kind_value
         ("beverage", "oat lattes", "I usually drink oat lattes", False, "oat lattes"),
         ("beverage", "早上", "我早上一般来杯美式", True, "美式"),
         ("city", "Lisbon", "I live in Lisbon", False, "Lisbon"),
+        # a diet is a diet word: "eating" and a blister are no diet (they were stored as one)
+        ("diet", "eating", "Been eating vegan for three months now, feel great", False, "vegan"),
+        ("diet", "blisters", "Three rowing sessions a week now, blisters everywhere", False, None),
+        ("diet", "keto", "I quit keto last month", False, None),
+        ("diet", "素食主义者", "我是素食主义者，蛋也不吃", True, "素食主义者"),
+        ("diet", "最近", "最近开始生酮了，米饭一口不碰", True, "生酮"),
+        ("diet", "晚饭", "晚饭随便吃点就行", True, None),
     ],
 )
 def test_kind_value(key: str, value: str, said: str, zh: bool, expected: str | None) -> None:
@@ -90,3 +97,9 @@ def test_closed_list_takes_every_language_not_negated() -> None:
     assert [v for v, _ in got] == ["粤语", "葡萄牙语"]
     got = closed_list(attr, "I speak English but not French", False, [("English", 0.5)])
     assert [v for v, _ in got] == ["English"]
+
+
+def test_a_diet_word_in_a_liked_object_fills_no_diet_slot() -> None:
+    # the diet kind constrains model readings only: "vegan burgers" is a food liked
+    assert kind_of("vegan burgers") is None
+    assert kind_of("Coke Zero") == ("beverage", "coke")

@@ -39,7 +39,7 @@ from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import SENTENCE, is_cjk
 from memquill.write import corrections, noise, supposed
 from memquill.write.episodes import FIRST_PERSON, asks, content_terms
-from memquill.write.extract import change_cues
+from memquill.write.extract import change_cues, value_kinds
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
@@ -253,6 +253,9 @@ def statements(
     # extractors could find ("改坐海南航空了" yields none), so a Chinese turn is not judged so.
     attr = load().get(slot[1])
     valued = attr is not None and attr.value_type in slot_values.NAMED
+    # A closed kind's statement names one of its words (``value_kinds``): "现在一天只吃两顿" reads
+    # as the diet and names none, and it answered "我现在是什么饮食方式" over the 清真 stored
+    closed = slot[1] in value_kinds.kinds()
     taken = _taken(records, slot[1])
     for r in records:
         if r.id in slot_ids:
@@ -266,6 +269,8 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
+                    if closed and value_kinds.kind_value(slot[1], "", st.text, is_cjk(st.text)) is None:
+                        continue
                     if _elsewhere(st, t, slot[1], taken):  # that attribute's: history here, never the answer
                         st = replace(st, past=True)
                     who = whose.resolved(whose.subject(st.text), st.at, named) or whose.by_name(

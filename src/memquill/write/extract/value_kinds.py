@@ -43,6 +43,7 @@ class Kind:
     owned: bool
     en: re.Pattern[str]
     zh: tuple[str, ...]
+    objects: bool = True  # a liked object naming a word fills the slot ("I love Coke Zero"); not a diet
 
 
 @cache
@@ -57,7 +58,7 @@ def kinds() -> dict[str, Kind]:
         en = sorted(spec.get("en", []), key=len, reverse=True)
         rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in en) + r")(?:e?s)?\b", re.IGNORECASE)
         zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
-        out[key] = Kind(bool(spec.get("owned")), rx, zh)
+        out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)))
     return out
 
 
@@ -65,7 +66,7 @@ def kind_of(obj: str) -> tuple[str, str] | None:
     """(attribute key, kind word) of the first consumable kind ``obj`` names ("Coke Zero" →
     beverage, "coke"): a preference object the lexicon does not list still fills its slot."""
     for key, kind in kinds().items():
-        if kind.owned:
+        if kind.owned or not kind.objects:
             continue
         if m := kind.en.search(obj):
             return key, m.group(0).casefold()
