@@ -501,8 +501,9 @@ def test_a_later_turn_of_the_same_sitting_leads_when_it_says_a_change() -> None:
 
 
 def test_a_short_acknowledgement_never_leads_a_statement_of_another_sitting() -> None:
-    keto = episode("e1", 3, turn("my nutritionist put me on keto this month", 3, DRINK, "evt-3"))
-    ack = episode("e2", 9, turn("Perfect, no carbs.", 9, DRINK, "evt-9"))
+    # (a drink is named in both: a beverage statement names a drink, ``value_kinds``)
+    keto = episode("e1", 3, turn("my nutritionist put me on green tea this month", 3, DRINK, "evt-3"))
+    ack = episode("e2", 9, turn("Perfect, green tea.", 9, DRINK, "evt-9"))
     tl = timeline([keto, ack], ("user", "beverage"), set())
     assert tl.lead is not None and tl.lead.id == "e1"
     assert "e2" not in tl.drop
