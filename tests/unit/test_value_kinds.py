@@ -35,6 +35,9 @@ from memquill.write.extract.value_kinds import closed_list, kind_of, kind_value
         ("diet", "素食主义者", "我是素食主义者，蛋也不吃", True, "素食主义者"),
         ("diet", "最近", "最近开始生酮了，米饭一口不碰", True, "生酮"),
         ("diet", "晚饭", "晚饭随便吃点就行", True, None),
+        # a diet a doctor asks for is a diet too (the list missed it, and the old diet stayed)
+        ("diet", "尿酸", "体检说尿酸偏高，我现在开始低嘌呤饮食了", True, "低嘌呤饮食"),
+        ("diet", "gout", "Doctor put me on a low-purine diet after the gout flare", False, "low-purine"),
     ],
 )
 def test_kind_value(key: str, value: str, said: str, zh: bool, expected: str | None) -> None:
