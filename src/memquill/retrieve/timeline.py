@@ -269,7 +269,7 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
-                    if closed and value_kinds.kind_value(slot[1], "", st.text, is_cjk(st.text)) is None:
+                    if closed and value_kinds.said_kind(slot[1], st.text, is_cjk(st.text)) is None:
                         continue
                     if _elsewhere(st, t, slot[1], taken):  # that attribute's: history here, never the answer
                         st = replace(st, past=True)

@@ -127,10 +127,16 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
         inside = [(0, 0)] if _mentions(kind, value, zh) else []
     if inside and (at < 0 or _fits(kind, said, *inside[0], zh)):
         return value
-    for a, b in _mentions(kind, said, zh):
-        if _fits(kind, said, a, b, zh):
-            return said[a:b]
-    return None
+    return said_kind(key, said, zh)
+
+
+def said_kind(key: str, said: str, zh: bool) -> str | None:
+    """The first of ``key``'s kind words the clause says as a value of it (owned where the kind
+    requires, not negated otherwise); None when it says none or ``key`` has no closed kind."""
+    kind = kinds().get(key)
+    if kind is None:
+        return None
+    return next((said[a:b] for a, b in _mentions(kind, said, zh) if _fits(kind, said, a, b, zh)), None)
 
 
 # Value types whose every value a lexicon knows: a clause naming several of them for a
