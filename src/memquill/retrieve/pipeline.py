@@ -30,6 +30,7 @@ from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
 from memquill.retrieve.turn_readings import TOP, stated
 from memquill.store.base import Store
+from memquill.write.entities import NAME_LOOKUP_LIMIT
 from memquill.write.extract.classifier import AttributeClassifier
 
 
@@ -210,7 +211,7 @@ class Retriever:
         """name → subject of the people the reader has named (one bounded lookup of the visible
         ``name`` records): a question may name the person ("where does Maya work now?")."""
         names = RecordFilter(f.reader, f.statuses, None, f.at, key="name")
-        return whose.known(self.store.find(names, limit=NAMES))
+        return whose.known(self.store.find(names, limit=NAME_LOOKUP_LIMIT))
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
         """The replaced versions of a slot the question's reading settled on (no route named
@@ -227,7 +228,6 @@ class Retriever:
 
 
 REPLACED = frozenset({Status.SUPERSEDED, Status.INVALIDATED})
-NAMES = 200  # the reader's name records a question's names are looked up among
 READING_MIN = 0.05  # a question's reading below this only orders, never adds, a slot
 READINGS = 3  # a question's likeliest readings that may settle its slot beside the routed ones
 
