@@ -21,6 +21,8 @@ from memquill.write.extract.model_gates import acceptable, counted_before, names
         ("honestly it's", "tech", "device", "IT sent me a Dell XPS 13, honestly it's growing on me"),
         ("I've", "place", "workplace", "Three weeks of working from home and I've barely left"),
         ("Galway", "organisation", "employer", "My partner's been offered a job in Galway"),
+        ("place", "place", "workplace", "these days it's jiu-jitsu at a place near work"),  # any place
+        ("地方", "place", "city", "想换个地方住"),
     ],
 )
 def test_no_value(value: str, value_type: str, key: str, said: str) -> None:

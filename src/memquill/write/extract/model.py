@@ -22,7 +22,15 @@ from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.scope import Level
 from memquill.providers.base import Embedder
-from memquill.write.extract import change_cues, span_change, span_path, span_scorer, subjects, values
+from memquill.write.extract import (
+    change_cues,
+    span_change,
+    span_path,
+    span_scorer,
+    subjects,
+    value_shapes,
+    values,
+)
 from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
@@ -39,6 +47,8 @@ from memquill.write.extract.model_gates import (
     names_person,
     names_slot,
     now_and_then,
+    references,
+    refers,
     region_like,
     uncontracted,
     usual,
@@ -72,6 +82,8 @@ _FREE_SEGMENT = 0.6
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
 _UNSURE_KIND = 0.75
+ANTECEDENTS = 10  # the ranker's spans a reference may point back at
+REFERRED = 0.5  # the span probability of a typed name a reference points back at
 
 
 @dataclass(frozen=True)
@@ -501,7 +513,8 @@ class ModelExtractor:
                 return ok(v) and ok(span_path.trimmed(spans, o.said, zh, attr, [(v, 0.0)])[0][0])
 
             if not attr.single:
-                chosen = [(v, q) for v, q in spans.pick_all(o.said, zh, attr, own) if trims_ok(v)]
+                listed = spans.pick_all(o.said, zh, attr, own)
+                chosen = [(v, q) for v, q in listed if trims_ok(v) and not refers(v)]
                 chosen = chosen or [(v, q) for v, q in spans.top(o.said, zh, attr, own) if trims_ok(v)][:1]
                 chosen = _replacing(
                     o.said, chosen, [x for x in spans.top(o.said, zh, attr, own) if trims_ok(x[0])]
@@ -520,6 +533,10 @@ class ModelExtractor:
                 ranked = {
                     v: q for v, q in ranked.items() if usual(v, o.said) or o.said.find(v) < min(said_usual)
                 }
+            cues = change_cues.find(o.said)
+            cued = next((r for at, r in references(o.said) if change_cues.introduces(cues, at)), None)
+            if cued is not None:  # "…顺手把工资卡也换成他们家了": the new value is one named before
+                return [named] if (named := _antecedent(spans, o, attr, own, cued)) else []
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), None)
@@ -529,6 +546,8 @@ class ModelExtractor:
             if best is None:
                 return []
             q = ranked[best]
+            if refers(best):  # "Saguaro Health made an offer, so that is the place I work now"
+                return [named] if (named := _antecedent(spans, o, attr, own, best)) else []
             now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
             if now is not None and ok(now):
                 best, q = now, ranked.get(now, q)
@@ -538,8 +557,41 @@ class ModelExtractor:
         found = values.spans(attr.value_type, o.said, zh)
         for span in change_cues.pick(o.said, found) if attr.single else found:
             if span and span.casefold() not in own:
-                return [(span, None)] if ok(span) else []
+                return [(span, None)] if ok(span) and not refers(span) else []
         return []
+
+
+def _antecedent(
+    spans: SpanScorer, o: Open, attr: Attribute, own: Collection[str], ref: str
+) -> tuple[str, float] | None:
+    """What a reference value points at: a value said before it, in its clause or else in the
+    whole turn — the nearest name of the attribute's value type ("宁波银行利率最低，…换成他们家了"),
+    else the ranker's likeliest span for the attribute ("Saguaro Health made an offer, so that
+    is the place I work now"); None when nothing before it names one."""
+    zh = o.clause.language == "zh"
+    for text in dict.fromkeys([o.whole or o.said, o.clause.event.content]):
+        at = text.find(ref)
+        found = values.spans(attr.value_type, text, zh)
+        typed = value_shapes.typed(attr.key, attr.value_type, text, zh, found)
+        if named := [v for v in typed if _points_back(v, text, at, attr, o.speaker)]:
+            return max(named, key=text.find), REFERRED
+        ranked = spans.top(text, zh, attr, own, k=ANTECEDENTS)
+        if likely := [(q, v) for v, q in ranked if _points_back(v, text, at, attr, o.speaker)]:
+            q, v = max(likely)
+            return v, q
+    return None
+
+
+def _points_back(value: str, text: str, at: int, attr: Attribute, speaker: str | None) -> bool:
+    """May a reference at ``at`` in ``text`` point back at ``value``: said and ended before
+    it, no reference itself, a value the attribute accepts?"""
+    start = text.find(value)
+    return (
+        start >= 0
+        and start + len(value) <= at
+        and not refers(value)
+        and acceptable(value, attr.value_type, attr.key, text, speaker, attr.region)
+    )
 
 
 # Rule families whose keys are minted from the wording, not a catalogue attribute: a clause

@@ -105,14 +105,16 @@ def predicate(value: str, said: str) -> bool:
     return len(pos) == 1 and pos[0][1][:1] in ("a", "v") and bool(_ZH_DEGREE.search(said[:at]))
 
 
-# Words that point or react but name nothing: indefinite pronouns, interjections.
+# Words that point or react but name nothing: indefinite pronouns, interjections, nouns of
+# any place or thing.
 _EN_EMPTY = frozenset(
     """everyone everybody someone somebody anyone anybody nobody everything something anything
     nothing ugh lol lmao haha hahaha hmm meh yay oops omg literally really actually basically
-    honestly totally probably definitely seriously""".split()
+    honestly totally probably definitely seriously
+    place places spot thing things stuff somewhere someplace""".split()  # "at a place near work"
 )
 _CONTRACTED = frozenset("s ve ll re d m t".split())  # the tails of "it's", "I've", "we'll"…
-_ZH_EMPTY_WORDS = frozenset("大家 别人 人家 有人 所有人 每个人 任何人 谁 什么 啥".split())
+_ZH_EMPTY_WORDS = frozenset("大家 别人 人家 有人 所有人 每个人 任何人 谁 什么 啥 地方 东西".split())
 # jieba tags of words that name nothing: pronoun, adverb, particles, modal, preposition,
 # conjunction, interjection, onomatopoeia, punctuation ("大家", "太多" is d + a: not all)
 _ZH_EMPTY = ("r", "d", "u", "y", "p", "c", "e", "o", "x")
@@ -127,6 +129,56 @@ def empty(value: str) -> bool:
         return False  # jieba tags 大连 an adverb
     pos = [(w, p) for w, p in values_pos(value) if w.strip()]
     return bool(pos) and all(p.startswith(_ZH_EMPTY) or w in _ZH_EMPTY_WORDS for w, p in pos)
+
+
+# A reference points back at something named before it: a demonstrative with a common noun
+# ("that place", "the same one", "这家公司", "那个健身房") or a pronoun with a measure word
+# ("他们家", "那一家"). It is a value only as what it points at (``model._antecedent``).
+_EN_POINTER = re.compile(
+    r"^(?:(?:that|this|the same|their|the)\s+(?:one|place|spot|company|firm|outfit|same one)"
+    r"|(?:that|this|the same)\s+(?P<noun>[a-z]+))$"
+)  # not "the red one" (a colour is said), nor "these days" (a time)
+_ZH_POINTERS = tuple("这那他她它该此")  # demonstratives and third persons (not 我, 你, 大家)
+_NAME_TAGS = ("n", "j", "eng", "b")  # nouns (places, names, organisations), abbreviations, Latin
+
+
+def refers(value: str) -> bool:
+    """Is ``value`` a reference to something named elsewhere ("他们家", "that place")
+    rather than a name of its own?"""
+    v = value.strip()
+    if not is_cjk(v):
+        m = _EN_POINTER.match(" ".join(v.split()))  # a capital names: "The Bay", "That Place"
+        noun = (m.group("noun") or "") if m else ""
+        return m is not None and noun not in EN_STOP and noun not in EN_TIME  # "that is", "this week"
+    pos = [(w, p) for w, p in values_pos(v) if w.strip()]
+    if not pos or pos[0][1] != "r" or not pos[0][0].startswith(_ZH_POINTERS):
+        return False  # "我", "大家": the speaker or everyone, not something named before
+    # every word after the pronoun is a measure word or a common noun (not a place or a name: ns, nr, nz)
+    return all(p in ("n", "q", "m", "r") or p.startswith("m") for _, p in pos[1:])
+
+
+def references(text: str) -> list[tuple[int, str]]:
+    """The references a clause says, with where each starts: "换成他们家了" → (…, "他们家"),
+    "switched to that one" → (…, "that one"); the longest at each place."""
+    out: list[tuple[int, str]] = []
+    words = list(re.finditer(r"[A-Za-z]+", text))
+    for i, word in enumerate(words):  # the longest reading (up to four words) at each word
+        for j in range(min(len(words), i + 4), i + 1, -1):
+            said = text[word.start() : words[j - 1].end()]
+            if refers(said):
+                out.append((word.start(), said))
+                break
+    at, toks = 0, list(values_pos(text))
+    for i, (w, p) in enumerate(toks):
+        # right after a name it is the name's ("张江那边", "小米那台"), not a reference to one
+        after_name = i > 0 and toks[i - 1][1].startswith(_NAME_TAGS)
+        if p == "r" and w.startswith(_ZH_POINTERS) and is_cjk(w) and not after_name:
+            j = i + 1
+            while j < len(toks) and toks[j][1] in ("q", "m", "n", "r") and is_cjk(toks[j][0]):
+                j += 1
+            out.append((at, "".join(x for x, _ in toks[i:j])))
+        at += len(w)
+    return sorted(set(out))
 
 
 # Attributes whose value may be a time said alone ("afternoons", "every other week", "每周三").

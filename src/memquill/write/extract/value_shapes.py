@@ -112,13 +112,18 @@ def zh_orgs(text: str) -> list[str]:
     toks = values.pos_cut(text)
     out: list[str] = []
     for i, (word, _) in enumerate(toks):
-        if not word.endswith(heads):
+        # the head ends the word, or starts a word jieba joined to what follows ("银行利率")
+        head = next((h for h in heads if word.endswith(h)), None) or next(
+            (h for h in heads if word.startswith(h)), None
+        )
+        if head is None:
             continue
         j = i
         while j > 0 and i - j + 1 < MAX_NAME_WORDS and toks[j - 1][1].startswith(_NAME_POS):
             j -= 1
-        name = "".join(w for w, _ in toks[j : i + 1])
-        if len(name) > max(len(h) for h in heads if word.endswith(h)) and name not in out:
+        last = word if word.endswith(head) else head
+        name = "".join(w for w, _ in toks[j:i]) + last
+        if len(name) > len(head) and name not in out:
             out.append(name)
     return out
 
