@@ -135,11 +135,18 @@ def empty(value: str) -> bool:
 # ("that place", "the same one", "这家公司", "那个健身房") or a pronoun with a measure word
 # ("他们家", "那一家"). It is a value only as what it points at (``model._antecedent``).
 _EN_POINTER = re.compile(
-    r"^(?:(?:that|this|the same|their|the)\s+(?:one|place|spot|company|firm|outfit|same one)"
+    r"^(?:(?:that|this|the same|their|the)\s+(?:one|place|spot|company|firm|outfit)"
     r"|(?:that|this|the same)\s+(?P<noun>[a-z]+))$"
 )  # not "the red one" (a colour is said), nor "these days" (a time)
 _ZH_POINTERS = tuple("这那他她它该此")  # demonstratives and third persons (not 我, 你, 大家)
 _NAME_TAGS = ("n", "j", "eng", "b")  # nouns (places, names, organisations), abbreviations, Latin
+
+
+def _pointed(tag: str) -> bool:
+    """May a word of this jieba tag follow the pronoun of a reference: a measure word, a
+    number, a common noun or another pronoun ("他们/家", "那/一家", "这家/公司"), not a place or
+    a name (ns, nr, nz)?"""
+    return tag in ("n", "q", "r") or tag.startswith("m")
 
 
 def refers(value: str) -> bool:
@@ -153,8 +160,7 @@ def refers(value: str) -> bool:
     pos = [(w, p) for w, p in values_pos(v) if w.strip()]
     if not pos or pos[0][1] != "r" or not pos[0][0].startswith(_ZH_POINTERS):
         return False  # "我", "大家": the speaker or everyone, not something named before
-    # every word after the pronoun is a measure word or a common noun (not a place or a name: ns, nr, nz)
-    return all(p in ("n", "q", "m", "r") or p.startswith("m") for _, p in pos[1:])
+    return all(_pointed(p) for _, p in pos[1:])
 
 
 def references(text: str) -> list[tuple[int, str]]:
@@ -174,7 +180,7 @@ def references(text: str) -> list[tuple[int, str]]:
         after_name = i > 0 and toks[i - 1][1].startswith(_NAME_TAGS)
         if p == "r" and w.startswith(_ZH_POINTERS) and is_cjk(w) and not after_name:
             j = i + 1
-            while j < len(toks) and toks[j][1] in ("q", "m", "n", "r") and is_cjk(toks[j][0]):
+            while j < len(toks) and _pointed(toks[j][1]) and is_cjk(toks[j][0]):
                 j += 1
             out.append((at, "".join(x for x, _ in toks[i:j])))
         at += len(w)
