@@ -10,7 +10,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import say
+from tests.support.sessions import say_apart
 
 
 @pytest.mark.parametrize(
@@ -38,8 +38,7 @@ from tests.support.sessions import say
 def test_a_diet_is_a_diet_word(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, diet: str
 ) -> None:
-    for n, turn in enumerate(turns):
-        say(mem_e5, clock, [turn], f"s{n}", gap_days=10)
+    say_apart(mem_e5, clock, turns, gap_days=10)
     diets = {
         r.value
         for r in mem_e5.records(user="u", statuses=["active", "superseded", "candidate"])

@@ -10,7 +10,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import say
+from tests.support.sessions import say_apart
 
 REFERENCES = {"他们家", "那家", "that one", "the place", "place"}  # the references the turns say
 CASES = [
@@ -47,8 +47,7 @@ CASES = [
 def test_a_reference_is_what_it_points_at(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, value: str
 ) -> None:
-    for n, turn in enumerate(turns):
-        say(mem_e5, clock, [turn], f"s{n}", gap_days=10)
+    say_apart(mem_e5, clock, turns, gap_days=10)
     stored = mem_e5.records(user="u", statuses=["active", "superseded", "candidate"])
     assert not {r.value for r in stored} & REFERENCES
     top = mem_e5.search(question, user="u", k=5)[0]

@@ -11,7 +11,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import say
+from tests.support.sessions import say, say_apart
 
 
 @pytest.mark.parametrize(
@@ -81,8 +81,7 @@ def test_someone_elses_move_does_not_move_the_user(
 def test_the_move_rule_reads_who_moved(
     mem_read: Memory, clock: FixedClock, turns: list[str], subject: str, place: str
 ) -> None:
-    for n, turn in enumerate(turns):
-        say(mem_read, clock, [turn], f"s{n}", gap_days=20)
+    say_apart(mem_read, clock, turns, gap_days=20)
     moved = [r for r in mem_read.records(user="u", statuses=["active"]) if r.value == place]
     assert [r.subject for r in moved] == [subject]
 
@@ -111,8 +110,7 @@ def test_the_move_rule_reads_who_moved(
 def test_a_move_said_with_last_week_is_superseded_by_the_next(
     mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, now: str, before: list[str]
 ) -> None:
-    for n, turn in enumerate(turns):
-        say(mem_modes, clock, [turn], f"s{n}", gap_days=40)
+    say_apart(mem_modes, clock, turns, gap_days=40)
     hits = mem_modes.search(question, user="u", k=5)
     assert now in (hits[0].memory.value or hits[0].memory.content)
     active = [r for r in mem_modes.records(user="u", statuses=["active"]) if r.key == "city"]

@@ -21,3 +21,10 @@ def say(
     mem.end_session(user="u", session=session, project=project)
     clock.advance(days=gap_days)
     mem.flush()
+
+
+def say_apart(mem: Memory, clock: FixedClock, turns: list[str], gap_days: int) -> None:
+    """Each turn its own session (``s0``, ``s1``…), ``gap_days`` apart: a value said, then
+    changed weeks later."""
+    for n, turn in enumerate(turns):
+        say(mem, clock, [turn], f"s{n}", gap_days=gap_days)

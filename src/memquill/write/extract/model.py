@@ -533,10 +533,9 @@ class ModelExtractor:
                 ranked = {
                     v: q for v, q in ranked.items() if usual(v, o.said) or o.said.find(v) < min(said_usual)
                 }
-            cues = change_cues.find(o.said)
-            cued = next((r for at, r in references(o.said) if change_cues.introduces(cues, at)), None)
-            if cued is not None:  # "…顺手把工资卡也换成他们家了": the new value is one named before
-                return [named] if (named := _antecedent(spans, o, attr, own, cued)) else []
+            # "…顺手把工资卡也换成他们家了": the cue's new value is one named before
+            if cued := next((r for _, r in references(o.said) if introduced(r, o.said)), None):
+                return _antecedent(spans, o, attr, own, cued)
             order = change_cues.pick(o.said, list(ranked))
             floor = CUE_OVERRULES * max(ranked.values(), default=0.0)
             best = next((v for v in order if ranked[v] >= floor), None)
@@ -547,7 +546,7 @@ class ModelExtractor:
                 return []
             q = ranked[best]
             if refers(best):  # "Saguaro Health made an offer, so that is the place I work now"
-                return [named] if (named := _antecedent(spans, o, attr, own, best)) else []
+                return _antecedent(spans, o, attr, own, best)
             now = span_change.current(o.said, zh, attr, best)  # "不在杭州了，回长沙…": 长沙
             if now is not None and ok(now):
                 best, q = now, ranked.get(now, q)
@@ -563,23 +562,22 @@ class ModelExtractor:
 
 def _antecedent(
     spans: SpanScorer, o: Open, attr: Attribute, own: Collection[str], ref: str
-) -> tuple[str, float] | None:
+) -> list[tuple[str, float | None]]:
     """What a reference value points at: a value said before it, in its clause or else in the
     whole turn — the nearest name of the attribute's value type ("宁波银行利率最低，…换成他们家了"),
     else the ranker's likeliest span for the attribute ("Saguaro Health made an offer, so that
-    is the place I work now"); None when nothing before it names one."""
+    is the place I work now"); nothing when nothing before it names one."""
     zh = o.clause.language == "zh"
     for text in dict.fromkeys([o.whole or o.said, o.clause.event.content]):
         at = text.find(ref)
         found = values.spans(attr.value_type, text, zh)
         typed = value_shapes.typed(attr.key, attr.value_type, text, zh, found)
         if named := [v for v in typed if _points_back(v, text, at, attr, o.speaker)]:
-            return max(named, key=text.find), REFERRED
+            return [(max(named, key=text.find), REFERRED)]
         ranked = spans.top(text, zh, attr, own, k=ANTECEDENTS)
-        if likely := [(q, v) for v, q in ranked if _points_back(v, text, at, attr, o.speaker)]:
-            q, v = max(likely)
-            return v, q
-    return None
+        if likely := [(v, q) for v, q in ranked if _points_back(v, text, at, attr, o.speaker)]:
+            return [max(likely, key=lambda x: x[1])]
+    return []
 
 
 def _points_back(value: str, text: str, at: int, attr: Attribute, speaker: str | None) -> bool:
