@@ -199,3 +199,42 @@ def test_a_newer_turn_stored_as_another_attribute_does_not_lead(
     assert "timeline" not in hits[0].why
     found = mem_e5.search(asked_other, user="u", k=3)
     assert other in f"{found[0].memory.value or ''} {found[0].memory.content}"
+
+
+@pytest.mark.parametrize(
+    ("passing", "moved", "question", "was", "now"),
+    [
+        (
+            ["We're in Pilsen now, boxes everywhere."],
+            ["Okay, a friend is taking over our Pilsen lease and we moved up to Evanston over the weekend."],
+            "which neighborhood do I live in now?",
+            "Pilsen",
+            "Evanston",
+        ),
+        (
+            ["我们在厦门，到处都是纸箱，还没收拾完。"],
+            ["好了，厦门那套房子转租给朋友了，周末我们一家搬进了合肥的新家。"],
+            "我现在住在哪里？",
+            "厦门",
+            "合肥",
+        ),
+    ],
+)
+def test_the_place_a_move_left_is_no_answer_beside_the_move(
+    mem_modes: Memory,
+    clock: FixedClock,
+    passing: list[str],
+    moved: list[str],
+    question: str,
+    was: str,
+    now: str,
+) -> None:
+    """The move names the old place before its change cue: that place is what it left, so
+    an older turn naming only it (read as something else than the slot) does not answer."""
+    say(mem_modes, clock, passing, "s1", gap_days=20)
+    say(mem_modes, clock, ["帮我写一首关于秋天的诗"], "s2", gap_days=20)
+    say(mem_modes, clock, moved, "s3", gap_days=20)
+    hits = mem_modes.search(question, user="u", k=5)
+    assert now in f"{hits[0].memory.value or ''} {hits[0].memory.content}"
+    shown = [f"{h.memory.value or ''} {h.memory.content}" for h in hits]
+    assert not [t for t in shown if was in t and now not in t]

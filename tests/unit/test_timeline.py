@@ -293,6 +293,50 @@ def test_hits_naming_only_a_value_older_statements_named_leave() -> None:
     assert {r.id for r in tl.apply([zh_old, zh_new, zh_aside])} == {"e6"}
 
 
+CITY = [0.9, [["city", 0.9]]]
+ELSE = [0.9, [["hobby", 0.9]]]
+
+
+@pytest.mark.parametrize(
+    ("newest", "passing", "current", "left"),
+    [
+        (
+            "Found someone to take over our Pilsen lease, and we moved to Evanston last weekend",
+            "We're in Pilsen now, boxes everywhere",
+            "Evanston",
+            "Pilsen",
+        ),
+        ("厦门的房子退租了，上个月搬到了合肥", "厦门这两天一直下雨", "合肥", "厦门"),
+    ],
+)
+def test_a_value_named_before_the_change_the_newest_statement_states_is_what_it_left(
+    newest: str, passing: str, current: str, left: str
+) -> None:
+    """Only the turn that moved names the old place as a statement of the slot; the turn
+    that named it in passing was read as something else, yet answers with the old place."""
+    aside = episode("e1", 1, turn(passing, 1, ELSE))
+    moved = episode("e2", 5, turn(newest, 5, CITY))
+    tl = timeline([aside, moved], ("user", "city"), set())
+    assert tl.now == {current} and left in tl.old
+    assert {r.id for r in tl.apply([aside, moved])} == {"e2"}
+
+
+@pytest.mark.parametrize(
+    ("newest", "near"),
+    [
+        ("We moved to Evanston last month, just north of Chicago", "Chicago"),
+        ("上个月搬到了萧山，离杭州市区不远", "杭州"),
+    ],
+)
+def test_a_value_named_after_the_change_stays_current(newest: str, near: str) -> None:
+    """A place named after the new one may be where it lies: no old value."""
+    moved = episode("e1", 5, turn(newest, 5, CITY))
+    aside = episode("e2", 6, turn(f"{near} has great food", 6, ELSE))
+    tl = timeline([moved, aside], ("user", "city"), set())
+    assert any(near in v for v in tl.now) and not tl.old
+    assert {r.id for r in tl.apply([moved, aside])} == {"e1", "e2"}
+
+
 def test_free_text_values_count_only_as_short_chinese_spans() -> None:
     old = episode("e1", 1, turn("I take the U-Bahn to work", 1, [0.9, [["commute", 0.9]]]))
     new = episode("e2", 5, turn("Since the move I drive to the office", 5, [0.9, [["commute", 0.9]]]))

@@ -59,11 +59,37 @@ def named(key: str, st: Said, record_words: bool = True) -> set[str]:
 
 
 def values_said(key: str, newest: Said, older: Sequence[Said]) -> tuple[set[str], set[str]]:
-    """(values the newest statement names, values only older statements name)."""
-    now = named(key, newest, record_words=False)
+    """(values the newest statement names as current, values only older statements name,
+    or the newest one names before the change it states)."""
+    now, left = moved_from(newest.text, named(key, newest, record_words=False))
     old = {v for s in older for v in named(key, s)}
     old = {v for v in old if not any(states_value(v, n) or states_value(n, v) for n in now)}
-    return now, {v for v in old if not states_value(newest.text, v) or retired(newest.text, v)}
+    return now, left | {v for v in old if not states_value(newest.text, v) or retired(newest.text, v)}
+
+
+def moved_from(text: str, values: set[str]) -> tuple[set[str], set[str]]:
+    """(current, left behind) among the ``values`` a statement names. When a change cue
+    introduces some of them ("found someone to take over our Pilsen lease and we moved to
+    Evanston"), those are current, and one named before that cue is what the change left
+    ("Pilsen"); one named after it may be where the new one lies ("moved to Evanston, just
+    north of Chicago") and stays current. Without such a cue every value is current."""
+    cues = [c for c in change_cues.find(text) if c.kind in change_cues.CHANGE]
+    new = {v for v in values if any(change_cues.introduces(cues, at) for at in _spots(text, v))}
+    if not new:
+        return values, set()
+    first = min(c.start for c in cues if any(change_cues.introduces([c], at) for v in new for at in _spots(text, v)))
+    left = {
+        v
+        for v in values - new
+        if not any(states_value(v, n) or states_value(n, v) for n in new)
+        and all(at < first for at in _spots(text, v))
+    }
+    return values - left, left
+
+
+def _spots(text: str, value: str) -> list[int]:
+    low, v = text.casefold(), value.casefold()
+    return [i for i in range(len(low)) if low.startswith(v, i)]
 
 
 def retired(text: str, value: str) -> bool:
