@@ -337,6 +337,37 @@ def test_a_value_named_after_the_change_stays_current(newest: str, near: str) ->
     assert {r.id for r in tl.apply([moved, aside])} == {"e1", "e2"}
 
 
+@pytest.mark.parametrize(
+    ("held", "later", "reading", "leads"),
+    [
+        (
+            "浙江大学",
+            "对了，研一期末考机器学习和矩阵论，帮我排个复习计划吧。",
+            [0.4, [["school", 0.17]]],
+            False,
+        ),
+        ("浙江大学", "下学期转到复旦大学了，手续刚办完。", [0.9, [["school", 0.3]]], True),
+        ("支付组", "最后还是去了风控组，第一周，规则引擎的代码看得头大。", [0.4, [["school", 0.75]]], True),
+        (
+            "Ohio State",
+            "finals are machine learning and linear algebra, help me plan revision",
+            [0.4, [["school", 0.17]]],
+            False,
+        ),
+    ],
+)
+def test_a_faint_turn_naming_no_value_of_the_kind_does_not_lead_a_slot_that_holds_one(
+    held: str, later: str, reading: list[Any], leads: bool
+) -> None:
+    """A newer turn read faintly as a name-valued attribute (a school) leads the slot's record
+    only when it names such a value, reads the attribute clearly, or says a change."""
+    rec = record("r1", "school", held, 1, ["evt-1"])
+    ep = episode("e2", 5, turn(later, 5, reading))
+    tl = timeline([rec, ep], ("user", "school"), {"r1"})
+    assert (tl.lead is not None) is leads
+    assert ("r1" in {r.id for r in tl.apply([rec, ep])}) is not leads
+
+
 def test_free_text_values_count_only_as_short_chinese_spans() -> None:
     old = episode("e1", 1, turn("I take the U-Bahn to work", 1, [0.9, [["commute", 0.9]]]))
     new = episode("e2", 5, turn("Since the move I drive to the office", 5, [0.9, [["commute", 0.9]]]))

@@ -195,7 +195,11 @@ class Retriever:
         it routed one."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        slots = routing.route(q.text, q.reader.project, self.router, qvec, forms, self.asker, self._named(f))
+        names = self._names(f)
+        slots = routing.route(
+            q.text, q.reader.project, self.router, qvec, forms, self.asker, whose.known(names)
+        )
+        slots = routing.several(slots, names, q.text)
         for s in slots:
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)
@@ -207,11 +211,11 @@ class Retriever:
         learned = next(((s.subject, s.key) for s in slots if s.via == "router"), None)
         return replaced, [(s.subject, s.key) for s in slots], learned
 
-    def _named(self, f: RecordFilter) -> dict[str, str]:
-        """name → subject of the people the reader has named (one bounded lookup of the visible
-        ``name`` records): a question may name the person ("where does Maya work now?")."""
+    def _names(self, f: RecordFilter) -> list[MemoryRecord]:
+        """The visible ``name`` records (one bounded lookup): a question may name the person
+        ("where does Maya work now?"), or ask a relation one has several people of."""
         names = RecordFilter(f.reader, f.statuses, None, f.at, key="name")
-        return whose.known(self.store.find(names, limit=NAME_LOOKUP_LIMIT))
+        return self.store.find(names, limit=NAME_LOOKUP_LIMIT)
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
         """The replaced versions of a slot the question's reading settled on (no route named

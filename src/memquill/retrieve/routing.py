@@ -19,12 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 
 import numpy as np
 
 from memquill.catalogue import Catalogue, load
+from memquill.model import MemoryRecord
 from memquill.retrieve import asked
 from memquill.retrieve.question_forms import FormIndex
 from memquill.retrieve.question_router import QuestionRouter
@@ -88,6 +89,35 @@ class Slot:
     subject: str
     key: str
     via: str  # "words" | "catalogue" | "question_form" | "router" | "model"
+
+
+# A question asking who holds a relation now ("我现在的导师是谁", "who's my roommate now?").
+_NOW = re.compile(r"现在|目前|如今|现任|这阵子|最近|\b(?:now|current|currently|these days|nowadays)\b", re.I)
+
+
+def several(slots: Sequence[Slot], names: Sequence[MemoryRecord], question: str) -> list[Slot]:
+    """Each routed slot of a relation one has several people of (``Relation.several``:
+    mentors, roommates, colleagues) with the slots of that relation's further people
+    (``person:<relation>:<name>``, ``write/entities.py``), whose ``names`` records say they
+    exist. A question asking who it is now puts the person named last first: "研究生导师周教授"
+    after "毕设导师张老师" is the mentor of "我现在的导师是谁"."""
+    out: list[Slot] = []
+    for s in slots:
+        rel = s.subject.removeprefix("person:")
+        relation = next((r for r in load().relations if r.key == rel), None)
+        if relation is None or not relation.several:
+            out.append(s)
+            continue
+        named: dict[str, datetime] = {}
+        for r in names:
+            if r.subject == s.subject or r.subject.startswith(f"{s.subject}:"):
+                at = r.valid_from or r.created_at
+                named[r.subject] = max(named.get(r.subject, at), at)
+        group = [s, *(Slot(sub, s.key, s.via) for sub in named if sub != s.subject)]
+        if _NOW.search(question):
+            group.sort(key=lambda g: named.get(g.subject, datetime.min.replace(tzinfo=UTC)), reverse=True)
+        out += [g for g in group if g not in out]
+    return out
 
 
 def _terms(text: str) -> set[str]:

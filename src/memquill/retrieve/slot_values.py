@@ -77,7 +77,8 @@ def moved_from(text: str, values: set[str]) -> tuple[set[str], set[str]]:
     new = {v for v in values if any(change_cues.introduces(cues, at) for at in _spots(text, v))}
     if not new:
         return values, set()
-    first = min(c.start for c in cues if any(change_cues.introduces([c], at) for v in new for at in _spots(text, v)))
+    spots = [at for v in new for at in _spots(text, v)]
+    first = min(c.start for c in cues if any(change_cues.introduces([c], at) for at in spots))
     left = {
         v
         for v in values - new

@@ -38,8 +38,9 @@ from memquill.retrieve.turn_readings import reader_for as reader_for  # re-expor
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import SENTENCE, is_cjk
 from memquill.write import corrections, noise, supposed
+from memquill.write.covered import clauses
 from memquill.write.episodes import FIRST_PERSON, asks, content_terms
-from memquill.write.extract import change_cues, value_kinds
+from memquill.write.extract import change_cues, value_kinds, values
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
@@ -252,11 +253,13 @@ def statements(
     # read as ``employer``) states none of it; Chinese names carry no capital the typed
     # extractors could find ("改坐海南航空了" yields none), so a Chinese turn is not judged so.
     attr = load().get(slot[1])
-    valued = attr is not None and attr.value_type in slot_values.NAMED
+    named_kind = attr.value_type if attr is not None else ""
+    valued = named_kind in slot_values.NAMED
     # A closed kind's statement names one of its words (``value_kinds``): "现在一天只吃两顿" reads
     # as the diet and names none, and it answered "我现在是什么饮食方式" over the 清真 stored
     closed = slot[1] in value_kinds.kinds()
     taken = _taken(records, slot[1])
+    held = any(r.id in slot_ids and r.value for r in records)
     for r in records:
         if r.id in slot_ids:
             # a slot record made only from recalls ("Back when I used Emacs…") is history too
@@ -269,6 +272,8 @@ def statements(
                 if (st := _statement(r, t, slot[1])) is not None:
                     if valued and not is_cjk(st.text) and not slot_values.named(slot[1], st):
                         continue  # names no value of the attribute's kind: states none of it
+                    if valued and held and _unnamed(named_kind, st):
+                        continue
                     if closed and value_kinds.said_kind(slot[1], st.text, is_cjk(st.text)) is None:
                         continue
                     if _elsewhere(st, t, slot[1], taken):  # that attribute's: history here, never the answer
@@ -278,6 +283,22 @@ def statements(
                     )
                     (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
+
+
+# A turn naming nothing the typed extractors know as the attribute's kind (without the
+# free-text fallback, which any clause yields) states a value beside a slot record holding one
+# only when it reads the attribute this clearly or says a change ("最后还是去了风控组": team 0.75;
+# Chinese names carry no capital). "对了，研一期末考机器学习和矩阵论，帮我排个复习计划吧" reads school
+# 0.17 and led "我现在在哪所学校读书" over the 浙江大学 stored.
+UNNAMED_CLEAR = 0.5
+
+
+def _unnamed(value_type: str, st: Statement) -> bool:
+    """A faint statement of a name-valued attribute that names no such value."""
+    if st.score >= UNNAMED_CLEAR or change_cues.kind(st.text) in change_cues.CHANGE:
+        return False
+    zh = is_cjk(st.text)
+    return not any(values.named_spans(value_type, part, zh) for part in clauses(st.text) or [st.text])
 
 
 def _taken(records: Sequence[MemoryRecord], key: str) -> dict[str, dict[str, set[str]]]:

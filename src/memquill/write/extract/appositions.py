@@ -46,13 +46,20 @@ def _data() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 @cache
+def _zh_titles() -> str:
+    """The Chinese titles a surname takes ("周教授", "张老师") as one alternation, longest first."""
+    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
+    return "|".join(re.escape(t) for t in sorted(raw.get("zh_titles", []), key=len, reverse=True))
+
+
+@cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     zh, en = relation_alternations()
     titles, ends = _data()
     title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
     en_rx = re.compile(
-        r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?((?i:"
+        r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?(?:[A-Za-z][A-Za-z-]*\s+){0,2}?((?i:"
         + en
         + r"))(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
         + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
@@ -62,12 +69,15 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
     # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
     # one opening a segment, without "我" is the user's too ("，医生叫少吃盐" names no doctor)
+    # …and one a word of what kind says which ("研究生导师周教授", "大学室友小林"; not "朋友的领导")
+    kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)?"
     lead = (
-        r"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*)(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新))("
+        rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新))("
         + zh
         + ")"
     )
-    zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{cjk}|([小老阿][{_CJK}]))")
+    titled = rf"([{_CJK}](?:{_zh_titles()}))"  # a surname and a title: "周教授", "陈总"
+    zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{titled}|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 
 
@@ -112,7 +122,10 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
         return [(key, said.group(1))]
     for m in zh_rx.finditer(text):
         key = cat.relation(m.group(1))
-        name = m.group(3) or m.group(4) or m.group(5)
+        if key is not None and m.group(4) and surname(m.group(4)[0]):
+            out.append((key, m.group(4)))
+            continue
+        name = m.group(3) or m.group(5) or m.group(6)
         if key is None or not name or (not m.group(3) and not zh_name(name, bool(m.group(2)))):
             continue
         out.append((key, name))
@@ -166,6 +179,13 @@ def _zh_tagged_name(text: str) -> list[tuple[str, str]]:
     if key and cut and cut[0][1] == "nr" and 2 <= len(cut[0][0]) <= 3 and zh_name(cut[0][0], False):
         return [(key, cut[0][0])]
     return []
+
+
+def surname(char: str) -> bool:
+    """Does jieba read ``char`` as a surname ("周某" is one name; "研某" is not)? 小, 老 and 大
+    open nicknames and titles, not names."""
+    cut = pos_cut(char + "某")
+    return char not in "小老大阿" and len(cut) == 1 and cut[0][1].startswith("nr")
 
 
 def zh_name(name: str, introduced: bool) -> bool:

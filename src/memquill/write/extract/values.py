@@ -267,6 +267,17 @@ def spans(value_type: str, text: str, zh: bool) -> list[str]:
     return found
 
 
+def named_spans(value_type: str, text: str, zh: bool) -> list[str]:
+    """The spans a typed extractor finds as names of ``value_type``, without the free-text
+    fallback an organisation or a tech value takes when it finds none: does the clause name
+    one at all?"""
+    if value_type == "organisation":
+        return _orgs(text, zh)
+    if value_type == "tech":
+        return _tech(text)
+    return spans(value_type, text, zh)
+
+
 def _fallback(text: str, zh: bool) -> list[str]:
     """No verb to anchor on: a Latin run inside Chinese ("按 Conventional Commits 写"), else
     the last noun."""
