@@ -21,6 +21,9 @@ def names(mem: Memory, user: str) -> set[tuple[str, str | None]]:
     [
         ("我同事老陈在支付组", "person:colleague", "老陈"),
         ("我闺蜜许静怡下个月从悉尼回来", "person:friend", "许静怡"),
+        ("研究生导师周教授发邮件，让我暑假先读十篇论文", "person:mentor", "周教授"),  # kind word, title
+        ("我领导陈总今天发火了", "person:manager", "陈总"),
+        ("My thesis advisor Dr. Patel wants more ablations", "person:mentor", "Dr. Patel"),
         ("my colleague Tobias plays rugby on Saturdays", "person:colleague", "Tobias"),
         (
             "my therapist Dr. Helena Voss moved her office to Cambridge",
