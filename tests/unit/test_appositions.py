@@ -44,6 +44,14 @@ from memquill.write.extract.appositions import relation_names
         ("Also my new lead is Declan, he's lovely", False, [("manager", "Declan")]),
         ("I report to Dana Kim now", False, [("manager", "Dana Kim")]),
         ("the new intern has taken over the team kitchen", False, []),
+        # a surname and a title; a word saying which kind of relation (never with 的 or a pronoun)
+        ("研究生导师周教授发邮件，让我先读十篇论文", True, [("mentor", "周教授")]),
+        ("我导师王教授是做 NLP 的", True, [("mentor", "王教授")]),
+        ("我高中同学阿伟现在是律师", True, [("classmate", "阿伟")]),
+        ("朋友的领导李总人不错", True, []),
+        ("My thesis advisor Dr. Patel wants more ablations", False, [("mentor", "Dr. Patel")]),
+        ("my climbing partner Jules is the only person I trust on belay", False, []),
+        ("my new partner Jules cooks", False, [("partner", "Jules")]),
     ],
 )
 def test_relation_names(text: str, zh: bool, expected: list[tuple[str, str]]) -> None:

@@ -33,6 +33,8 @@ _NOT_NAMES = frozenset(
     This That These Those It He She They We You There Here Who What Which Someone Everyone
     Nobody Anyone Mine Yours""".split()
 )
+# "my" before a relation word with no word saying which kind of it
+_PLAIN_MY = re.compile(r"(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?")
 # Pronouns, a function word or a verb first: "我妈叫我回家" names no one.
 _ZH_NOT_NAME_START = re.compile(r"^(?:我|你|他|她|它|咱|这|那|大家|自己|了|过|着|不|没|也|都|去|来|要)")
 _NOT_NAME_FLAGS = ("t", "d", "p", "f", "r", "u", "c", "m", "q", "v", "z", "y", "e")
@@ -70,7 +72,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
     # one opening a segment, without "我" is the user's too ("，医生叫少吃盐" names no doctor)
     # …and one a word of what kind says which ("研究生导师周教授", "大学室友小林"; not "朋友的领导")
-    kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)?"
+    kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)??"
     lead = (
         rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新))("
         + zh
@@ -111,6 +113,8 @@ def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
             first = name.split()[0]
             if first in _NOT_NAMES or (key := cat.relation(m.group(1))) is None:
                 continue
+            if m.group(1).casefold() == "partner" and not _PLAIN_MY.fullmatch(text[m.start() : m.start(1)]):
+                continue  # a climbing, lab or tennis partner is no partner
             out.append((key, name))
         for m in _copulas()[0].finditer(text):
             name, word = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6)) if m.group(i))
