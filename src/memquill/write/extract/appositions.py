@@ -42,23 +42,25 @@ _NOT_NAMED_FLAGS = ("t", "d", "p", "f", "r", "u", "c", "v", "y", "e")
 
 
 @cache
-def _data() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _data() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Honorifics, the words a Chinese name stops before, and the titles a surname takes."""
     raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
-    return tuple(raw.get("honorifics", [])), tuple(raw.get("zh_name_ends", []))
+    return (
+        tuple(raw.get("honorifics", [])),
+        tuple(raw.get("zh_name_ends", [])),
+        tuple(raw.get("zh_titles", [])),
+    )
 
 
-@cache
-def _zh_titles() -> str:
-    """The Chinese titles a surname takes ("周教授", "张老师") as one alternation, longest first."""
-    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
-    return "|".join(re.escape(t) for t in sorted(raw.get("zh_titles", []), key=len, reverse=True))
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     zh, en = relation_alternations()
-    titles, ends = _data()
-    title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    titles, ends, zh_titles = _data()
+    title = _alternation(titles)
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
     en_rx = re.compile(
         r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?(?:[A-Za-z][A-Za-z-]*\s+){0,2}?((?i:"
@@ -66,7 +68,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         + r"))(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
         + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
     )
-    stop = "|".join(re.escape(e) for e in sorted(ends, key=len, reverse=True))
+    stop = _alternation(ends)
     latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
     # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
@@ -78,7 +80,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         + zh
         + ")"
     )
-    titled = rf"([{_CJK}](?:{_zh_titles()}))"  # a surname and a title: "周教授", "陈总"
+    titled = rf"([{_CJK}](?:{_alternation(zh_titles)}))"  # a surname and a title: "周教授", "陈总"
     zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{titled}|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 
@@ -88,8 +90,7 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The name said as the subject or the predicate of the relation: "Amy is my sister",
     "my sister's name is Amy", "小雨是我妹妹"."""
     zh, en = relation_alternations()
-    titles, _ = _data()
-    title = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    title = _alternation(_data()[0])
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
     name = rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})"
     kin = r"(?:(?:new|current|old|dear|little|big|older|younger|baby|best|closest)\s+)?"
