@@ -158,9 +158,11 @@ class Catalogue(_Frozen):
     attributes: tuple[Attribute, ...]
     _by_key: dict[str, Attribute] = PrivateAttr(default_factory=dict)
     _words: dict[str, str] = PrivateAttr(default_factory=dict)
+    _relations: dict[str, Relation] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
         self._by_key = {a.key: a for a in self.attributes}
+        self._relations = {r.key: r for r in self.relations}
         self._words = {w.casefold(): r.key for r in self.relations for w in (*r.en, *r.zh)}
 
     def get(self, key: str) -> Attribute | None:
@@ -174,6 +176,10 @@ class Catalogue(_Frozen):
     def relation(self, word: str) -> str | None:
         """The relation key a word names ("表妹" → ``cousin``, "Boss" → ``manager``)."""
         return self._words.get(word.casefold())
+
+    def relation_of(self, key: str) -> Relation | None:
+        """The relation a key names (``mentor``), or None for a key that is no relation."""
+        return self._relations.get(key)
 
     def relation_words(self) -> dict[str, str]:
         """Every relation word (case-folded) → its relation key."""

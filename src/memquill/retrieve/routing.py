@@ -104,7 +104,7 @@ def several(slots: Sequence[Slot], names: Sequence[MemoryRecord], question: str)
     out: list[Slot] = []
     for s in slots:
         rel = s.subject.removeprefix("person:")
-        relation = next((r for r in load().relations if r.key == rel), None)
+        relation = load().relation_of(rel)
         if relation is None or not relation.several:
             out.append(s)
             continue

@@ -173,7 +173,7 @@ def another_person(cand: Candidate, store: Store, scope: Scope) -> Candidate:
     kind, _, rel = cand.subject.partition(":")
     if cand.key != "name" or not cand.value or kind != "person":
         return cand
-    relation = next((r for r in load().relations if r.key == rel), None)
+    relation = load().relation_of(rel)
     if relation is None or not relation.several:
         return cand
     held = store.find(

@@ -227,7 +227,7 @@ def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
         if (subject, "name") in have:
             continue
         have.add((subject, "name"))
-        rel = next((r for r in load().relations if r.key == key), None)
+        rel = load().relation_of(key)
         words = (rel.zh if zh else rel.en) if rel else ()
         # the word as said ("妹妹", not the relation's first label "姐姐"), longest first
         said = [w for w in sorted(words, key=len, reverse=True) if w.lower() in c.text.lower()]
