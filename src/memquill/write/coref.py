@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from memquill.model import Event
 from memquill.text import is_cjk
-from memquill.write.extract.appositions import relation_names
+from memquill.write.extract.appositions import en_name, relation_names, zh_name
 
 _PROJECT_REF = re.compile(
     r"(?:这个|那个|该|本|我们的|咱们的)项目|"
@@ -29,7 +29,7 @@ _HER_OBJECT = re.compile(
 _POSSESSIVE_EN = re.compile(r"\b(?:his|her)\b", re.I)
 _NAME_ZH = re.compile(
     r"(?:同事|朋友|老板|经理|领导|老师|客户|妻子|丈夫|老婆|老公|女朋友|男朋友|儿子|女儿|同学|室友|妈妈|爸爸)"
-    r"(?:叫|名叫)?([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的和跟下上明今昨也都去来想不没已]|$)"
+    r"(叫|名叫)?([\u4e00-\u9fff]{2,3}?)(?=[，,。\s说是在要会的和跟下上明今昨也都去来想不没已]|$)"
 )
 _NAME_EN = re.compile(
     r"\b(?i:my (?:colleague|coworker|friend|boss|manager|client|wife|husband|partner|son|daughter|"
@@ -50,10 +50,12 @@ def recent_person(texts: Sequence[str]) -> str | None:
     for text in reversed(texts):
         if named := relation_names(text, is_cjk(text)):
             return named[-1][1]
-        for rx in (_NAME_ZH, _NAME_EN):
-            found = rx.findall(text)
-            if found:
-                return str(found[-1])
+        # a span after a relation word is a name only if it reads as one ("朋友问我要不要…"
+        # and "my boss Thursday…" name nobody to put in place of 他 or "he")
+        found = [n for said, n in _NAME_ZH.findall(text) if zh_name(n, bool(said))]
+        found += [n for n in _NAME_EN.findall(text) if en_name(n)]
+        if found:
+            return str(found[-1])
     return None
 
 

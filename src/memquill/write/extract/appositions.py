@@ -193,6 +193,11 @@ def surname(char: str) -> bool:
     return char not in "小老大阿" and len(cut) == 1 and cut[0][1].startswith("nr")
 
 
+def en_name(word: str) -> bool:
+    """Is a capitalised word after "my <relation>" a name ("my boss Thursday" names no one)?"""
+    return word not in _NOT_NAMES
+
+
 def zh_name(name: str, introduced: bool) -> bool:
     """Is a Chinese span after a relation word a person's name? After 叫 any word that is no
     pronoun or function word; right after the relation word ("我同事吕梓萌") only one that
