@@ -40,6 +40,8 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
         "Tips for the DIA security lines?",
         "Any ideas what to pack to eat on the train?",
         "Coke Zero is fine, isn't it?",
+        "and vim keybindings?",  # a short fragment asked, nobody saying anything in it
+        "Prisma or Drizzle?",
     ],
 )
 def test_a_question_is_a_question(text: str) -> None:
@@ -56,6 +58,7 @@ def test_a_question_is_a_question(text: str) -> None:
         "现在不在杭州了，回长沙发展了",  # 在不在 across 现在: no A-not-A
         "Southwest has a nonstop to Columbus.",
         "The user asked what I drink.",  # reported, no question mark
+        "I'm vegan now, remember?",  # short, but the speaker says something
     ],
 )
 def test_a_statement_is_no_question(text: str) -> None:
@@ -79,3 +82,23 @@ def test_the_question_mark_asks_only_the_question_at_the_end_of_a_statement(
 ) -> None:
     (head, head_asked), (_, tail_asked) = _clauses(text)
     assert (head, head_asked, tail_asked) == (statement, False, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "got a MacBook Air M3, the old one is going to my nephew. what should I install first?",
+            "got a MacBook Air M3, the old one is going to my nephew",
+        ),
+        ("moved to Denver last month. any good ramen spots?", "moved to Denver last month"),
+    ],
+)
+def test_a_full_stop_ends_a_sentence_before_a_lower_case_word(text: str, first: str) -> None:
+    (head, head_asked), (_, tail_asked) = _clauses(text)[:2]
+    assert (head, head_asked, tail_asked) == (first, False, True)
+
+
+@pytest.mark.parametrize("text", ["We need flour, sugar, etc. and some eggs", "It takes approx. three hours"])
+def test_an_abbreviation_ends_no_sentence(text: str) -> None:
+    assert len(_clauses(text)) == 1

@@ -124,7 +124,12 @@ def question(c: Clause) -> bool:
     # statement followed by a question ("I moved to Denver, is that weird?") still states
     body = _EN_IF_LEAD.sub("", c.text, count=1)
     shaped = _EN_QUESTION.match(body) or _EN_TAG.search(c.text) or re.search(r"\bwhat\b|\bwhich\b", c.text, I)
-    return c.asked and bool(shaped)
+    return c.asked and bool(shaped or _EN_FRAGMENT.match(c.text))
+
+
+# A short asked fragment with no one saying anything in it ("and vim keybindings?", "Prisma or
+# Drizzle?", "also for the kids?") asks; "I'm vegan, remember?" still states.
+_EN_FRAGMENT = re.compile(r"^(?!.*\b(?:i|i'm|im|my|we|we're|our|me)\b)\W*(?:\S+\s+){0,3}\S+\W*$", I)
 
 
 def blocked(c: Clause) -> bool:

@@ -43,9 +43,14 @@ INJECTION = re.compile(
     re.IGNORECASE,
 )
 # A sentence ends at a full stop before a capital, but not at an initial's ("Ursula K. Le
-# Guin") or a title's ("Dr. Patel"): the name would be cut in two clauses.
+# Guin") or a title's ("Dr. Patel"): the name would be cut in two clauses. People who chat
+# in lower case end sentences too ("got a MacBook Air M3. what should I install first?"): a
+# full stop after a word of three or more letters ends one before a lower-case word, unless
+# the word is an abbreviation ("etc. and", "approx. 3"; "e.g." and "vs." are too short).
 _CLAUSES = re.compile(
     r"(?<=[。！？!?；;\n])|(?<=\.)(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)" + NOT_AFTER_TITLE + r"\s+(?=[A-Z])"
+    r"|(?<=[a-z0-9]{3}\.)(?<!\betc\.)(?<!\bapprox\.)(?<!\bincl\.)(?<!\bapt\.)(?<!\bdept\.)"
+    r"(?<!\bmin\.)(?<!\bmax\.)\s+(?=[a-z])"
 )
 _COND = re.compile(
     r"(?:(?:如果|假如|要是|当)(.+?)(?:的话)?[，,]|除非(.+?)(?:[，,]|$)|只有(.+?)才)|"

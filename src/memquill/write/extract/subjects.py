@@ -101,10 +101,11 @@ def bare_opening(text: str) -> tuple[str, int] | None:
     their subject for the speaker ("房东要卖房，只好又搬，现在住望京"), so the model extractor
     gives the relation only the values of its own segment. Not when the word begins a longer
     dictionary word ("朋友圈", "老板娘") or is no whole word ("老公司"), nor when the person
-    speaks or bids ("领导说…", "老师让我们…"): reported speech is about whoever it names."""
+    speaks or bids ("领导说…", "老师让我们…"): reported speech is about whoever it names; nor
+    when the person drew the speaker into something ("同事带我入坑了飞盘")."""
     lead = _LEAD.match(text.lstrip())
     t = text.lstrip()[lead.end() if lead else 0 :]
-    if not re.match(r"[\u4e00-\u9fff]", t):
+    if not re.match(r"[\u4e00-\u9fff]", t) or _DREW_ME.search(text):
         return None
     cut = pos_cut(t[:16])
     word = cut[0][0] if cut else ""
@@ -141,9 +142,21 @@ def reported(text: str) -> tuple[tuple[str, str] | None, str] | None:
     return (reporter, m.group(2)) if reporter else None
 
 
+# Someone drew the speaker into something: the speaker is the one who now does it ("my
+# neighbor got me into pickleball", "同事带我入坑了飞盘").
+_DREW_ME = re.compile(
+    r"\b(?:got|talked|roped|dragged|introduced|turned|hooked|converted)\s+me\s+(?:into|onto|on|to)\b"
+    r"|(?:带|拉|领)(?:我|用户)(?:入坑|入门|迷上|爱上)|安利(?:我|用户)|(?:让|害)(?:我|用户)(?:迷上|爱上|入坑)",
+    re.IGNORECASE,
+)
+
+
 def relation(text: str) -> tuple[str, str] | None:
     """(relation key, the word as written) of the person the clause is about: the first "my
-    <relation>", or in reported speech the one the reported words name (see above)."""
+    <relation>", or in reported speech the one the reported words name (see above); nobody
+    when the person only drew the speaker into something."""
+    if _DREW_ME.search(text):
+        return None
     if said := reported(text):
         reporter, words = said
         if _THIRD.match(words):
