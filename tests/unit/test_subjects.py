@@ -107,3 +107,28 @@ def test_a_bare_chinese_relation_opening_a_clause(clause: str, opening: str | No
 )
 def test_a_subjectless_sentence_continues_the_one_before(said: str, turn: str, topic: str | None) -> None:
     assert subjects.carried(said, turn) == topic
+
+
+@pytest.mark.parametrize(
+    ("clause", "subject"),
+    [
+        ("工资卡是招行的，想办张信用卡", "user"),  # a thing opens the clause, not a person
+        ("周琴是成都人", "person:周琴"),
+    ],
+)
+def test_a_chinese_opener_is_a_person_only_when_it_reads_as_a_name(clause: str, subject: str) -> None:
+    assert subject_for(clause, "user", None) == subject
+
+
+@pytest.mark.parametrize(
+    ("clause", "subject"),
+    [
+        ("my neighbor got me into pickleball", "user"),
+        ("邻居带我入坑了匹克球", "user"),
+        ("my neighbor plays pickleball", "person:neighbor"),
+    ],
+)
+def test_whoever_drew_the_user_into_something_is_not_whom_the_clause_is_about(
+    clause: str, subject: str
+) -> None:
+    assert subject_for(clause, "user", None) == subject

@@ -706,3 +706,32 @@ def test_the_learned_routers_slot_is_asked_before_the_questions_attribute_readin
         zh, ["employer", "commute"], [moved, bike], {}, also=["employer"], first=("user", "commute")
     )
     assert got == ("user", "commute")
+
+
+@pytest.mark.parametrize(
+    ("moved", "ended", "current", "gone"),
+    [
+        (
+            "最后还是搬去了上海，总算安顿下来了。",
+            "深圳的房子已经退了，一堆东西都寄到这儿来了。",
+            "上海",
+            "深圳",
+        ),
+        (
+            "We finally moved to Denver, the new place is great.",
+            "We moved out of Portland for good.",
+            "Denver",
+            "Portland",
+        ),
+    ],
+)
+def test_a_turn_naming_a_value_only_as_ended_does_not_lead(
+    moved: str, ended: str, current: str, gone: str
+) -> None:
+    """A later turn that only says the old place ended ("深圳的房子已经退了") states no current
+    value: the move before it stays the newest statement."""
+    first = episode("e1", 1, turn(moved, 1, CITY))
+    later = episode("e2", 3, turn(ended, 3, CITY))
+    tl = timeline([first, later], ("user", "city"), set())
+    assert tl.lead is None or tl.lead.id == "e1"
+    assert any(current in v for v in tl.now) and gone not in tl.now

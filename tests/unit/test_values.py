@@ -6,7 +6,7 @@ import pytest
 
 from memquill.keymap import to_catalogue
 from memquill.write.extract.normalise import canonical, same_value
-from memquill.write.extract.values import spans
+from memquill.write.extract.values import named_spans, spans
 
 
 @pytest.mark.parametrize(
@@ -91,3 +91,14 @@ def test_value_keyed_slots_map_to_attributes(
     subject: str, key: str, negative: bool, want: tuple[str, str]
 ) -> None:
     assert to_catalogue(subject, key, negative) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        ("一堆东西都寄到我这儿来了", []),  # jieba's dictionary tags 东西 (things) a place
+        ("深圳的房子已经退了", ["深圳"]),
+    ],
+)
+def test_named_places_are_places(text: str, places: list[str]) -> None:
+    assert named_spans("place", text, True) == places

@@ -67,6 +67,23 @@ def values_said(key: str, newest: Said, older: Sequence[Said]) -> tuple[set[str]
     return now, left | {v for v in old if not states_value(newest.text, v) or retired(newest.text, v)}
 
 
+def only_ended(key: str, st: Said) -> bool:
+    """Does a turn name the attribute's values only as what ended ("他说深圳的房子已经退了",
+    "closed my Barclays account")? It tells what no longer holds, not what holds now: no
+    statement of the current value. A record's own value is what it holds; the values are the
+    typed extractors' names (no free-text fallback: "一堆东西都寄到我这儿来了" names no place)."""
+    attr = load().get(key)
+    if st.record.type is not MemoryType.EPISODE or attr is None:
+        return False
+    if any(c.kind in change_cues.CHANGE for c in change_cues.find(st.text)):
+        return False  # "厦门的房子退租了，上个月搬到了合肥" also says what holds now
+    zh = is_cjk(st.text)
+    found = {
+        v for part in clauses(st.text) or [st.text] for v in values.named_spans(attr.value_type, part, zh)
+    }
+    return bool(found) and all(retired(st.text, v) for v in found)
+
+
 def moved_from(text: str, values: set[str]) -> tuple[set[str], set[str]]:
     """(current, left behind) among the ``values`` a statement names. When a change cue
     introduces some of them ("found someone to take over our Pilsen lease and we moved to

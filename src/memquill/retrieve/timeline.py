@@ -156,7 +156,7 @@ def timeline(
     if slot is None:
         return Timeline()
     said, others = statements(records, slot, slot_ids)
-    now_said = [s for s in said if not s.past]
+    now_said = [s for s in said if not s.past and not slot_values.only_ended(slot[1], s)]
     if not now_said:
         return Timeline()
     newest = newest_of(now_said, slot_ids)

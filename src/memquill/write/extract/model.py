@@ -392,8 +392,8 @@ class ModelExtractor:
             if (bare := uncontracted(v, o.said)) != v and empty(bare):
                 continue  # "She's from Lyon" read "She's" as a hometown
             k = kind_value(attr.key, bare, o.said, zh)
-            if attr.single and k != bare and _retired(o.said, k):
-                continue  # "after quitting soda": the drink named is the one left behind
+            if attr.single and _retired(o.said, k):
+                continue  # "after quitting soda", "深圳的房子已经退了": the value left behind
             if change_cues.holds_old(o.said, bare):
                 continue  # the span "after quitting soda" itself (the ranker's since 0017c)
             if k is not None and k not in kept:

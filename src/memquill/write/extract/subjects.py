@@ -348,7 +348,10 @@ def _nominal(text: str, name: str) -> bool:
 
 def _named(text: str, name: str) -> bool:
     """Without the model's word that the clause is about a person, a capitalised first word
-    is only a name when it looks like one: Chinese, a full name, or a possessive. "Cut out
+    is only a name when it looks like one: a Chinese word jieba reads as a name (or a nickname,
+    or a doubled syllable), a full name, or a possessive. "Cut out
     coffee…", "Matcha got expensive…", "Honestly it's mostly Rust…" start with a capital
     because a sentence does."""
-    return not name.isascii() or " " in name or text.startswith(f"{name}'s")
+    if not name.isascii():  # "工资卡是招行的" opens with a thing jieba does not know well
+        return zh_person_word(name) or (len(name) == 2 and name[0] == name[1])
+    return " " in name or text.startswith(f"{name}'s")

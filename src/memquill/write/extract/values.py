@@ -220,9 +220,14 @@ def tech_shaped(text: str, zh: bool) -> list[str]:
     return [n for _, n in sorted(found) if n]
 
 
-def _places(text: str, zh: bool) -> list[str]:
+# Words jieba's dictionary tags as places that people say as something else: "一堆东西" (things)
+_ZH_NOT_PLACES = frozenset({"东西", "南北", "东南西北", "中外", "上下"})
+
+
+def _places(text: str, zh: bool, fallback: bool = True) -> list[str]:
     if zh:
-        return zh_tagged(text, ("ns",)) or free_text(text, zh)
+        found = [p for p in zh_tagged(text, ("ns",)) if p not in _ZH_NOT_PLACES]
+        return found or (free_text(text, zh) if fallback else [])
     after = re.findall(r"\b(?:in|to|from|at|near)\s+((?:[A-Z][\w'.-]*)(?:\s+[A-Z][\w'.-]*){0,2})", text)
     return after + en_names(text)
 
@@ -269,12 +274,14 @@ def spans(value_type: str, text: str, zh: bool) -> list[str]:
 
 def named_spans(value_type: str, text: str, zh: bool) -> list[str]:
     """The spans a typed extractor finds as names of ``value_type``, without the free-text
-    fallback an organisation or a tech value takes when it finds none: does the clause name
-    one at all?"""
+    fallback an organisation, a tech value or a Chinese place takes when it finds none: does
+    the clause name one at all?"""
     if value_type == "organisation":
         return _orgs(text, zh)
     if value_type == "tech":
         return _tech(text)
+    if value_type == "place":
+        return _places(text, zh, fallback=False)
     return spans(value_type, text, zh)
 
 
