@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memquill.retrieve import asked, routing
+from memquill.retrieve.whose import named_in
 
 
 @pytest.mark.parametrize(
@@ -162,3 +163,16 @@ def test_a_part_of_town_is_the_address_not_the_city(route_with_model, query: str
 )
 def test_a_part_of_something_else_is_no_address(query: str) -> None:
     assert "address" not in [s.key for s in routing.route(query)]
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("where does Mark work now?", ["Mark"]),
+        ("Which school does Maya go to now?", ["Maya"]),
+        ("周琴现在在哪个城市？", ["周琴"]),
+        ("what do I drink these days?", []),
+    ],
+)
+def test_the_names_a_question_asks_about(question: str, names: list[str]) -> None:
+    assert named_in(question) == names

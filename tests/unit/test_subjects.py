@@ -132,3 +132,16 @@ def test_whoever_drew_the_user_into_something_is_not_whom_the_clause_is_about(
     clause: str, subject: str
 ) -> None:
     assert subject_for(clause, "user", None) == subject
+
+
+@pytest.mark.parametrize(
+    ("clause", "subject"),
+    [
+        ("Mark signed with Amazon, starts July 7", "person:Mark"),  # a name that is also a noun
+        ("Maya starts at Maple Grove this fall", "person:Maya"),
+        ("Matcha got expensive so I stopped", "user"),
+        ("Phone's an iPhone 15 now", "user"),
+    ],
+)
+def test_a_given_name_opening_a_sentence_is_that_person(clause: str, subject: str) -> None:
+    assert subject_for(clause, "user", None) == subject

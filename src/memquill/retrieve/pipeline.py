@@ -195,7 +195,7 @@ class Retriever:
         it routed one."""
         replaced = Replaced()
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        names = self._names(f)
+        names = self._names(f, q.text)
         slots = routing.route(
             q.text, q.reader.project, self.router, qvec, forms, self.asker, whose.known(names)
         )
@@ -211,11 +211,17 @@ class Retriever:
         learned = next(((s.subject, s.key) for s in slots if s.via == "router"), None)
         return replaced, [(s.subject, s.key) for s in slots], learned
 
-    def _names(self, f: RecordFilter) -> list[MemoryRecord]:
+    def _names(self, f: RecordFilter, question: str) -> list[MemoryRecord]:
         """The visible ``name`` records (one bounded lookup): a question may name the person
-        ("where does Maya work now?"), or ask a relation one has several people of."""
+        ("where does Maya work now?"), or ask a relation one has several people of; and a
+        record of each person the question may name who is filed under their name alone
+        ("Mark signed with Amazon" is ``person:Mark``; one lookup per name, at most three)."""
         names = RecordFilter(f.reader, f.statuses, None, f.at, key="name")
-        return self.store.find(names, limit=NAME_LOOKUP_LIMIT)
+        found = self.store.find(names, limit=NAME_LOOKUP_LIMIT)
+        for name in whose.named_in(question):
+            filed = RecordFilter(f.reader, f.statuses, None, f.at, subject=f"person:{name}")
+            found += self.store.find(filed, limit=1)
+        return found
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:
         """The replaced versions of a slot the question's reading settled on (no route named

@@ -14,6 +14,7 @@ from memquill.text import is_cjk
 from memquill.write import entities
 from memquill.write.extract import item_names, subjects
 from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.values import pos_cut
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
 _OTHER = re.compile(r"^\W*(?:他|她)(?!们)|^\W*(?:he|she)\b(?:'s)?", re.IGNORECASE)
@@ -52,6 +53,23 @@ def known(records: Sequence[MemoryRecord]) -> dict[str, str]:
         for r in records
         if r.key == "name" and r.subject.startswith("person:") and r.value and r.subject != "person:user"
     }
+
+
+_QUESTION_WORDS = frozenset(
+    "i what which who whom where when how why does do is are did can could my".split()
+)
+MAX_ASKED_NAMES = 3  # names a question may ask about, each one bounded lookup
+
+
+def named_in(question: str) -> list[str]:
+    """Words of a question that may name a person filed under their name ("where does Mark
+    work now?", "周琴现在住哪"): capitalised words that are no question word, or what jieba
+    reads as a person's name."""
+    if is_cjk(question):
+        found = [w for w, flag in pos_cut(question) if flag.startswith("nr") and len(w) > 1]
+    else:
+        found = [w for w in re.findall(r"\b[A-Z][a-z]+\b", question) if w.casefold() not in _QUESTION_WORDS]
+    return list(dict.fromkeys(found))[:MAX_ASKED_NAMES]
 
 
 def by_name(text: str, names: dict[str, str]) -> str | None:

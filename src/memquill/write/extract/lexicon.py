@@ -349,3 +349,15 @@ def english_words(part: str) -> frozenset[str]:
     WordNet, ``scripts/build_english_words.py``): no English POS tagger ships with memquill."""
     raw = resources.files("memquill").joinpath("data/english_words.json").read_text("utf-8")
     return frozenset(json.loads(raw)[part])
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    raw = resources.files("memquill").joinpath("data/given_names.json").read_text("utf-8")
+    return frozenset(json.loads(raw)["names"])
+
+
+def given_name(word: str) -> bool:
+    """Is ``word`` a common English given name (``data/given_names.json``, from census
+    name lists, ``scripts/build_given_names.py``): "Maya", "Mark", not "Matcha"?"""
+    return word.casefold() in _given_names()

@@ -392,7 +392,7 @@ class ModelExtractor:
             if (bare := uncontracted(v, o.said)) != v and empty(bare):
                 continue  # "She's from Lyon" read "She's" as a hometown
             k = kind_value(attr.key, bare, o.said, zh)
-            if attr.single and _retired(o.said, k):
+            if attr.single and (_retired(o.said, k) if k != bare else _ended(o.said, k)):
                 continue  # "after quitting soda", "深圳的房子已经退了": the value left behind
             if change_cues.holds_old(o.said, bare):
                 continue  # the span "after quitting soda" itself (the ranker's since 0017c)
@@ -666,6 +666,27 @@ def _retired(said: str, value: str | None) -> bool:
     return (
         negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
     )
+
+
+# Plain negation before a value in its segment ("我还没结婚", "tabs not spaces", "生日不是6号"):
+# stricter than the span ranker's negation feature, whose single characters also sit inside
+# words that negate nothing ("特别喜欢", "停在B2").
+_NOT_BEFORE = re.compile(
+    r"不是|没有?|不再|从不|并不|\b(?:not|never|no longer|isn'?t|aren'?t|wasn'?t|don'?t|doesn'?t|didn'?t)\b",
+    re.IGNORECASE,
+)
+_SEGMENT_END = re.compile(r"[，,。；;！!？?：:]")
+
+
+def _ended(said: str, value: str) -> bool:
+    """Does the clause name ``value`` only as what ended or what is not so ("深圳的房子已经退了",
+    "我还没结婚")? The span as the ranker chose it: an old-value cue names it, or a plain
+    negation stands before it in its segment."""
+    at = said.find(value)
+    if at < 0:
+        return False
+    start = max((m.end() for m in _SEGMENT_END.finditer(said, 0, at)), default=0)
+    return bool(change_cues.old_spans(said, [value])) or bool(_NOT_BEFORE.search(said[start:at]))
 
 
 def _replacing(

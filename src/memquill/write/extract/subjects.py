@@ -14,7 +14,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.text import EN_STOP, jieba_frequency
-from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.lexicon import TECH, english_words, given_name
 from memquill.write.extract.patterns_common import THIRD_PERSON
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
@@ -286,7 +286,8 @@ def person_name(text: str) -> str | None:
     m = _NAME_EN.match(text)
     if m and m.group(1).split()[0].casefold() not in EN_STOP:  # "She's the one who…": no name
         # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name
-        return None if m.group(1).lower() in english_words("nouns") else m.group(1)
+        word = m.group(1).lower()
+        return None if word in english_words("nouns") and not given_name(word) else m.group(1)
     m = _NAME_ZH.match(text)
     if (
         m
@@ -349,9 +350,9 @@ def _nominal(text: str, name: str) -> bool:
 def _named(text: str, name: str) -> bool:
     """Without the model's word that the clause is about a person, a capitalised first word
     is only a name when it looks like one: a Chinese word jieba reads as a name (or a nickname,
-    or a doubled syllable), a full name, or a possessive. "Cut out
-    coffee…", "Matcha got expensive…", "Honestly it's mostly Rust…" start with a capital
-    because a sentence does."""
+    or a doubled syllable), a full name, a possessive, or a common given name ("Maya starts at
+    Maple Grove this fall"). "Cut out coffee…", "Matcha got expensive…", "Honestly it's mostly
+    Rust…" start with a capital because a sentence does."""
     if not name.isascii():  # "工资卡是招行的" opens with a thing jieba does not know well
         return zh_person_word(name) or (len(name) == 2 and name[0] == name[1])
-    return " " in name or text.startswith(f"{name}'s")
+    return " " in name or text.startswith(f"{name}'s") or given_name(name)
