@@ -735,3 +735,19 @@ def test_a_turn_naming_a_value_only_as_ended_does_not_lead(
     tl = timeline([first, later], ("user", "city"), set())
     assert tl.lead is None or tl.lead.id == "e1"
     assert any(current in v for v in tl.now) and gone not in tl.now
+
+
+@pytest.mark.parametrize(
+    ("held", "later"),
+    [
+        ("深圳", "算了我还是不折腾了，先在这边干满一年再说"),
+        ("Denver", "honestly I'm staying here for another year, the commute is fine"),
+    ],
+)
+def test_a_turn_pointing_at_the_place_held_does_not_lead(held: str, later: str) -> None:
+    """ "这边" / "here" is the place held: however clearly the turn reads as the city, it
+    names no new one and the slot's record answers."""
+    rec = record("r1", "city", held, 1, ["evt-1"])
+    ep = episode("e2", 5, turn(later, 5, [0.9, [["city", 0.63]]]))
+    tl = timeline([rec, ep], ("user", "city"), {"r1"})
+    assert tl.lead is None and "r1" in {r.id for r in tl.apply([rec, ep])}

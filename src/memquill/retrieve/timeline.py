@@ -293,9 +293,17 @@ def statements(
 UNNAMED_CLEAR = 0.5
 
 
+# A place or employer pointed at rather than named ("先在这边干满一年再说", "staying here for
+# now") is the one held: such a turn, however clearly read, states no new value.
+_DEICTIC = re.compile(r"这边|这里|这儿|那边|那里|那儿|\b(?:here|there)\b", re.IGNORECASE)
+
+
 def _unnamed(value_type: str, st: Statement) -> bool:
-    """A faint statement of a name-valued attribute that names no such value."""
-    if st.score >= UNNAMED_CLEAR or change_cues.kind(st.text) in change_cues.CHANGE:
+    """A faint statement of a name-valued attribute that names no such value, or one that
+    only points at the value held."""
+    if change_cues.kind(st.text) in change_cues.CHANGE:
+        return False
+    if st.score >= UNNAMED_CLEAR and not _DEICTIC.search(st.text):
         return False
     zh = is_cjk(st.text)
     return not any(values.named_spans(value_type, part, zh) for part in clauses(st.text) or [st.text])
