@@ -65,3 +65,33 @@ def test_an_ordinary_word_opening_a_sentence_is_no_one(
     say_apart(mem_e5, clock, [turn], gap_days=1)
     subjects = {r.subject for r in mem_e5.records(user="u", statuses=["active"]) if r.key == key}
     assert subjects == {"user"}
+
+
+@pytest.mark.parametrize(
+    ("turn", "question"),
+    [
+        ("Mark signed with Amazon, starts July 7!", "where does Mark work now?"),
+        ("周琴搬去成都了，说那边节奏慢。", "周琴现在在哪个城市？"),
+    ],
+)
+def test_a_name_lookup_never_reaches_another_users_people(
+    mem_e5: Memory, clock: FixedClock, turn: str, question: str
+) -> None:
+    say_apart(mem_e5, clock, [turn], gap_days=1)
+    assert mem_e5.search(question, user="u", k=5)  # the owner finds it…
+    assert mem_e5.search(question, user="someone-else", k=5) == []  # …nobody else does
+
+
+@pytest.mark.parametrize(
+    ("turn", "name"),
+    [
+        ("新室友找到了，叫阿杰，人挺安静，周末还帮我修了水管。", "阿杰"),
+        ("a friend of a friend, Marco, is coming to see the room tomorrow. what should I ask him?", "Marco"),
+    ],
+)
+def test_a_name_nobody_says_is_the_speakers_is_not_the_users(
+    mem_e5: Memory, clock: FixedClock, turn: str, name: str
+) -> None:
+    say_apart(mem_e5, clock, [turn], gap_days=1)
+    mine = [r.value for r in mem_e5.records(user="u") if r.subject == "user" and r.key == "name"]
+    assert name not in mine
