@@ -686,12 +686,9 @@ _ORIGIN = frozenset({"从", "from"})
 def _own_name(said: str, value: str) -> bool:
     """Is ``value`` said as the speaker's name: the speaker is in its segment or in the
     clause's first one ("我叫何静，今年29", "大家都叫我小王")?"""
-    parts = [p for p in _SEGMENTS.split(said) if p.strip()]
+    parts = [p for p in _SEGMENT.split(said) if p.strip()]
     own = [p for p in parts if value in p][:1] + parts[:1]
     return any(subjects.speaks_of_self(p) for p in own)
-
-
-_SEGMENTS = re.compile(r"[，,；;。.!！?？]")
 
 
 def _ended(said: str, value: str) -> bool:
