@@ -406,8 +406,8 @@ class ModelExtractor:
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
-            if attr.key == "name" and subject == "user" and not _own_name(o.said, value):
-                continue  # "新室友找到了，叫阿杰，…": a name nobody says is the speaker's own
+            if attr.key == "name" and subject == "user" and not subjects.speaks_of_self(o.said):
+                continue  # "新室友找到了，叫阿杰，…": the speaker is nowhere in the clause
             whose = subjects.value_owner(o.said, value, subject, attr.single, topic)
             if whose == "user" and opening is not None and 0 <= o.said.find(value) < opening[1]:
                 theirs = f"person:{opening[0]}"  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
@@ -681,14 +681,6 @@ _NOT_RIGHT_BEFORE = re.compile(
 # "from" alone names where someone comes from as often as what they left ("下个月从温哥华回国":
 # she lives in Vancouver): no sign the value ended
 _ORIGIN = frozenset({"从", "from"})
-
-
-def _own_name(said: str, value: str) -> bool:
-    """Is ``value`` said as the speaker's name: the speaker is in its segment or in the
-    clause's first one ("我叫何静，今年29", "大家都叫我小王")?"""
-    parts = [p for p in _SEGMENT.split(said) if p.strip()]
-    own = [p for p in parts if value in p][:1] + parts[:1]
-    return any(subjects.speaks_of_self(p) for p in own)
 
 
 def _ended(said: str, value: str) -> bool:
