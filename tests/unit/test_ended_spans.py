@@ -1,4 +1,4 @@
-"""Which value spans a clause names only as ended or as not so (``model._ended``): the model
+"""Which value spans a clause names only as ended or as not so (``change_cues.ended``): the model
 path proposes none of them as a single-valued attribute's value. A change names the new value
 beside the old one and keeps it; "from" alone is where someone comes from."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memquill.write.extract.model import _ended
+from memquill.write.extract.change_cues import ended as _ended
 
 
 @pytest.mark.parametrize(

@@ -77,11 +77,15 @@ def only_ended(key: str, st: Said) -> bool:
         return False
     if any(c.kind in change_cues.CHANGE for c in change_cues.find(st.text)):
         return False  # "厦门的房子退租了，上个月搬到了合肥" also says what holds now
-    zh = is_cjk(st.text)
-    found = {
-        v for part in clauses(st.text) or [st.text] for v in values.named_spans(attr.value_type, part, zh)
-    }
+    found = typed_names(attr.value_type, st.text)
     return bool(found) and all(retired(st.text, v) for v in found)
+
+
+def typed_names(value_type: str, text: str) -> set[str]:
+    """The values of ``value_type`` a turn names, clause by clause, by the typed extractors
+    alone (no free-text fallback, which any clause yields)."""
+    zh = is_cjk(text)
+    return {v for part in clauses(text) or [text] for v in values.named_spans(value_type, part, zh)}
 
 
 def moved_from(text: str, values: set[str]) -> tuple[set[str], set[str]]:

@@ -38,9 +38,8 @@ from memquill.retrieve.turn_readings import reader_for as reader_for  # re-expor
 from memquill.retrieve.turn_readings import turns as _turns
 from memquill.text import SENTENCE, is_cjk
 from memquill.write import corrections, noise, supposed
-from memquill.write.covered import clauses
 from memquill.write.episodes import FIRST_PERSON, asks, content_terms
-from memquill.write.extract import change_cues, value_kinds, values
+from memquill.write.extract import change_cues, value_kinds
 
 MEMORY_FLOOR = 0.02  # P(the turn states something durable) for a turn to count at all…
 ATTRIBUTE_FLOOR = 0.1  # …and P(attribute) among its top three (``STRONG``)…
@@ -305,8 +304,7 @@ def _unnamed(value_type: str, st: Statement) -> bool:
         return False
     if st.score >= UNNAMED_CLEAR and not _DEICTIC.search(st.text):
         return False
-    zh = is_cjk(st.text)
-    return not any(values.named_spans(value_type, part, zh) for part in clauses(st.text) or [st.text])
+    return not slot_values.typed_names(value_type, st.text)
 
 
 def _taken(records: Sequence[MemoryRecord], key: str) -> dict[str, dict[str, set[str]]]:

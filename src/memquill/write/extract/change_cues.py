@@ -298,3 +298,35 @@ def holds_old(text: str, value: str) -> bool:
         c.kind == "old" and at < c.start and c.end < at + len(value) and not text[c.start].isupper()
         for c in find(text)  # a capitalised cue word is part of a name ("The Left Hand of Darkness")
     )
+
+
+# A negation right before a value ("我还没结婚", "tabs not spaces", "生日不是6号"): stricter than the
+# span ranker's negation feature, whose single characters also sit inside words that negate
+# nothing ("特别喜欢", "停在B2") and which reads a whole segment ("I'm not religious but my
+# grandma is a devout Catholic").
+_NOT_RIGHT_BEFORE = re.compile(
+    r"(?:不是|没有?|不再|从不|并不)$|\b(?:not|never|no longer|isn'?t|aren'?t|wasn'?t)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+# "from" alone names where someone comes from as often as what they left ("下个月从温哥华回国":
+# she lives in Vancouver): no sign the value ended
+_ORIGIN = frozenset({"从", "from"})
+
+
+def ended(said: str, value: str) -> bool:
+    """Does the clause name ``value`` only as what ended or what is not so ("深圳的房子已经退了",
+    "我还没结婚")? The span as the ranker chose it: a negation right before it, or, in a clause
+    that states no change, an old-value cue whose value it opens ("ditched Jenkins for
+    CircleCI": Jenkins, not CircleCI)."""
+    at = said.find(value)
+    if at < 0:
+        return False
+    if _NOT_RIGHT_BEFORE.search(said[max(0, at - 24) : at]):
+        return True
+    cues = find(said)
+    if any(c.kind in CHANGE for c in cues):
+        return False
+    return any(
+        c.kind == "old" and 0 <= at - c.value_start <= 2 and said[c.start : c.end].casefold() not in _ORIGIN
+        for c in cues
+    )

@@ -392,7 +392,7 @@ class ModelExtractor:
             if (bare := uncontracted(v, o.said)) != v and empty(bare):
                 continue  # "She's from Lyon" read "She's" as a hometown
             k = kind_value(attr.key, bare, o.said, zh)
-            if attr.single and (_retired(o.said, k) if k != bare else _ended(o.said, k)):
+            if attr.single and (_retired(o.said, k) if k != bare else change_cues.ended(o.said, k)):
                 continue  # "after quitting soda", "深圳的房子已经退了": the value left behind
             if change_cues.holds_old(o.said, bare):
                 continue  # the span "after quitting soda" itself (the ranker's since 0017c)
@@ -667,38 +667,6 @@ def _retired(said: str, value: str | None) -> bool:
         return False
     return (
         negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
-    )
-
-
-# A negation right before a value ("我还没结婚", "tabs not spaces", "生日不是6号"): stricter than the
-# span ranker's negation feature, whose single characters also sit inside words that negate
-# nothing ("特别喜欢", "停在B2") and which reads a whole segment ("I'm not religious but my
-# grandma is a devout Catholic").
-_NOT_RIGHT_BEFORE = re.compile(
-    r"(?:不是|没有?|不再|从不|并不)$|\b(?:not|never|no longer|isn'?t|aren'?t|wasn'?t)\s+(?:\w+\s+)?$",
-    re.IGNORECASE,
-)
-# "from" alone names where someone comes from as often as what they left ("下个月从温哥华回国":
-# she lives in Vancouver): no sign the value ended
-_ORIGIN = frozenset({"从", "from"})
-
-
-def _ended(said: str, value: str) -> bool:
-    """Does the clause name ``value`` only as what ended or what is not so ("深圳的房子已经退了",
-    "我还没结婚")? The span as the ranker chose it: a negation right before it, or, in a clause
-    that states no change, an old-value cue whose value it opens ("ditched Jenkins for
-    CircleCI": Jenkins, not CircleCI)."""
-    at = said.find(value)
-    if at < 0:
-        return False
-    if _NOT_RIGHT_BEFORE.search(said[max(0, at - 24) : at]):
-        return True
-    cues = change_cues.find(said)
-    if any(c.kind in change_cues.CHANGE for c in cues):
-        return False
-    return any(
-        c.kind == "old" and 0 <= at - c.value_start <= 2 and said[c.start : c.end].casefold() not in _ORIGIN
-        for c in cues
     )
 
 
