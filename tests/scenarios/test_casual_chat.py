@@ -15,15 +15,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import say, say_apart
-
-
-def _active(mem: Memory, key: str) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for r in mem.records(user="u", statuses=["active"]):
-        if r.key == key and r.value:
-            out.setdefault(r.subject, set()).add(r.value)
-    return out
+from tests.support.sessions import active_values, say, say_apart
 
 
 @pytest.mark.parametrize(
@@ -40,7 +32,7 @@ def test_a_statement_before_a_lower_case_question_is_read(
     mem_e5: Memory, clock: FixedClock, turn: str, value: str
 ) -> None:
     say(mem_e5, clock, [turn], "s1")
-    assert any(value in v for vs in _active(mem_e5, "device").values() for v in vs)
+    assert any(value in v for vs in active_values(mem_e5, "device").values() for v in vs)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +53,7 @@ def test_an_asked_fragment_replaces_no_editor(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str
 ) -> None:
     say_apart(mem_e5, clock, turns, gap_days=20)
-    assert _active(mem_e5, "editor").get("user") == {"Zed"}
+    assert active_values(mem_e5, "editor").get("user") == {"Zed"}
     top = mem_e5.search(question, user="u", k=3)[0].memory
     assert top.value == "Zed"
 
@@ -82,5 +74,5 @@ def test_a_hobby_someone_drew_the_user_into_is_the_users(
     mem_e5: Memory, clock: FixedClock, turn: str, owner: str
 ) -> None:
     say(mem_e5, clock, [turn], "s1")
-    sports = _active(mem_e5, "sport")
+    sports = active_values(mem_e5, "sport")
     assert any("pickleball" in v or "匹克球" in v for v in sports.get(owner, set())), sports

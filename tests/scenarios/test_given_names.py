@@ -9,7 +9,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import say_apart
+from tests.support.sessions import active_values, say_apart
 
 
 @pytest.mark.parametrize(
@@ -63,8 +63,7 @@ def test_an_ordinary_word_opening_a_sentence_is_no_one(
     mem_e5: Memory, clock: FixedClock, turn: str, key: str
 ) -> None:
     say_apart(mem_e5, clock, [turn], gap_days=1)
-    subjects = {r.subject for r in mem_e5.records(user="u", statuses=["active"]) if r.key == key}
-    assert subjects == {"user"}
+    assert set(active_values(mem_e5, key)) == {"user"}
 
 
 @pytest.mark.parametrize(

@@ -28,3 +28,12 @@ def say_apart(mem: Memory, clock: FixedClock, turns: list[str], gap_days: int) -
     changed weeks later."""
     for n, turn in enumerate(turns):
         say(mem, clock, [turn], f"s{n}", gap_days=gap_days)
+
+
+def active_values(mem: Memory, key: str, user: str = "u") -> dict[str, set[str]]:
+    """subject → the values its active records of ``key`` hold."""
+    out: dict[str, set[str]] = {}
+    for r in mem.records(user=user, statuses=["active"]):
+        if r.key == key and r.value:
+            out.setdefault(r.subject, set()).add(r.value)
+    return out
