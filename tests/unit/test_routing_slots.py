@@ -172,7 +172,18 @@ def test_a_part_of_something_else_is_no_address(query: str) -> None:
         ("Which school does Maya go to now?", ["Maya"]),
         ("周琴现在在哪个城市？", ["周琴"]),
         ("what do I drink these days?", []),
+        ("乐乐现在在哪个幼儿园？", ["乐乐"]),  # a doubled nickname; "幼儿园" (jieba: a name) is none
+        ("我妈妈天天问我什么时候回家", []),  # doubled words said every day
     ],
 )
 def test_the_names_a_question_asks_about(question: str, names: list[str]) -> None:
     assert named_in(question) == names
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [("乐乐现在在哪个幼儿园？", "person:乐乐"), ("what kindergarten is Maya in now?", "person:Maya")],
+)
+def test_a_question_about_a_childs_kindergarten_goes_to_the_school_slot(question: str, subject: str) -> None:
+    slots = routing.route(question, named={"乐乐": "person:乐乐", "Maya": "person:Maya"})
+    assert (slots[0].subject, slots[0].key) == (subject, "school")

@@ -145,3 +145,30 @@ def test_whoever_drew_the_user_into_something_is_not_whom_the_clause_is_about(
 )
 def test_a_given_name_opening_a_sentence_is_that_person(clause: str, subject: str) -> None:
     assert subject_for(clause, "user", None) == subject
+
+
+@pytest.mark.parametrize(
+    ("before", "who"),
+    [
+        ("Dana just ", "Dana"),  # "Dana just accepted an offer at Lurie Children's"
+        ("So I finally ", None),
+        ("Dana and I ", None),  # the speaker is in it
+        ("Matcha ", None),
+    ],
+)
+def test_whom_an_english_rule_match_is_said_of(before: str, who: str | None) -> None:
+    assert subjects.named_doer(before) == who
+
+
+@pytest.mark.parametrize(
+    ("clause", "value", "who"),
+    [
+        ("we're moving Maya to Maple Grove Montessori this fall", "Maple Grove Montessori", "Maya"),
+        ("乐乐9月要转园了，新的叫蒲公英幼儿园", "蒲公英幼儿园", "乐乐"),
+        ("我们准备让小宇转到育才中学", "育才中学", "小宇"),
+        ("I switched gyms to Crunch on Main", "Crunch", None),
+        ("我们搬到了望京", "望京", None),
+    ],
+)
+def test_the_person_a_clause_names(clause: str, value: str, who: str | None) -> None:
+    assert subjects.named_person(clause, value) == who

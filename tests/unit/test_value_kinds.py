@@ -9,7 +9,7 @@ from memquill.catalogue import load
 from memquill.write.extract import values
 from memquill.write.extract.model_gates import empty, predicate
 from memquill.write.extract.span_path import clause_cut
-from memquill.write.extract.value_kinds import closed_list, kind_of, kind_value
+from memquill.write.extract.value_kinds import closed_list, kind_of, kind_value, names_kind
 
 
 @pytest.mark.parametrize(
@@ -106,3 +106,33 @@ def test_a_diet_word_in_a_liked_object_fills_no_diet_slot() -> None:
     # the diet kind constrains model readings only: "vegan burgers" is a food liked
     assert kind_of("vegan burgers") is None
     assert kind_of("Coke Zero") == ("beverage", "coke")
+
+
+@pytest.mark.parametrize(
+    ("value", "airline"),
+    [
+        ("United", True),
+        ("Southwest", True),
+        ("吉祥航空", True),
+        ("东航", True),
+        ("United States", False),
+        ("the third time", False),
+        ("a lot", False),
+        ("Denver", False),
+    ],
+)
+def test_an_airline_by_its_name(value: str, airline: bool) -> None:
+    assert names_kind("airline", value) is airline
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("my airline changed my flight times for the third time", None),  # names no airline
+        ("I fly a lot and Delta is my go-to these days", "Delta"),  # "a lot" is no LOT
+        ("现在出差都坐东航了", "东航"),
+    ],
+)
+def test_an_airline_reading_holds_an_airlines_name(said: str, value: str | None) -> None:
+    zh = not said.isascii()
+    assert kind_value("airline", said.split()[-1] if not zh else "出差", said, zh) == value

@@ -398,3 +398,34 @@ def test_a_conjunct_the_ranker_ended_early_becomes_the_whole_name_starting_in_it
     assert _named_inside(part, ["Prometheus", "Grafana"], zh).text == "Grafana"
     before = Span(0, 4, "I'm ", -1, -1)
     assert _named_inside(before, ["Galaxy S23"], text) == before  # no name starts inside it
+
+
+@pytest.mark.parametrize(
+    ("value", "school"),
+    [
+        ("Maple Grove Montessori", True),
+        ("Lincoln Elementary", True),
+        ("蒲公英幼儿园", True),
+        ("育才中学", True),
+        ("幼儿园", False),  # the head alone names no school
+        ("High", False),
+        ("Portland", False),
+        ("望京", False),
+    ],
+)
+def test_a_school_by_its_head_word(value: str, school: bool) -> None:
+    assert value_shapes.names_school(value) is school
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "near"),
+    [
+        ("Lincoln Elementary", "I live near Lincoln Elementary", True),
+        ("实验小学", "我家就在实验小学旁边", True),
+        ("育才中学", "我家靠近育才中学", True),
+        ("Maple Grove Montessori", "moving Maya to Maple Grove Montessori", False),
+        ("蒲公英幼儿园", "新的叫蒲公英幼儿园，离我家近", False),
+    ],
+)
+def test_a_place_said_as_a_landmark(value: str, said: str, near: bool) -> None:
+    assert value_shapes.landmark(value, said) is near

@@ -10,10 +10,11 @@ from datetime import datetime
 from memquill.model import MemoryRecord
 from memquill.retrieve import asked, places
 from memquill.retrieve.turn_readings import turns
-from memquill.text import is_cjk
+from memquill.text import is_cjk, jieba_frequency
 from memquill.write import entities
 from memquill.write.extract import item_names, subjects
 from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.value_shapes import shapes
 from memquill.write.extract.values import pos_cut
 
 # "她不再当护士长了", "he's a dispatcher now": a turn about someone named before, not the user
@@ -61,12 +62,20 @@ _QUESTION_WORDS = frozenset(
 MAX_ASKED_NAMES = 3  # names a question may ask about, each one bounded lookup
 
 
+_EVERYDAY = 300  # jieba's count of a doubled word said as a word, not a nickname ("宝宝" 301)
+
+
 def named_in(question: str) -> list[str]:
     """Words of a question that may name a person filed under their name ("where does Mark
     work now?", "周琴现在住哪"): capitalised words that are no question word, or what jieba
     reads as a person's name."""
     if is_cjk(question):
-        found = [w for w, flag in pos_cut(question) if flag.startswith("nr") and len(w) > 1]
+        heads = shapes().org_heads + shapes().school_zh  # jieba tags "幼儿园" a name
+        cut = pos_cut(question)
+        found = [  # "乐乐", "豆豆": nicknames, not a word said every day ("天天", "看看", "妈妈")
+            w for w, _ in cut if len(w) == 2 and w[0] == w[1] and jieba_frequency(w) < _EVERYDAY
+        ]
+        found += [w for w, flag in cut if flag.startswith("nr") and len(w) > 1 and w not in heads]
     else:
         found = [w for w in re.findall(r"\b[A-Z][a-z]+\b", question) if w.casefold() not in _QUESTION_WORDS]
     return list(dict.fromkeys(found))[:MAX_ASKED_NAMES]

@@ -62,7 +62,7 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed_list, kind_value
+from memquill.write.extract.value_kinds import closed_list, kind_value, names_kind
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -82,6 +82,15 @@ _FREE_SEGMENT = 0.6
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
 _UNSURE_KIND = 0.75
+# Place attributes whose value, when it ends with a school's head word ("Lincoln Elementary",
+# "蒲公英幼儿园"), is where someone studies (``value_shapes.names_school``), not where they live.
+# What a clause about flying says (an airline's name elsewhere is a team, a country, a word).
+_FLYING = re.compile(
+    r"\b(?:fl(?:y|ies|ying|ew|own)|flights?|airlines?|planes?|boarding|seat(?:s|ing)?|miles|lounge|"
+    r"layovers?|trips?|travel(?:s|l?ing)?|booked|status)\b|飞|航班|机票|里程|值机|登机|出差",
+    re.IGNORECASE,
+)
+_SCHOOL_FROM = frozenset({"address", "city", "current_location", "hometown", "visited_place", "country"})
 ANTECEDENTS = 10  # the ranker's spans a reference may point back at
 REFERRED = 0.5  # the span probability of a typed name a reference points back at
 
@@ -400,6 +409,12 @@ class ModelExtractor:
                 kept[k] = q
         out = []
         for value, span_p in kept.items():
+            if (typed := self._typed(attr, value, o.said)) is not None:
+                pupil = subjects.named_person(o.said, value) if typed.key == "school" else None
+                who = f"person:{pupil}" if pupil and subject == "user" else subject  # "moving Maya to …"
+                if self.catalogue.allows(typed.key, who):
+                    out.append(self._make(o, p, typed, who, level, score, value, span_p))
+                continue
             if not fits_role(value, attr.value_type, attr.key):
                 continue
             if attr.value_type == "organisation" and names_person(value, o.said):
@@ -416,6 +431,22 @@ class ModelExtractor:
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))
         return out
+
+    def _typed(self, attr: Attribute, value: str, said: str) -> Attribute | None:
+        """The attribute a value's own type says it fills when the reading's does not: a place
+        ending with a school's head word is a school ("Maple Grove Montessori", "蒲公英幼儿园";
+        not one said as a landmark, "near Lincoln Elementary"), and an airline's name in a
+        clause about flying is the airline ("went back to United, the open seating…" had been
+        a sport)."""
+        if (
+            attr.key in _SCHOOL_FROM
+            and value_shapes.names_school(value)
+            and not value_shapes.landmark(value, said)
+        ):
+            return self.catalogue.get("school")
+        if attr.key != "airline" and names_kind("airline", value) and _FLYING.search(said):
+            return self.catalogue.get("airline")
+        return None
 
     def _make(
         self,

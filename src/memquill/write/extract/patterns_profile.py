@@ -377,7 +377,8 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         m = pattern.search(part)
         if not m or key in seen or (key == "email" and not _CONTACT_CTX.search(c.text)):
             continue
-        who = doer(part[: m.start()]) if m.start() > 0 and c.language == "zh" else ""
+        before = part[: m.start()]
+        who = (doer(before) if c.language == "zh" else subjects.named_doer(before) or "") if before else ""
         if who is None:
             continue
         if who:

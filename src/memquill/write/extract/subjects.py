@@ -301,6 +301,41 @@ def person_name(text: str) -> str | None:
     return None
 
 
+def named_doer(prefix: str) -> str | None:
+    """The person an English rule's match is said of when the words before it open with a
+    name and no first-person word ("Dana just accepted an offer at Lurie Children's": Dana's
+    employer, not the user's); None for the speaker ("So I finally started at Dell")."""
+    if speaks_of_self(prefix) or (name := person_name(prefix.lstrip())) is None:
+        return None
+    if TECH.match(name) or thing_word(name) or load().relation(name) or not _named(prefix.lstrip(), name):
+        return None
+    return name
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_ZH_OPENER = re.compile(r"\s*([\u4e00-\u9fff]{2,3})")
+
+
+def named_person(text: str, skip: str = "") -> str | None:
+    """The first person the clause names by name outside ``skip`` (a value it states): a
+    common given name anywhere in English ("we're moving Maya to Maple Grove Montessori"), a
+    Chinese opener that reads as a name or nickname ("乐乐9月要转园了"), or a word jieba reads
+    as one ("让小宇转到育才中学")."""
+    rest = text.replace(skip, " ") if skip else text
+    if not rest.isascii():
+        if (m := _ZH_OPENER.match(rest)) and (
+            name := next((n for n in (m.group(1)[:2], m.group(1)) if _named(rest, n)), None)
+        ):
+            return name
+        return next(
+            (w for w, f in pos_cut(rest) if f.startswith("nr") and 1 < len(w) < 4 and zh_person_word(w)), None
+        )
+    return next(
+        (w for w in _CAPITALISED.findall(rest) if given_name(w) and not thing_word(w) and not TECH.match(w)),
+        None,
+    )
+
+
 def zh_person_word(name: str) -> bool:
     """Does jieba read ``name`` as a person's name ("周琴", "陈姐"), or is it a nickname: 小/老/阿
     before a surname ("小张", "老李", "小刘": jieba tags them a noun or splits them, but reads

@@ -130,6 +130,12 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
     return said_kind(key, said, zh)
 
 
+def names_kind(key: str, value: str) -> bool:
+    """Is ``value`` itself one of ``key``'s kind words ("United" an airline)?"""
+    kind = kinds().get(key)
+    return kind is not None and (kind.en.fullmatch(value.strip()) is not None or value.strip() in kind.zh)
+
+
 def said_kind(key: str, said: str, zh: bool) -> str | None:
     """The first of ``key``'s kind words the clause says as a value of it (owned where the kind
     requires, not negated otherwise); None when it says none or ``key`` has no closed kind."""

@@ -18,6 +18,8 @@ choice can only cut it wrong:
 * **model names** (``model_names``: devices, vehicles…): a product's name runs on over
   its model's parts after it — a word with a digit that is no year, a model word of the
   data ("ThinkPad X1" of "ThinkPad X1 Carbon", "Pixel 8" of "Pixel 8 Pro");
+* **schools** (``school_heads``): a name ending with the word that says it is a school
+  ("Maple Grove Montessori", "蒲公英幼儿园") is where someone studies, not where they live;
 * **titles** (``titled``: books, films and shows, games, music): a name between title or
   quotation marks (《请回答1988》, “Dune”) is the work the clause is about, whatever other
   words the clause has ("前前后后看了三遍" is no film).
@@ -54,6 +56,8 @@ class Shapes:
     measures: dict[str, re.Pattern[str]]
     titled: frozenset[str]
     org_heads: tuple[str, ...]
+    school_en: frozenset[str] = frozenset()
+    school_zh: tuple[str, ...] = ()
 
 
 def _unit_rx(units: list[str]) -> str:
@@ -95,7 +99,42 @@ def shapes() -> Shapes:
         raise ConfigError(
             f"{KINDS_FILE}: expected measures by attribute key and lists of titled keys, org heads"
         )
-    return Shapes({k: _measure_rx(v) for k, v in measures.items()}, frozenset(titled), tuple(heads))
+    schools = raw.get("school_heads", {})
+    if not isinstance(schools, dict):
+        raise ConfigError(f"{KINDS_FILE}: expected school heads by language")
+    return Shapes(
+        {k: _measure_rx(v) for k, v in measures.items()},
+        frozenset(titled),
+        tuple(heads),
+        frozenset(w.casefold() for w in schools.get("en", [])),
+        tuple(schools.get("zh", [])),
+    )
+
+
+# a place said as a landmark: "near Lincoln Elementary", "育才中学旁边" is where something is
+_NEAR_EN = re.compile(
+    r"\b(?:near|next to|close to|by|opposite|across from|behind|beside|around|past)\s+(?:the\s+)?$", re.I
+)
+_NEAR_ZH = re.compile(r"^(?:附近|旁边|对面|边上|周边|周围|门口|后面|那边|那块)")
+
+
+def landmark(value: str, said: str) -> bool:
+    """Is ``value`` said as a landmark something is near, not a place of its own?"""
+    at = said.find(value)
+    if at < 0:
+        return False
+    before, after = said[:at], said[at + len(value) :]
+    return bool(_NEAR_EN.search(before) or _NEAR_ZH.match(after) or before.endswith(("靠近", "挨着")))
+
+
+def names_school(value: str) -> bool:
+    """Does ``value`` end with the word that says it is a school ("Lincoln Elementary",
+    "育才中学")? A bare head ("school", "幼儿园") names none."""
+    found = shapes()
+    words = value.split()
+    if len(words) > 1 and words[-1].casefold() in found.school_en:
+        return True
+    return any(value.endswith(h) and len(value) > len(h) for h in found.school_zh)
 
 
 # jieba tags a Chinese organisation's name is made of: nouns, names, abbreviations, Latin
