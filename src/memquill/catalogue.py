@@ -99,6 +99,10 @@ class Attribute(_Frozen):
     # value each (one phone and one laptop; one car and one bike): a new phone replaces the
     # phone, never the laptop
     kinds: dict[str, KindWords] = Field(default_factory=dict)
+    # other attributes of the same subject a question about this one may find its answer in,
+    # however the statement was read ("where is it hosted": a PaaS is filed as the deploy
+    # target, a cloud as the cloud)
+    also_in: tuple[str, ...] = ()
     labels: Bilingual
     questions: Questions
     description: str

@@ -63,8 +63,24 @@ TECH_ROLES: dict[str, str] = {
     **dict.fromkeys(
         ("django", "flask", "fastapi", "spring", "rails", "laravel", "nestjs", "express"), "stack:framework"
     ),
-    **dict.fromkeys(("aws", "gcp", "azure", "aliyun", "tencent_cloud"), "stack:cloud"),
-    **dict.fromkeys(("kubernetes", "vercel", "heroku", "netlify"), "stack:deploy_target"),
+    **dict.fromkeys(
+        (
+            "aws",
+            "gcp",
+            "azure",
+            "aliyun",
+            "tencent_cloud",
+            "huawei_cloud",
+            "volcengine",
+            "digitalocean",
+            "linode",
+            "hetzner",
+        ),
+        "stack:cloud",
+    ),
+    **dict.fromkeys(
+        ("kubernetes", "vercel", "heroku", "netlify", "fly.io", "cloudflare"), "stack:deploy_target"
+    ),
     **dict.fromkeys(("docker", "podman"), "stack:container"),
     **dict.fromkeys(("terraform", "ansible", "pulumi"), "stack:iac"),
     **dict.fromkeys(("pnpm", "npm", "yarn", "poetry", "uv", "pip", "conda"), "stack:package_manager"),

@@ -52,6 +52,11 @@ from memquill.write.extract.appositions import relation_names
         ("My thesis advisor Dr. Patel wants more ablations", False, [("mentor", "Dr. Patel")]),
         ("my climbing partner Jules is the only person I trust on belay", False, []),
         ("my new partner Jules cooks", False, [("partner", "Jules")]),
+        # a nickname of a Latin name; a new one said to
+        ("我的新领导阿May人很好", True, [("manager", "阿May")]),
+        ("我同事小K下周离职", True, [("colleague", "小K")]),
+        ("帮我写封邮件给新领导阿May，介绍一下自己", True, [("manager", "阿May")]),
+        ("给领导发个消息，说我晚点到", True, []),
     ],
 )
 def test_relation_names(text: str, zh: bool, expected: list[tuple[str, str]]) -> None:

@@ -187,3 +187,14 @@ def test_the_names_a_question_asks_about(question: str, names: list[str]) -> Non
 def test_a_question_about_a_childs_kindergarten_goes_to_the_school_slot(question: str, subject: str) -> None:
     slots = routing.route(question, named={"乐乐": "person:乐乐", "Maya": "person:Maya"})
     assert (slots[0].subject, slots[0].key) == (subject, "school")
+
+
+@pytest.mark.parametrize(
+    ("question", "keys"),
+    [
+        ("where is my app hosted right now?", {"stack:cloud", "stack:deploy_target"}),
+        ("我们部署在哪", {"stack:cloud", "stack:deploy_target"}),
+    ],
+)
+def test_a_question_looks_in_every_slot_its_answer_may_be_filed_in(question: str, keys: set[str]) -> None:
+    assert keys <= {s.key for s in routing.route(question)}

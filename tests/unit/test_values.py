@@ -76,6 +76,8 @@ def test_similarity_is_only_consulted_for_free_text() -> None:
         ("project", "stack:postgresql", False, ("project", "stack:database")),
         ("project:web", "stack:pnpm", False, ("project:web", "stack:package_manager")),
         ("project", "stack:someorm", False, ("project", "stack:library")),
+        ("project", "stack:fly.io", False, ("project", "stack:deploy_target")),  # a hosting platform
+        ("project", "stack:hetzner", False, ("project", "stack:cloud")),
         ("user", "location", False, ("user", "city")),
         ("user", "role", False, ("user", "occupation")),
         ("user", "manager", False, ("person:manager", "name")),

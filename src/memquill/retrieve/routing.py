@@ -274,14 +274,18 @@ def _router_slots(
 
 
 def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
-    """Each slot followed by the other slot that may state the same answer about the reader's
-    belonging (the user's ``vehicle`` ↔ the car's ``model``, ``asked.belonging_slots``)."""
+    """Each slot followed by the other slots that may state the same answer: about the reader's
+    belonging (the user's ``vehicle`` ↔ the car's ``model``, ``asked.belonging_slots``), or the
+    catalogue's ``also_in`` (a project's cloud ↔ its deploy target)."""
+    cat = load()
     out: list[Slot] = []
     for s in slots:
         out.append(s)
         out += [
             Slot(subj, key, s.via) for subj, key in asked.belonging_slots(s.subject, s.key, is_cjk(query))
         ]
+        attr = cat.get(s.key)
+        out += [Slot(s.subject, key, s.via) for key in (attr.also_in if attr else ())]
     return out
 
 

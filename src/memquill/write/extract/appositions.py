@@ -69,14 +69,17 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
     )
     stop = _alternation(ends)
-    latin = r"([A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
+    # a Latin name, or a nickname of one ("阿May", "小K"; 阿/小/老 open nicknames)
+    latin = r"((?:[阿小老](?=[A-Z]))?[A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
     # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
-    # one opening a segment, without "我" is the user's too ("，医生叫少吃盐" names no doctor)
+    # one opening a segment or said to ("写封邮件给新领导阿May"), without "我" is the user's too
+    # ("，医生叫少吃盐" names no doctor)
     # …and one a word of what kind says which ("研究生导师周教授", "大学室友小林"; not "朋友的领导")
     kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)??"
     lead = (
-        rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新))("
+        rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新)"
+        r"|(?:给|跟|向|替)(?:新来的|新|现在的))("
         + zh
         + ")"
     )

@@ -189,7 +189,28 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("runtime", ("node.js", "nodejs=node.js", "node=node.js", "deno", "jdk")),
-    ("cloud", ("aws", "gcp", "azure", "阿里云=aliyun", "腾讯云=tencent_cloud")),
+    (
+        "cloud",
+        (
+            "aws",
+            "gcp",
+            "google cloud=gcp",
+            "azure",
+            "阿里云=aliyun",
+            "腾讯云=tencent_cloud",
+            "华为云=huawei_cloud",
+            "火山引擎=volcengine",
+            # platforms an app is hosted on (a deploy target and, asked, where it is hosted)
+            "heroku",
+            "fly.io",
+            "vercel",
+            "netlify",
+            "digitalocean",
+            "linode",
+            "hetzner",
+            "cloudflare",
+        ),
+    ),
     (
         "meeting_time",
         (
@@ -312,7 +333,7 @@ _TECH_CI = (
     "clickhouse|kubernetes|k8s|docker|terraform|ansible|pnpm|npm|yarn|webpack|vite|tensorflow|"
     "pytorch|\\.net|c#|kotlin|scala|elixir|graphql|grpc|tailwind|redux|zustand|jenkins|"
     "github actions|gitlab ci|circleci|nginx|celery|airflow|spark|flink|snowflake|bigquery|"
-    "aws|gcp|azure|阿里云|腾讯云|prometheus|grafana|sentry"
+    "aws|gcp|azure|阿里云|腾讯云|prometheus|grafana|sentry|heroku|fly\\.io|vercel|netlify|digitalocean"
 )
 TECH = re.compile(
     rf"(?<![A-Za-z.])((?i:{_TECH_CI})|Go|Rust|Swift|Express)(?![A-Za-z])"
