@@ -79,9 +79,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)??"
     lead = (
         rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新)"
-        r"|(?:给|跟|向|替)(?:新来的|新|现在的))("
-        + zh
-        + ")"
+        r"|(?:给|跟|向|替)(?:新来的|新|现在的))(" + zh + ")"
     )
     titled = rf"([{_CJK}](?:{_alternation(zh_titles)}))"  # a surname and a title: "周教授", "陈总"
     zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{titled}|{cjk}|([小老阿][{_CJK}]))")
