@@ -82,14 +82,14 @@ _FREE_SEGMENT = 0.6
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
 _UNSURE_KIND = 0.75
-# Place attributes whose value, when it ends with a school's head word ("Lincoln Elementary",
-# "蒲公英幼儿园"), is where someone studies (``value_shapes.names_school``), not where they live.
 # What a clause about flying says (an airline's name elsewhere is a team, a country, a word).
 _FLYING = re.compile(
     r"\b(?:fl(?:y|ies|ying|ew|own)|flights?|airlines?|planes?|boarding|seat(?:s|ing)?|miles|lounge|"
     r"layovers?|trips?|travel(?:s|l?ing)?|booked|status)\b|飞|航班|机票|里程|值机|登机|出差",
     re.IGNORECASE,
 )
+# Place attributes whose value, when it ends with a school's head word ("Lincoln Elementary",
+# "蒲公英幼儿园"), is where someone studies (``value_shapes.names_school``), not where they live.
 _SCHOOL_FROM = frozenset({"address", "city", "current_location", "hometown", "visited_place", "country"})
 ANTECEDENTS = 10  # the ranker's spans a reference may point back at
 REFERRED = 0.5  # the span probability of a typed name a reference points back at

@@ -305,9 +305,10 @@ def named_doer(prefix: str) -> str | None:
     """The person an English rule's match is said of when the words before it open with a
     name and no first-person word ("Dana just accepted an offer at Lurie Children's": Dana's
     employer, not the user's); None for the speaker ("So I finally started at Dell")."""
-    if speaks_of_self(prefix) or (name := person_name(prefix.lstrip())) is None:
+    opening = prefix.lstrip()
+    if speaks_of_self(opening) or (name := person_name(opening)) is None:
         return None
-    if TECH.match(name) or thing_word(name) or load().relation(name) or not _named(prefix.lstrip(), name):
+    if TECH.match(name) or thing_word(name) or load().relation(name) or not _named(opening, name):
         return None
     return name
 
