@@ -81,6 +81,12 @@ def asked(text: str, by_clause: bool = False) -> bool:
     return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
 
 
+def said_part(text: str) -> str:
+    """The turn's clauses that are said, not asked: a value named only in a question to the
+    assistant ("Barclays just charged me £35. Monzo or Starling?") is an option, not a value."""
+    return " ".join(c for c in _CLAUSES.findall(text) if c.strip() and not NOT_SAID.search(c.strip()))
+
+
 # A question about the past wants the older statements ("where did I live before",
 # "我以前用什么编辑器", "when did I move"): no timeline then.
 HISTORY = re.compile(
@@ -277,9 +283,7 @@ def statements(
                         continue
                     if _elsewhere(st, t, slot[1], taken):  # that attribute's: history here, never the answer
                         st = replace(st, past=True)
-                    who = whose.resolved(whose.subject(st.text), st.at, named) or whose.by_name(
-                        st.text, names
-                    )
+                    who = whose.whom(st.text, st.at, named, names)
                     (said if whose.same_subject(slot[0], who, st.text) else others).append(st)
     return said, others
 
@@ -368,7 +372,7 @@ def _loose(
     离谱", "Back in Dali I used to bike…", read as food and sport): what they name is an older
     value unless it is the newest statement's (``_outdone``)."""
     seen = {(s.record.id, s.text) for s in said}
-    named = whose.named(records)
+    named, names = whose.named(records), whose.known(records)
     attr = load().get(slot[1])
     passing = attr is not None and attr.value_type in slot_values.PASSING
     out = []
@@ -379,8 +383,29 @@ def _loose(
             st = _statement(r, t, slot[1], loose=True) or (_passing(r, t, slot[1]) if passing else None)
             if st is None or (r.id, st.text) in seen:
                 continue
-            if whose.same_subject(slot[0], whose.resolved(whose.subject(st.text), st.at, named), st.text):
+            if whose.same_subject(slot[0], whose.whom(st.text, st.at, named, names), st.text):
                 out.append(st)
+            elif passing:  # "…, Barclays just charged me £35. my flatmate Jess uses Starling"
+                out += _own_sentences(st, slot, named, names)
+    return out
+
+
+def _own_sentences(
+    st: Statement, slot: tuple[str, str], named: Sequence[tuple[datetime, str]], names: dict[str, str]
+) -> list[Statement]:
+    """The sentences of a turn about someone else that are about the slot's subject and name
+    a value of the attribute's kind: the turn's subject is its first relation ("my flatmate
+    Jess uses Starling"), but what the user said of their own in another sentence
+    ("Barclays just charged me £35") is still a passing mention of the user's slot."""
+    out = []
+    for part in (x.strip() for x in SENTENCE.split(st.text)):
+        if not part or part == st.text.strip():
+            continue
+        own = replace(st, text=part)
+        if whose.same_subject(slot[0], whose.whom(part, st.at, named, names), part) and slot_values.named(
+            slot[1], own
+        ):
+            out.append(own)
     return out
 
 
@@ -467,7 +492,7 @@ def _outdone(st: Statement, newest: Statement, now: Collection[str], key: str) -
     newest statement's values is history: it leaves with the older statements."""
     if (not st.past and (newest.at - st.at).total_seconds() <= SAME_TIME) or not slot_values.named(key, st):
         return False  # a recall ("以前用 Sublime Text 的时候…") is history however new
-    return not any(states_value(st.text, v) for v in now)
+    return not any(states_value(said_part(st.text), v) for v in now)
 
 
 # A slot record made only from supposing turns ("If we ever went back to Bengaluru I'd live

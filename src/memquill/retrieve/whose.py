@@ -144,6 +144,12 @@ def resolved(said: str | None, at: datetime, named: Sequence[tuple[datetime, str
     return before[-1] if before else said
 
 
+def whom(text: str, at: datetime, named: Sequence[tuple[datetime, str]], names: dict[str, str]) -> str | None:
+    """Whom a stored turn is about: a relation it names or a pronoun points back to
+    (``resolved``), else a name the pool knows it opens with (``by_name``), else the user."""
+    return resolved(subject(text), at, named) or by_name(text, names)
+
+
 def same_subject(slot_subject: str, said: str | None, text: str = "") -> bool:
     """A turn naming a relation ("我老婆辞职了") is about that person; one naming none is
     about the user (or the user's project) — and about a pet or belonging (``item:dog``)
