@@ -78,7 +78,7 @@ def asked(text: str, by_clause: bool = False) -> bool:
         # applied for ("Colleague Tom tried to convince me to move the clinic app to
         # CockroachDB. Not happening." led over the database the app runs on)
         return NOT_SAID.search(text) is not None or supposed.urged_or_sought(text)
-    return all(NOT_SAID.search(c.strip()) for c in _CLAUSES.findall(text) if c.strip())
+    return not said_part(text)
 
 
 def said_part(text: str) -> str:
