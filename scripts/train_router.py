@@ -43,7 +43,11 @@ BARS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 # Questions written for the router: the first set, then rows written apart for slots the
 # router confused (address vs city, a car's model vs the user's vehicle, the project's
 # database vs its cloud, bank, gym …).
-CORPORA = ("tests/data/questions_train.jsonl", "tests/data/questions_confusable.jsonl")
+CORPORA = (
+    "tests/data/questions_train.jsonl",
+    "tests/data/questions_confusable.jsonl",
+    "tests/data/questions_providers.jsonl",
+)
 
 
 def read_corpus(paths: list[Path]) -> list[dict]:  # type: ignore[type-arg]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import active_values, say_apart
 
 
 def names(mem: Memory, user: str) -> set[tuple[str, str | None]]:
@@ -223,3 +225,64 @@ def test_the_sentence_before_sets_whom_a_subjectless_one_is_about(
     held = {(r.subject, r.key, r.value) for r in mem_e5.records(user="u", statuses=["active", "candidate"])}
     assert (subject, "occupation", value) in held, held
     assert not any(s == other and k == "occupation" for s, k, _ in held), held
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "was", "now"),
+    [
+        (
+            [
+                "My family doctor Dr. Mehta is retiring at the end of the month.",
+                "Got a spot with a new family doctor finally, Dr. Lavoie at a clinic on Queen East.",
+            ],
+            "who's my family doctor now?",
+            "Dr. Mehta",
+            "Dr. Lavoie",
+        ),
+        (
+            [
+                "Priya is my manager.",
+                "Finally we hired a permanent manager, Marisol, she came over from Shopify.",
+            ],
+            "who's my manager at the moment?",
+            "Priya",
+            "Marisol",
+        ),
+        (
+            ["我的家庭医生是刘医生，约起来特别难。", "现在换了新医生陈医生，就在公司楼下。"],
+            "我现在的家庭医生是谁？",
+            "刘医生",
+            "陈医生",
+        ),
+        (
+            ["我的牙医是王医生。", "我的牙医是周大夫，上周刚换的。"],
+            "我现在的牙医是谁？",
+            "王医生",
+            "周大夫",
+        ),
+    ],
+    ids=["en-doctor", "en-manager", "zh-new-doctor", "zh-titled"],
+)
+def test_a_new_relation_someone_got_or_one_said_with_a_title_is_named(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, was: str, now: str
+) -> None:
+    """ "Got … a new family doctor finally, Dr. Lavoie", "we hired a permanent manager, Marisol"
+    (a new one someone got, named after a comma) and "我的家庭医生是刘医生" (是 before a surname and
+    a title) name the relation; each new name replaces the old one."""
+    say_apart(mem_e5, clock, turns, gap_days=60)
+    names = active_values(mem_e5, "name")
+    assert any(v == {now} for s, v in names.items() if s.startswith("person:")), names
+    assert not any(was in v for v in names.values()), names
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.value == now, (top.key, top.value, top.content)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I need a new dentist, Tom at my old place is awful.", "我老婆是老师。", "我领导是个好人。"],
+)
+def test_a_wished_for_relation_or_a_plain_predicate_names_no_one(
+    mem_e5: Memory, clock: FixedClock, text: str
+) -> None:
+    say_apart(mem_e5, clock, [text], gap_days=2)
+    assert not active_values(mem_e5, "name"), active_values(mem_e5, "name")

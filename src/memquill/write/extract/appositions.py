@@ -22,6 +22,7 @@ from memquill.model import Candidate, MemoryType
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import blocked
 from memquill.write.extract.subjects import relation_alternations
+from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
 
 _CJK = r"\u4e00-\u9fff"
@@ -62,10 +63,13 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     titles, ends, zh_titles = _data()
     title = _alternation(titles)
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
+    # "my sister Amy", and a new one someone got ("got a spot with a new family doctor finally,
+    # Dr. Lavoie", "we hired a permanent manager, Marisol"), not one wished for ("I need a new…")
+    got = r"(?:got|have|has|hired|found|assigned|with|welcomed|met)\s+(?:a|an|our)\s+(?:new|permanent)"
     en_rx = re.compile(
-        r"\b(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?(?:[A-Za-z][A-Za-z-]*\s+){0,2}?((?i:"
+        rf"\b(?:(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?|(?i:{got})\s+)(?:[A-Za-z][A-Za-z-]*\s+){{0,2}}?((?i:"
         + en
-        + r"))(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
+        + r"))(?:\s+(?i:finally|now))?(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"
         + rf"((?:(?:{title})\s+)?{word}(?:\s+{word}){{0,2}})(?![\w'’])"
     )
     stop = _alternation(ends)
@@ -73,16 +77,19 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     latin = r"((?:[阿小老](?=[A-Z]))?[A-Z][A-Za-z'’-]*(?:\s+[A-Z][A-Za-z'’-]*){0,2})"
     cjk = rf"([{_CJK}]{{2,3}}?)(?={stop}|$|[，,。；;！!？?、\s\d])"
     # "新领导郑凯第一次一对一…", "…，新来的领导叫黄敏": a relation opening the clause, or a new
-    # one opening a segment or said to ("写封邮件给新领导阿May"), without "我" is the user's too
+    # one opening a segment, one changed to or arrived ("换了新医生陈医生", "来了个新同事小王"),
+    # or said to ("写封邮件给新领导阿May"), without "我" is the user's too
     # ("，医生叫少吃盐" names no doctor)
     # …and one a word of what kind says which ("研究生导师周教授", "大学室友小林"; not "朋友的领导")
     kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)??"
     lead = (
         rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新)"
+        r"|(?:换了个?|换成了?|来了个?)(?:新来的|新的?)"
         r"|(?:给|跟|向|替)(?:新来的|新|现在的))(" + zh + ")"
     )
-    titled = rf"([{_CJK}](?:{_alternation(zh_titles)}))"  # a surname and a title: "周教授", "陈总"
-    zh_rx = re.compile(lead + rf"(叫)?\s*(?:{latin}|{titled}|{cjk}|([小老阿][{_CJK}]))")
+    titled = rf"[{_CJK}](?:{_alternation(zh_titles)})"  # a surname and a title: "周教授", "陈总"
+    # "我的家庭医生是刘医生": 是 only before a surname and a title ("我老婆是老师" names no one)
+    zh_rx = re.compile(lead + rf"(叫|是(?={titled}))?\s*(?:{latin}|({titled})|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 
 
@@ -230,8 +237,8 @@ def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
     out = []
     for key, name in relation_names(c.text, zh):
         subject = f"person:{key}"
-        if (subject, "name") in have:
-            continue
+        if (subject, "name") in have or thing_word(name):
+            continue  # "a phone plan with Vodafone, my wife and two kids": a carrier, no name
         have.add((subject, "name"))
         rel = load().relation_of(key)
         words = (rel.zh if zh else rel.en) if rel else ()

@@ -62,7 +62,7 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed_list, kind_value, names_kind
+from memquill.write.extract.value_kinds import closed_list, domain_kind, kind_value
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -82,12 +82,14 @@ _FREE_SEGMENT = 0.6
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
 _UNSURE_KIND = 0.75
-# What a clause about flying says (an airline's name elsewhere is a team, a country, a word).
-_FLYING = re.compile(
-    r"\b(?:fl(?:y|ies|ying|ew|own)|flights?|airlines?|planes?|boarding|seat(?:s|ing)?|miles|lounge|"
-    r"layovers?|trips?|travel(?:s|l?ing)?|booked|status)\b|飞|航班|机票|里程|值机|登机|出差",
+# A clause about working somewhere: an employer's name there stays the employer, whatever else
+# the company sells ("I work at Verizon in the network team" is no phone plan).
+_EMPLOYED = re.compile(
+    r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|jobs?\s+at|hired|employ(?:s|ed|er|ee)|intern(?:ing|ship)?)\b"
+    r"|上班|工作|入职|任职|就职|实习|跳槽|同事|领导",
     re.IGNORECASE,
 )
+_WORK_KEYS = frozenset({"employer", "previous_employer", "client", "customers", "workplace"})
 # Place attributes whose value, when it ends with a school's head word ("Lincoln Elementary",
 # "蒲公英幼儿园"), is where someone studies (``value_shapes.names_school``), not where they live.
 _SCHOOL_FROM = frozenset({"address", "city", "current_location", "hometown", "visited_place", "country"})
@@ -435,18 +437,20 @@ class ModelExtractor:
     def _typed(self, attr: Attribute, value: str, said: str) -> Attribute | None:
         """The attribute a value's own type says it fills when the reading's does not: a place
         ending with a school's head word is a school ("Maple Grove Montessori", "蒲公英幼儿园";
-        not one said as a landmark, "near Lincoln Elementary"), and an airline's name in a
-        clause about flying is the airline ("went back to United, the open seating…" had been
-        a sport)."""
+        not one said as a landmark, "near Lincoln Elementary"), and a value of a closed kind in a
+        clause about its domain is that kind's (``value_kinds.domain_kind``: an airline's name in
+        a clause about flying is the airline, "went back to United, the open seating…" had been
+        a sport; a carrier's in one about a phone plan the carrier, not an employer)."""
         if (
             attr.key in _SCHOOL_FROM
             and value_shapes.names_school(value)
             and not value_shapes.landmark(value, said)
         ):
             return self.catalogue.get("school")
-        if attr.key != "airline" and names_kind("airline", value) and _FLYING.search(said):
-            return self.catalogue.get("airline")
-        return None
+        if attr.key in _WORK_KEYS and _EMPLOYED.search(said):
+            return None
+        other = domain_kind(attr.key, value, said)
+        return self.catalogue.get(other) if other else None
 
     def _make(
         self,

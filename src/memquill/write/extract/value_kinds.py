@@ -44,6 +44,7 @@ class Kind:
     en: re.Pattern[str]
     zh: tuple[str, ...]
     objects: bool = True  # a liked object naming a word fills the slot ("I love Coke Zero"); not a diet
+    context: re.Pattern[str] | None = None  # words of the kind's domain (flying, a phone plan)
 
 
 @cache
@@ -55,11 +56,39 @@ def kinds() -> dict[str, Kind]:
         raise ConfigError(f"{KINDS_FILE}: expected kinds by attribute key")
     out = {}
     for key, spec in table.items():
-        en = sorted(spec.get("en", []), key=len, reverse=True)
-        rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in en) + r")(?:e?s)?\b", re.IGNORECASE)
+        flags = 0 if spec.get("cased") else re.IGNORECASE  # "Three" the carrier, not three
+        rx = re.compile(r"\b(?:" + _alternation(spec.get("en", [])) + r")(?:e?s)?\b", flags)
         zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
-        out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)))
+        ctx = spec.get("context")
+        context = None
+        if ctx:
+            zh_ctx = _alternation(ctx.get("zh", []))
+            en_ctx = rf"\b(?:{_alternation(ctx.get('en', []))})\b"
+            context = re.compile(en_ctx + (f"|{zh_ctx}" if zh_ctx else ""))
+        out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)), context)
     return out
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def domain_kind(key: str, value: str, said: str) -> str | None:
+    """The attribute a value of ``key``'s reading fills by its own kind: ``value`` is a word of
+    another kind whose domain the clause speaks of ("switched to Telstra, porting my number…"
+    a mobile carrier, not an employer; "went back to United, the open seating…" an airline, not
+    a sport). When several kinds claim the value, the one whose domain word stands nearest it."""
+    at = said.find(value)
+    if at < 0:
+        return None
+    best: tuple[int, str] | None = None
+    for other, kind in kinds().items():
+        if other == key or kind.context is None or not names_kind(other, value):
+            continue
+        gaps = [min(abs(m.start() - at), abs(m.end() - at)) for m in kind.context.finditer(said)]
+        if gaps and (best is None or min(gaps) < best[0]):
+            best = (min(gaps), other)
+    return best[1] if best else None
 
 
 def kind_of(obj: str) -> tuple[str, str] | None:
