@@ -9,7 +9,7 @@ from memquill.catalogue import load
 from memquill.write.extract import values
 from memquill.write.extract.model_gates import empty, predicate
 from memquill.write.extract.span_path import clause_cut
-from memquill.write.extract.value_kinds import closed_list, kind_of, kind_value, names_kind
+from memquill.write.extract.value_kinds import closed_list, domain_kind, kind_of, kind_value, names_kind
 
 
 @pytest.mark.parametrize(
@@ -136,3 +136,35 @@ def test_an_airline_by_its_name(value: str, airline: bool) -> None:
 def test_an_airline_reading_holds_an_airlines_name(said: str, value: str | None) -> None:
     zh = not said.isascii()
     assert kind_value("airline", said.split()[-1] if not zh else "出差", said, zh) == value
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said", "expected"),
+    [
+        (
+            "employer",
+            "Telstra",
+            "Ok I've switched to Telstra, will porting my number break 2FA?",
+            "mobile_carrier",
+        ),
+        (
+            "employer",
+            "TekSavvy",
+            "so I switched to TekSavvy, how do I set up my own router?",
+            "internet_provider",
+        ),
+        ("employer", "Telstra", "Telstra's internet keeps dropping, my phone is fine", "internet_provider"),
+        ("employer", "电信", "家里宽带换成电信了，网速快多了", "internet_provider"),
+        ("employer", "移动", "上周携号转网到移动了，流量便宜", "mobile_carrier"),
+        ("sport", "United", "Flying United again, the open seating was chaos", "airline"),
+        ("employer", "Telstra", "Telstra had record profits this year", None),  # no domain word
+        ("employer", "Three", "three of us share a phone plan", None),  # cased: not as said
+        ("mobile_carrier", "Optus", "switched my phone to Optus", None),  # already the kind's
+    ],
+)
+def test_a_kind_word_in_its_domain_is_that_kind(
+    key: str, value: str, said: str, expected: str | None
+) -> None:
+    """A closed kind's word in a clause that says one of its domain words fills the kind's
+    attribute; two kinds claiming it (Telstra: phone and internet) go to the nearer word."""
+    assert domain_kind(key, value, said) == expected

@@ -64,7 +64,7 @@ def kinds() -> dict[str, Kind]:
         if ctx:
             zh_ctx = _alternation(ctx.get("zh", []))
             en_ctx = rf"\b(?:{_alternation(ctx.get('en', []))})\b"
-            context = re.compile(en_ctx + (f"|{zh_ctx}" if zh_ctx else ""))
+            context = re.compile(en_ctx + (f"|{zh_ctx}" if zh_ctx else ""), re.IGNORECASE)
         out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)), context)
     return out
 
