@@ -1,7 +1,8 @@
 """Train the question router shipped as ``src/memquill/data/question_router.npz``.
 
     .venv/bin/python scripts/train_router.py
-        [--corpus tests/data/questions_train.jsonl,tests/data/questions_confusable.jsonl]
+        [--corpus tests/data/questions_train.jsonl,tests/data/questions_confusable.jsonl,
+         tests/data/questions_providers.jsonl]
         [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
         [--route-min 0.4] [--refit] [--compare]
 

@@ -58,6 +58,7 @@ _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){
 
 _TEAM_EN = r"(?:team|group|department|squad)"
 _ROLE = rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))"
+# where an English employer ends: "at Google on the search team", "at Bank of America in Charlotte"
 _AFTER_EMPLOYER = r"(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since|on|in|doing|where|which|with)\b)"
 
 
