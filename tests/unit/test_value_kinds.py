@@ -158,6 +158,8 @@ def test_an_airline_reading_holds_an_airlines_name(said: str, value: str | None)
         ("employer", "移动", "上周携号转网到移动了，流量便宜", "mobile_carrier"),
         ("sport", "United", "Flying United again, the open seating was chaos", "airline"),
         ("employer", "Telstra", "Telstra had record profits this year", None),  # no domain word
+        ("employer", "Verizon", "I work at Verizon on the network team", None),  # its own domain word
+        ("employer", "中国移动", "我在中国移动上班，做网络优化", None),
         ("employer", "Three", "three of us share a phone plan", None),  # cased: not as said
         ("mobile_carrier", "Optus", "switched my phone to Optus", None),  # already the kind's
     ],
@@ -166,5 +168,6 @@ def test_a_kind_word_in_its_domain_is_that_kind(
     key: str, value: str, said: str, expected: str | None
 ) -> None:
     """A closed kind's word in a clause that says one of its domain words fills the kind's
-    attribute; two kinds claiming it (Telstra: phone and internet) go to the nearer word."""
+    attribute; two kinds claiming it (Telstra: phone and internet) go to the nearer word; a
+    reading whose own attribute's words the clause says (``own_context``) keeps its attribute."""
     assert domain_kind(key, value, said) == expected

@@ -82,14 +82,6 @@ _FREE_SEGMENT = 0.6
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
 _UNSURE_KIND = 0.75
-# A clause about working somewhere: an employer's name there stays the employer, whatever else
-# the company sells ("I work at Verizon in the network team" is no phone plan).
-_EMPLOYED = re.compile(
-    r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|jobs?\s+at|hired|employ(?:s|ed|er|ee)|intern(?:ing|ship)?)\b"
-    r"|上班|工作|入职|任职|就职|实习|跳槽|同事|领导",
-    re.IGNORECASE,
-)
-_WORK_KEYS = frozenset({"employer", "previous_employer", "client", "customers", "workplace"})
 # Place attributes whose value, when it ends with a school's head word ("Lincoln Elementary",
 # "蒲公英幼儿园"), is where someone studies (``value_shapes.names_school``), not where they live.
 _SCHOOL_FROM = frozenset({"address", "city", "current_location", "hometown", "visited_place", "country"})
@@ -447,8 +439,6 @@ class ModelExtractor:
             and not value_shapes.landmark(value, said)
         ):
             return self.catalogue.get("school")
-        if attr.key in _WORK_KEYS and _EMPLOYED.search(said):
-            return None
         other = domain_kind(attr.key, value, said)
         return self.catalogue.get(other) if other else None
 

@@ -59,12 +59,7 @@ def kinds() -> dict[str, Kind]:
         flags = 0 if spec.get("cased") else re.IGNORECASE  # "Three" the carrier, not three
         rx = re.compile(r"\b(?:" + _alternation(spec.get("en", [])) + r")(?:e?s)?\b", flags)
         zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
-        ctx = spec.get("context")
-        context = None
-        if ctx:
-            zh_ctx = _alternation(ctx.get("zh", []))
-            en_ctx = rf"\b(?:{_alternation(ctx.get('en', []))})\b"
-            context = re.compile(en_ctx + (f"|{zh_ctx}" if zh_ctx else ""), re.IGNORECASE)
+        context = _context(spec["context"]) if spec.get("context") else None
         out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)), context)
     return out
 
@@ -73,13 +68,29 @@ def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+def _context(spec: dict[str, list[str]]) -> re.Pattern[str]:
+    """Domain words (English as whole words, Chinese anywhere), in any case."""
+    en, zh = _alternation(spec.get("en", [])), _alternation(spec.get("zh", []))
+    return re.compile(rf"\b(?:{en})\b" + (f"|{zh}" if zh else ""), re.IGNORECASE)
+
+
+@cache
+def own_contexts() -> dict[str, re.Pattern[str]]:
+    """Per attribute, the words that keep its reading whatever kind the value also names."""
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    return {key: _context(spec) for key, spec in raw.get("own_context", {}).items()}
+
+
 def domain_kind(key: str, value: str, said: str) -> str | None:
     """The attribute a value of ``key``'s reading fills by its own kind: ``value`` is a word of
     another kind whose domain the clause speaks of ("switched to Telstra, porting my number…"
     a mobile carrier, not an employer; "went back to United, the open seating…" an airline, not
-    a sport). When several kinds claim the value, the one whose domain word stands nearest it."""
+    a sport). When several kinds claim the value, the one whose domain word stands nearest it;
+    none when the clause says a word of the reading's own (``own_context``: "I work at Verizon
+    on the network team" stays an employer)."""
     at = said.find(value)
-    if at < 0:
+    own = own_contexts().get(key)
+    if at < 0 or (own is not None and own.search(said)):
         return None
     best: tuple[int, str] | None = None
     for other, kind in kinds().items():
