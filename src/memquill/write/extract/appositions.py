@@ -112,7 +112,12 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 def relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
-    """(relation key, name) for each person the clause names beside their relation."""
+    """(relation key, name) for each person the clause names beside their relation; a kind
+    word is no one's name ("a phone plan with Vodafone, my wife and two kids": a carrier)."""
+    return [(key, name) for key, name in _relation_names(text, zh) if not thing_word(name)]
+
+
+def _relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
     en_rx, zh_rx, _ = _patterns()
     cat = load()
     out: list[tuple[str, str]] = []
@@ -237,8 +242,8 @@ def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
     out = []
     for key, name in relation_names(c.text, zh):
         subject = f"person:{key}"
-        if (subject, "name") in have or thing_word(name):
-            continue  # "a phone plan with Vodafone, my wife and two kids": a carrier, no name
+        if (subject, "name") in have:
+            continue
         have.add((subject, "name"))
         rel = load().relation_of(key)
         words = (rel.zh if zh else rel.en) if rel else ()
