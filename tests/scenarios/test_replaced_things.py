@@ -298,3 +298,58 @@ def test_the_kind_asked_leads_the_slot(
         (h.memory.key, h.memory.content) for h in hits
     ]
     assert all(w not in top.content for w in ("小米14", "ThinkPad", "MacBook", "Pixel") if w not in want)
+
+
+def learning(mem: Memory) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in mem.records(user="u", statuses=["active", "superseded"]):
+        if r.subject == "user" and r.key == "learning":
+            out.setdefault(r.status.value, set()).add(r.value or "")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "active", "superseded"),
+    [
+        pytest.param(
+            "在学日语，五十音图老是记混",
+            "日语学了几个月实在坚持不下去，干脆改学西班牙语了",
+            {"西班牙语"},
+            {"日语"},
+            id="zh-switched-from-named",
+        ),
+        pytest.param(
+            "I'm learning German, doing an A2 course twice a week",
+            "German wasn't clicking, so I switched to Italian lessons instead",
+            {"Italian"},
+            {"German"},
+            id="en-switched-from-named",
+        ),
+        # a second subject taken up beside the first keeps both
+        pytest.param(
+            "在学日语，五十音图老是记混",
+            "日语还在学，最近又开始学韩语了",
+            {"日语", "韩语"},
+            set(),
+            id="zh-still-learning-the-first",
+        ),
+        pytest.param(
+            "I'm learning German, doing an A2 course twice a week",
+            "German is going fine, and I'm also learning Italian now",
+            {"German", "Italian"},
+            set(),
+            id="en-also-learning",
+        ),
+    ],
+)
+def test_a_new_value_switched_to_from_a_named_one_replaces_it_in_a_multi_valued_slot(
+    mem_e5: Memory, clock: FixedClock, first: str, later: str, active: set[str], superseded: set[str]
+) -> None:
+    """Learning is multi-valued (two languages at once are common), so "改学西班牙语" stayed
+    beside 日语: a "new" change cue bringing a value in while the clause names another value
+    of the slot replaces that one (``change_cues.changed_from``)."""
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    held = learning(mem_e5)
+    assert held["active"] == active
+    assert held.get("superseded", set()) == superseded

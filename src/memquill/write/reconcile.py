@@ -35,7 +35,7 @@ from memquill.model import (
 )
 from memquill.text import norm_value, tokens
 from memquill.write import reconcile_changes as build
-from memquill.write.extract.change_cues import RECALL, kept_beside, set_aside
+from memquill.write.extract.change_cues import RECALL, changed_from, kept_beside, set_aside
 from memquill.write.extract.normalise import canonical
 from memquill.write.reconcile_model import (
     Decision,
@@ -125,16 +125,22 @@ def _current(c: Candidate, view: View, policy: Policy) -> MemoryRecord | None:
 def _replaces(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:
     """Does a new value of a multi-valued attribute replace the record's value? When its
     own clause sets the old value aside ("小米14摔了，干脆换了台iPhone 15", "got a Pixel 9, the
-    Pixel 7 is now my backup": ``change_cues.set_aside``) and not the new one, or when both
-    are of a kind that holds one value (``_one_of_kind``): a phone replaced is not a second
-    phone, while "I also got an iPad" keeps both."""
+    Pixel 7 is now my backup": ``change_cues.set_aside``) and not the new one, when a change
+    cue brings the new one in and the clause names the old one ("日语学不下去，干脆改学西班牙语":
+    ``change_cues.changed_from``), or when both are of a kind that holds one value
+    (``_one_of_kind``): a phone replaced is not a second phone, while "I also got an iPad"
+    keeps both."""
     if not policy.multi_valued(c.key) or not c.value or not r.value or c.value == r.value:
         return False
     if c.polarity is not Polarity.POSITIVE or r.polarity is not Polarity.POSITIVE:
         return False
     if set_aside(c.content, c.value):
         return False
-    return set_aside(c.content, r.value) or _one_of_kind(c, r, policy)
+    return (
+        set_aside(c.content, r.value)
+        or (changed_from(c.content, c.value, r.value) and not kept_beside(c.content))
+        or _one_of_kind(c, r, policy)
+    )
 
 
 def _one_of_kind(c: Candidate, r: MemoryRecord, policy: Policy) -> bool:

@@ -263,6 +263,22 @@ def _kept_beside() -> re.Pattern[str] | None:
     )
 
 
+def changed_from(text: str, new: str, old: str) -> bool:
+    """Does the clause change to ``new`` from ``old``: a "new" cue introduces the new value
+    and the clause names the old one, not as a value a cue brings in too ("日语学了几个月实在
+    坚持不下去，干脆改学西班牙语了", "moved the newsletter from Substack to Ghost")? For a
+    multi-valued attribute the new value then replaces that one only, however the clause
+    says the old one is done with; a start or a return ("又开始学韩语") may add one, and the
+    caller reads ``kept_beside`` ("日语还在学", "on top of Spanish") first."""
+    new, old = _as_said(text, new), _as_said(text, old)
+    folded = text.casefold()
+    at, was = folded.find(new.casefold()), folded.find(old.casefold())
+    if at < 0 or was < 0 or not new or not old or old.casefold() in new.casefold():
+        return False
+    cues = find(text)
+    return introduces(cues, at, ("new",)) and not introduces(cues, was)
+
+
 def kept_beside(text: str) -> bool:
     """Does the clause keep its value beside the one of its kind held now, as a second one
     ("I also got a work phone", "公司又多配了一部手机，华为Mate 60") or one from long ago ("as
