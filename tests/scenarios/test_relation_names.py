@@ -286,3 +286,53 @@ def test_a_wished_for_relation_or_a_plain_predicate_names_no_one(
 ) -> None:
     say_apart(mem_e5, clock, [text], gap_days=2)
     assert not active_values(mem_e5, "name"), active_values(mem_e5, "name")
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "was", "now"),
+    [
+        (
+            [
+                "My manager Fiona wants a self-review by Friday.",
+                "Fiona's leaving for another company and my new manager is going to be Marcus, he starts on the 16th.",
+            ],
+            "who's my manager again?",
+            "Fiona",
+            "Marcus",
+        ),
+        (
+            [
+                "My GP here is Dr. Hoffmann, she's lovely but impossible to get appointments with.",
+                "My new GP is Dr. Visser, much easier to book.",
+            ],
+            "who's my GP now?",
+            "Dr. Hoffmann",
+            "Dr. Visser",
+        ),
+        (
+            ["我领导老周人挺好的，就是开会太多。", "老周下个月调走，我的新领导会是陈总，听说很严。"],
+            "我现在领导是谁来着",
+            "老周",
+            "陈总",
+        ),
+        (
+            ["我的理发师叫Tony，剪了好几年了。", "搬家了，在这边找了个理发师阿杰，手艺还行。"],
+            "我现在的理发师是谁",
+            "Tony",
+            "阿杰",
+        ),
+    ],
+    ids=["en-going-to-be", "en-gp-here", "zh-will-be", "zh-found-one"],
+)
+def test_a_relation_to_come_or_one_found_is_named_and_asked_without_a_question_mark(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, was: str, now: str
+) -> None:
+    """ "my new manager is going to be Marcus", "我的新领导会是陈总" (one to come), "my GP here is…"
+    and "找了个理发师阿杰" (one found) name the relation, and the new name replaces the old one;
+    "…是谁来着" and "…again?" ask who that person is."""
+    say_apart(mem_e5, clock, turns, gap_days=60)
+    names = active_values(mem_e5, "name")
+    assert any(v == {now} for s, v in names.items() if s.startswith("person:")), names
+    assert not any(was in v for v in names.values()), names
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.value == now, (top.key, top.value, top.content)

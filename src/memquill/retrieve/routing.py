@@ -294,7 +294,7 @@ def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
 RELATIVE_MIN_COSINE = 0.89
 _BARE = re.compile(
     r"^\W*(?:who(?:'s|\s+is)\s+)?(?:my\s+|the\s+|我的?|我们的?)?(?:现在的?|目前的?|(?:current|new)\s+)?"
-    r"(.+?)(?:\s+(?:now|right now|at the moment|these days)|现在|目前|是谁|是哪位|叫什么|叫啥)*\W*$",
+    r"(.+?)(?:\s+(?:now|right now|at the moment|these days|again)|现在|目前|是谁|是哪位|叫什么|叫啥|来着|呢)*\W*$",
     re.I,
 )
 
@@ -307,8 +307,8 @@ def _person_keys(forms: FormIndex, vector: np.ndarray, cat: Catalogue) -> list[s
 
 def bare_relation(query: str) -> str | None:
     """The relation a question names and nothing else ("boss?", "my dentist?", "老板？", "我现在的
-    导师是谁？", "who's my mentor now?"): it asks who that person is."""
-    if not re.search(r"[?？]\s*$", query):
+    导师是谁？", "我现在导师是谁来着", "who's my mentor again?"): it asks who that person is."""
+    if not re.search(r"[?？]\s*$|(?:是谁|是哪位|叫什么|叫啥)(?:来着|呢)?\W*$", query):
         return None
     m = _BARE.match(query)
     return load().relation(m.group(1).strip().casefold()) if m else None

@@ -84,13 +84,19 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     kind = rf"(?:(?:(?![的他她你它我])[{_CJK}]){{2,3}}?)??"
     lead = (
         rf"(?:(?:(?:我|我的|我们|我家|咱)(?:的)?|^\W*){kind}(?:新来的|新|现在的)?|[，,；;]\s*(?:新来的|新)"
-        r"|(?:换了个?|换成了?|来了个?)(?:新来的|新的?)"
+        r"|(?:换了个?|换成了?|来了个?)(?:新来的|新的?)|(?:(?:新)?找了个|新找的)(?:新的?)?"
         r"|(?:给|跟|向|替)(?:新来的|新|现在的))(" + zh + ")"
     )
     titled = rf"[{_CJK}](?:{_alternation(zh_titles)})"  # a surname and a title: "周教授", "陈总"
-    # "我的家庭医生是刘医生": 是 only before a surname and a title ("我老婆是老师" names no one)
-    zh_rx = re.compile(lead + rf"(叫|是(?={titled}))?\s*(?:{latin}|({titled})|{cjk}|([小老阿][{_CJK}]))")
+    # "我的家庭医生是刘医生", "新领导会是陈总": 是 only before a surname and a title ("我老婆是老师"
+    # names no one)
+    said = rf"(叫|(?:会|将)?是(?={titled}))?"
+    zh_rx = re.compile(lead + said + rf"\s*(?:{latin}|({titled})|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
+
+
+# the copula of "my new manager is Marcus", said of one to come too ("is going to be Marcus")
+_BECOMES = r"(?:is|will\s+be|(?:is|'s)\s+(?:going\s+to|gonna)\s+be)"
 
 
 @cache
@@ -104,7 +110,7 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
     kin = r"(?:(?:new|current|old|dear|little|big|older|younger|baby|best|closest)\s+)?"
     en_rx = re.compile(
         rf"(?:^|[,;:—–]\s*|\b(?i:and|so|but|honestly|actually)\s+){name}\s+is\s+(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"
-        rf"|\b(?i:my|our)\s+{kin}((?i:{en}))(?:['’]s\s+name)?\s+is\s+(?:now\s+)?{name}(?![\w'’])"
+        rf"|\b(?i:my|our)\s+{kin}((?i:{en}))(?:['’]s\s+name)?(?:\s+(?i:here|now|these\s+days))?\s+{_BECOMES}\s+(?:now\s+)?{name}(?![\w'’])"
         rf"|{name}\s*[(,]\s*(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"  # "Anand (our new EM)"
     )
     zh_rx = re.compile(rf"^\W*([{_CJK}]{{2,3}}?)是我(?:的)?(?:亲)?({zh})(?![{_CJK}])")
