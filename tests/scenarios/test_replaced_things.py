@@ -353,3 +353,60 @@ def test_a_new_value_switched_to_from_a_named_one_replaces_it_in_a_multi_valued_
     held = learning(mem_e5)
     assert held["active"] == active
     assert held.get("superseded", set()) == superseded
+
+
+def held(mem: Memory, key: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in mem.records(user="u", statuses=["active", "superseded"]):
+        if r.subject == "user" and r.key == key:
+            out.setdefault(r.status.value, set()).add(r.value or "")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "later", "active", "superseded"),
+    [
+        pytest.param(
+            "vehicle",
+            "my Honda Civic is at 140k miles and the transmission is acting up.",
+            "Picked up the Subaru Outback yesterday!! What maintenance should I keep in mind the first year?",
+            {"Subaru Outback"},
+            {"Honda Civic"},
+            id="en-car-by-make",
+        ),
+        pytest.param(
+            "device",
+            "我的红米Note 12用了三年，卡得不行",
+            "入了台荣耀Magic6，拍照比之前强太多",
+            {"荣耀Magic6"},
+            {"Note 12"},
+            id="zh-phone-by-brand",
+        ),
+        # a bicycle and a car are two kinds: both stay
+        pytest.param(
+            "vehicle",
+            "My bike is a Trek FX 3, I ride it to work most days.",
+            "Picked up the Subaru Outback yesterday!! What maintenance should I keep in mind the first year?",
+            {"Trek FX", "Subaru Outback"},
+            set(),
+            id="en-bike-and-car",
+        ),
+    ],
+)
+def test_a_thing_named_by_its_make_alone_is_of_its_kind(
+    mem_e5: Memory,
+    clock: FixedClock,
+    key: str,
+    first: str,
+    later: str,
+    active: set[str],
+    superseded: set[str],
+) -> None:
+    """A make or a model line says the kind ("Subaru Outback" a car, "荣耀Magic6" a phone: the
+    catalogue's ``kinds`` lexicon), so a new one replaces the one of its kind without a
+    kind word in the clause, and one of another kind stays beside it."""
+    say(mem_e5, clock, [first], "s1", gap_days=20)
+    say(mem_e5, clock, [later], "s2", gap_days=20)
+    now = held(mem_e5, key)
+    assert now["active"] == active
+    assert now.get("superseded", set()) == superseded
