@@ -82,11 +82,15 @@ def _progressive(cue: str) -> str | None:
 
 def _cue_rx(word: str, name: str) -> str:
     """One cue as a pattern: English words on word boundaries; an ``X`` in a cue
-    ("去X报到") marks where the value is (a named group)."""
+    ("去X报到") marks where the value is (a named group), a "…" in an English one where what
+    is changed is named, one to four words ("moved … to": "moved the reading-list CLI to")."""
     if "X" in word and not word.isascii():
         head, tail = word.split("X", 1)
         value = f"(?P<{name}>[^，,。；;！!？?]{{1,{NEAR}}}?)"
         return f"{re.escape(head)}{value}{re.escape(tail)}"
+    if "…" in word:
+        head, tail = (re.escape(x.strip()) for x in word.split("…", 1))
+        return rf"(?<![\w']){head}\s+(?:[\w'./-]+\s+){{0,3}}?[\w'./-]+\s+{tail}(?![\w'])"
     if word.isascii():
         return rf"(?<![\w']){re.escape(word)}(?![\w'])"
     return re.escape(word)

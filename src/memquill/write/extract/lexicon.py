@@ -308,6 +308,78 @@ def tech_roles(value: str) -> frozenset[str] | None:
     return None
 
 
+# Technologies known by the role they fill, beside the categories: a CI system, a backend
+# framework, an auth provider, a test runner. Read only where a technology was already read
+# (``role_of``), since some are names too ("Travis", "Jenkins", "Django" the dog).
+ROLE_ONLY: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (
+        frozenset({"stack:ci"}),
+        (
+            "github actions",
+            "gitlab ci",
+            "gitlab ci/cd",
+            "circleci",
+            "circle ci",
+            "travis ci",
+            "travis",
+            "jenkins",
+            "buildkite",
+            "drone ci",
+            "teamcity",
+            "azure pipelines",
+            "bitbucket pipelines",
+            "woodpecker ci",
+        ),
+    ),
+    (
+        frozenset({"stack:framework", "stack:library"}),
+        (
+            "django",
+            "flask",
+            "fastapi",
+            "express",
+            "express.js",
+            "nestjs",
+            "spring",
+            "spring boot",
+            "rails",
+            "ruby on rails",
+            "laravel",
+            "gin",
+            "actix",
+            "axum",
+            "phoenix",
+            "asp.net",
+            "asp.net core",
+            "symfony",
+            "quarkus",
+            "ktor",
+            "litestar",
+            "koa",
+            "hono",
+        ),
+    ),
+    (
+        frozenset({"stack:auth"}),
+        ("auth0", "clerk", "firebase auth", "supabase auth", "cognito", "keycloak", "okta", "nextauth"),
+    ),
+    (
+        frozenset({"stack:test_framework"}),
+        ("pytest", "jest", "vitest", "mocha", "junit", "cypress", "playwright", "rspec", "unittest"),
+    ),
+)
+_ROLE_TERMS = tuple((roles, tuple(_compile(w) for w in words)) for roles, words in ROLE_ONLY)
+
+
+def role_of(value: str) -> frozenset[str] | None:
+    """The keys a technology fills, from the categories (``tech_roles``) or, for one known
+    only by its role, ``ROLE_ONLY``; None when the value is no technology the lexicon knows."""
+    if (roles := tech_roles(value)) is not None:
+        return roles
+    bare = _VERSION.sub("", value.strip()).strip()
+    return next((roles for roles, rxs in _ROLE_TERMS if any(rx.fullmatch(bare) for rx in rxs)), None)
+
+
 # Exclusive categories: choosing one value replaces the previous one (one editor, one theme).
 EXCLUSIVE = frozenset(
     {

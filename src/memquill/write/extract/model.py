@@ -36,7 +36,7 @@ from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.item_names import named_items
-from memquill.write.extract.lexicon import tech_roles
+from memquill.write.extract.lexicon import role_of, tech_roles
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
@@ -211,7 +211,7 @@ class ModelExtractor:
             cands = [
                 x
                 for x in self._candidates(o, p, attr, score, times)
-                if (self._sure(attr, x.subject, x.confidence) if bar is None else x.confidence >= bar)
+                if (self._sure(x, attr) if bar is None else x.confidence >= bar)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
                 and not (attr.key in keys and _beside_change(whole, x.value))
@@ -280,7 +280,7 @@ class ModelExtractor:
         for attr, x, split in self._pooled(p, read):
             # a change cue may have lifted the score ("I'm on fish now"): judge what was proposed
             once = not attr.single or all(y.key != x.key for y in out)
-            if once and (split or self._sure(attr, x.subject, x.confidence)):
+            if once and (split or self._sure(x, attr)):
                 out.append(x)
         return out + self._event_details(o, p, out, times)
 
@@ -332,19 +332,24 @@ class ModelExtractor:
             out.append((attr, x, one_of))
         return out
 
-    def _sure(self, attr: Attribute, subject: str, score: float) -> bool:
+    def _sure(self, x: Candidate, read_as: Attribute) -> bool:
         """Is a guess about a single-valued attribute sure enough to replace its value? An
         event's details describe that one occurrence and replace nothing said elsewhere, so
         free text is as good as a typed span there, and a typed one (a place, a time) needs
         only the joint bar: a clause giving an event's place and time splits the attribute
         head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
-        single slot's one value must clear."""
+        single slot's one value must clear. A technology the lexicon knows in the slot's
+        role is a typed value too ("GitHub Actions" for the CI). The candidate's attribute
+        may be another than the one the clause was read as (``_typed``)."""
+        attr = self.catalogue.get(x.key) or read_as
+        subject, score = x.subject, x.confidence
         if attr.cardinality != "single":
             return True
         event = subject.startswith("event:")
         if event and attr.value_type in TYPED_VALUES:
             return score >= self.thresholds.joint
-        free = attr.value_type not in TYPED_VALUES and not event
+        known = attr.value_type == "tech" and attr.key in (role_of(x.value or "") or ())
+        free = attr.value_type not in TYPED_VALUES and not event and not known
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
@@ -403,11 +408,14 @@ class ModelExtractor:
                 kept[k] = q
         out = []
         for value, span_p in kept.items():
-            if (typed := self._typed(attr, value, o.said)) is not None:
+            if (typed := self._typed(attr, value, o.said, p)) is not None:
                 pupil = subjects.named_person(o.said, value) if typed.key == "school" else None
                 who = f"person:{pupil}" if pupil and subject == "user" else subject  # "moving Maya to …"
+                if not self.catalogue.allows(typed.key, who):  # a CI system is a project's
+                    who = subjects.subject_for(said, typed.subjects[0], c.project, c.event.content) or who
                 if self.catalogue.allows(typed.key, who):
-                    out.append(self._make(o, p, typed, who, level, score, value, span_p))
+                    at = Level.PROJECT if who.startswith("project:") else Level.USER
+                    out.append(self._make(o, p, typed, who, at, score, value, span_p, attr))
                 continue
             if not fits_role(value, attr.value_type, attr.key):
                 continue
@@ -426,13 +434,15 @@ class ModelExtractor:
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))
         return out
 
-    def _typed(self, attr: Attribute, value: str, said: str) -> Attribute | None:
+    def _typed(self, attr: Attribute, value: str, said: str, p: Prediction) -> Attribute | None:
         """The attribute a value's own type says it fills when the reading's does not: a place
         ending with a school's head word is a school ("Maple Grove Montessori", "蒲公英幼儿园";
         not one said as a landmark, "near Lincoln Elementary"), and a value of a closed kind in a
         clause about its domain is that kind's (``value_kinds.domain_kind``: an airline's name in
         a clause about flying is the airline, "went back to United, the open seating…" had been
-        a sport; a carrier's in one about a phone plan the carrier, not an employer)."""
+        a sport; a carrier's in one about a phone plan the carrier, not an employer). A
+        technology read as another tool's slot fills its own role (``lexicon.role_of``: "Moved
+        the CLI to GitHub Actions" read as the editor is the project's CI)."""
         if (
             attr.key in _SCHOOL_FROM
             and value_shapes.names_school(value)
@@ -440,6 +450,10 @@ class ModelExtractor:
         ):
             return self.catalogue.get("school")
         other = domain_kind(attr.key, value, said)
+        roles = role_of(value) if other is None and attr.value_type == "tech" else None
+        if roles and attr.key not in roles:
+            read = dict(p.attributes)  # the role the model believes most of those the value fills
+            other = max(sorted(roles), key=lambda k: read.get(k, 0.0))
         return self.catalogue.get(other) if other else None
 
     def _make(
@@ -452,12 +466,15 @@ class ModelExtractor:
         score: float,
         value: str,
         span_p: float | None,
+        read_as: Attribute | None = None,
     ) -> Candidate:
+        """A candidate of ``attr``; ``read_as`` is the attribute the model read the clause as
+        when the value's own type chose ``attr`` (``_typed``): the model's rank is that one's."""
         c = o.clause
         cue = change_cues.kind(o.said) if attr.single or _replaced_by(value, o.said) else None
         believed = cue in change_cues.CHANGE or p.memory >= self.thresholds.memory
         sure = cue is not None and cue_may_lift(score, self.thresholds.single, value, o.said)
-        if believed and sure and rank_ok(p, attr.key):
+        if believed and sure and rank_ok(p, (read_as or attr).key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
         if cue is None and self._present(o, p, attr, subject, score) and _names_thing(value, attr.value_type):
