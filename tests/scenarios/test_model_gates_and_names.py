@@ -319,3 +319,39 @@ def test_an_allergen_is_the_food_not_a_word_beside_it(
     say(mem_e5, clock, [turn], "s1")
     found = {r.value for r in mem_e5.records(user="u") if r.key == "allergy"}
     assert value in found and wrong not in found, found
+
+
+@pytest.mark.parametrize(
+    ("turn", "key", "value", "wrong"),
+    [
+        (
+            "Two weeks in Amsterdam and my German is useless here haha. Started Dutch lessons on "
+            "Tuesday evenings, what are the trickiest sounds?",
+            "learning",
+            "Dutch",
+            {"German", "my German", "Started Dutch", "lessons"},
+        ),
+        (
+            "来成都两周了，我的粤语在这边完全没用。开始学四川话了，每周二晚上上课",
+            "learning",
+            "四川话",
+            {"粤语", "我的粤语"},
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_language_is_no_city_and_an_opening_verb_is_no_name(
+    mem_e5: Memory, clock: FixedClock, turn: str, key: str, value: str, wrong: set[str]
+) -> None:
+    """ "my German is useless here" was read as the user's city (German, then "my German"), and
+    "Started Dutch lessons…" as learning "lessons" of a person called "Started Dutch": a language
+    or a possessed thing names no region, and a verb capitalised by its place opening a
+    sentence is neither a name nor part of the value."""
+    say(mem_e5, clock, [turn], "s1")
+    recs = [r for r in mem_e5.records(user="u", statuses=OPEN) if r.type is not MemoryType.EPISODE]
+    cities = {r.value for r in recs if r.key == "city"}
+    assert not cities & wrong, cities
+    assert value in {r.value for r in recs if r.key == key and r.subject == "user"}, [
+        (r.subject, r.key, r.value) for r in recs
+    ]
+    assert not any(r.subject.startswith("person:") and "Started" in r.subject for r in recs)

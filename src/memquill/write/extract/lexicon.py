@@ -444,6 +444,24 @@ def english_words(part: str) -> frozenset[str]:
     return frozenset(json.loads(raw)[part])
 
 
+_IRREGULAR = frozenset("got took went bought found left made had began became brought sold ran".split())
+
+
+def verb_form(word: str) -> bool:
+    """A verb as it opens a sentence whose subject is left out: its base form, -s, -ed or
+    -ing ("Started", "Moved", "Picking"), or a common irregular past ("Got", "Took")."""
+    verbs = english_words("verbs")
+    if word in verbs or word in _IRREGULAR:
+        return True
+    for end, back in (("ed", ("", "e")), ("ing", ("", "e")), ("s", ("",))):
+        if word.endswith(end):
+            stem = word[: -len(end)]
+            doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in verbs  # "stopped"
+            if doubled or any(stem + b in verbs for b in back):
+                return True
+    return False
+
+
 @cache
 def _given_names() -> frozenset[str]:
     raw = resources.files("memquill").joinpath("data/given_names.json").read_text("utf-8")

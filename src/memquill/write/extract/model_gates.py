@@ -31,8 +31,9 @@ from memquill.retrieve import places
 from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.appositions import relation_names
-from memquill.write.extract.lexicon import english_words, tech_roles
+from memquill.write.extract.lexicon import english_words, given_name, tech_roles, verb_form
 from memquill.write.extract.span_features import EN_TIME
+from memquill.write.extract.values import LANGUAGES
 from memquill.write.extract.values import pos_cut as values_pos
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
@@ -351,6 +352,17 @@ def uncontracted(value: str, said: str) -> str:
     return v[:-2] if _IS_OR_HAS.match(said[at + len(v) - 2 :]) else value
 
 
+def past_opening_verb(value: str, said: str) -> str:
+    """``value`` without the verb that opens its clause when the span starts there ("Started
+    Dutch" of "Started Dutch lessons on Tuesdays": the subject left out is the speaker, and the
+    verb is capitalised by position); a given name stays ("Will Turner")."""
+    words = value.split()
+    if len(words) < 2 or not said.lstrip().startswith(value) or not words[0][:1].isupper():
+        return value
+    first = words[0].lower()
+    return " ".join(words[1:]) if verb_form(first) and not given_name(first) else value
+
+
 _EN_PERSONAL = frozenset("i me you he him she her it we us they them".split())
 
 
@@ -439,13 +451,16 @@ _ORG_END = re.compile(
 
 def region_like(value: str) -> bool:
     """Can ``value`` name a city, country or hometown? Not with a digit or a Latin model code
-    beside Chinese ("秦PLUS", "Rivian R1S", "Model 3": a car), nor ending as a company does
+    beside Chinese ("秦PLUS", "Rivian R1S", "Model 3": a car), nor a language ("German"), nor
+    ending as a company does
     ("Saguaro Health"), nor as Chinese words that are a verb, an adverb or a number
     (``phrase``: "我这来住", "爬山徒步", "好多次"). None of 674 labelled region values (training
     corpus, dev sets, the knowledge-update answers) fails this."""
     v = value.strip()
     mixed = is_cjk(v) and re.search(r"[A-Za-z]", v) is not None
-    return not (re.search(r"\d", v) or mixed or _ORG_END.search(v) or phrase(v))
+    # "my German is useless here" names no city: a language, or anything the speaker owns
+    language = LANGUAGES.fullmatch(v) is not None or re.match(r"(?:my|our|his|her|their)\s", v) is not None
+    return not (re.search(r"\d", v) or mixed or language or _ORG_END.search(v) or phrase(v))
 
 
 # jieba's tags of words no place name holds: a verb, an adverb, a numeral, a particle, a

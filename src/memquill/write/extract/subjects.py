@@ -14,7 +14,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.text import EN_STOP, jieba_frequency
-from memquill.write.extract.lexicon import TECH, english_words, given_name
+from memquill.write.extract.lexicon import TECH, english_words, given_name, verb_form
 from memquill.write.extract.patterns_common import THIRD_PERSON
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
@@ -285,9 +285,12 @@ def person_name(text: str) -> str | None:
     """A name the clause starts with ("周琴是成都人", "Dana's birthday is …")."""
     m = _NAME_EN.match(text)
     if m and m.group(1).split()[0].casefold() not in EN_STOP:  # "She's the one who…": no name
-        # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name
-        word = m.group(1).lower()
-        return None if word in english_words("nouns") and not given_name(word) else m.group(1)
+        # "Phone's an iPhone 15 now": an ordinary noun opening a sentence is no one's name, nor
+        # a verb ("Started Dutch lessons on Tuesdays": the subject left out is the speaker)
+        word, first = m.group(1).lower(), m.group(1).split()[0].lower()
+        if given_name(first):
+            return m.group(1)
+        return None if word in english_words("nouns") or verb_form(first) else m.group(1)
     m = _NAME_ZH.match(text)
     if (
         m
