@@ -218,6 +218,7 @@ class Request:
     relabel: Relabel | None = None  # reads a text whose stored head reading is missing or stale
     situations: frozenset[str] = frozenset()  # of ``bears_on``, what the request's situations name
     days: frozenset[int] = frozenset()  # the days of the week the request names (``weekdays``)
+    task: bool = False  # a task inside a project: its situations open only safety-critical needs
 
     @classmethod
     def of(
@@ -228,6 +229,7 @@ class Request:
         episodes: Iterable[MemoryRecord],
         topics: Collection[str] = (),
         relabel: Relabel | None = None,
+        task: bool = False,
     ) -> Request:
         confided: dict[str, frozenset[str]] = {}
         for ep in episodes:
@@ -249,6 +251,7 @@ class Request:
             relabel,
             named,
             weekdays(query),
+            task,
         )
 
     def labels(self, rec: MemoryRecord, attr: Attribute) -> frozenset[str]:
@@ -298,7 +301,9 @@ class Request:
         attribute it states, and — when it is about someone in the user's life — only to a
         request that names that person too ("driving up to see my dad" and the dad's lung
         disease; not a dinner menu). A birthday dinner bears on marital status, but "we
-        broke up, don't ask" is not for it."""
+        broke up, don't ask" is not for it. A task inside a project ("给装备清单页加一个按重量
+        排序") is about the project: the situation its words name (shopping, by "装备") opens
+        no private matter but a safety-critical need; naming it still does."""
         keys = set(labels) & self.bears_on
         model = [m for x in labels if (m := sensitivity.parse(x))]
         if model:  # the head's topic is the finer reading: "a family dinner bears on marital
@@ -306,7 +311,7 @@ class Request:
             # a schedule or a diet it states still bears (``critical.standing_need``)
             cat = bundled()
             keys = {k for k in keys if critical.attribute(k) or critical.standing_need(cat.attributes.get(k))}
-        keys = {k for k in keys if self.meets(k, text)}
+        keys = {k for k in keys if self.meets(k, text) and (critical.attribute(k) or not self.task)}
         keys |= {f"sensitive:{t}" for t, _ in model if t in self.topics}
         needs = {x for x in labels if x.startswith(critical.NEED)}  # a matter's need: its situations
         keys |= {x for x in needs if x.removeprefix(critical.NEED) in self.situations}

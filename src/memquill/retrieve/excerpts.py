@@ -76,11 +76,12 @@ def _kept(request: confided.Request, key: str, labels: frozenset[str], text: str
     sentence private its topic is the finer reading, as in ``confided.Request.why``: "正在办离婚，
     最近心情很差" reads as marital status, which a dinner for colleagues bears on, and is a
     divorce; only a safety-critical attribute or a standing need (a schedule, a diet) it
-    states keeps it for a request bearing on that attribute."""
+    states keeps it for a request bearing on that attribute. In a project task only a
+    safety-critical one does (``confided.Request.why``)."""
     own = key in labels and not confided.others(labels, text) and request.meets(key, text)
-    if own and any(sensitivity.parse(x) for x in labels):
+    if own and (request.task or any(sensitivity.parse(x) for x in labels)):
         attr = bundled().attributes.get(key)
-        own = critical.attribute(attr) or critical.standing_need(attr)
+        own = critical.attribute(attr) or (critical.standing_need(attr) and not request.task)
     return not labels or own or opens(request, labels, text)
 
 

@@ -186,7 +186,8 @@ def assemble(
     topics = sentence_reader.topics(query) if sentence_reader else frozenset()
     relabel = sentence_reader.relabel if sentence_reader else None
     known = [*episodes, *(h.memory for h in hits)]
-    request = Request.of(query, bears_on, query_terms(query), known, topics, relabel)
+    task = reader.project is not None
+    request = Request.of(query, bears_on, query_terms(query), known, topics, relabel, task)
     kept = cut_private(gate(hits, request, catalogue, reader.project), sentence_reader, wanted, request)
     found = {h.memory.id for h in kept}
     far = {h.memory.id for h in gate(near, request, catalogue, reader.project)} - found
