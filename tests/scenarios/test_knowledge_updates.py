@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from memquill import Memory
+from memquill.clock import FixedClock
 from memquill.model import MemoryRecord, Status
+from tests.support.sessions import say_apart
 
 
 def active(mem: Memory, key: str) -> list[MemoryRecord]:
@@ -270,3 +272,42 @@ def test_a_request_that_sets_a_standing_preference_is_kept(mem: Memory, text: st
     mem.flush()
     kept = [r.content for r in mem.records(user="u", statuses=["active"])]
     assert any(standing in c for c in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "key", "now"),
+    [
+        (
+            [
+                "side project想做个记账小程序，后端现在用的MongoDB，帮我设计一下账单的schema",
+                "记账小程序数据库从MongoDB迁到PostgreSQL了，关联查询舒服多了。帮我写个按月汇总每个分类支出的SQL",
+                "再帮我写一个postgres慢查询的告警规则",
+            ],
+            "我那个记账小程序现在用的啥数据库",
+            "stack:database",
+            "PostgreSQL",
+        ),
+        (
+            [
+                "Our booking API runs on MySQL, can you review this schema?",
+                "We moved the booking API from MySQL to PostgreSQL last month, joins are so much nicer.",
+                "write me a postgres query that finds the slowest endpoints",
+            ],
+            "what database does the booking API use now?",
+            "stack:database",
+            "PostgreSQL",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_later_turn_naming_the_slots_own_value_leaves_the_record_the_answer(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, key: str, now: str
+) -> None:
+    """A later request naming the current value in passing ("再帮我写一个postgres慢查询…") was the
+    slot's newest statement: it led alone and the record, older, was dropped. The record it
+    names answers; the turn is no newer value."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    hits = mem_e5.search(question, user="u", k=5)
+    assert (hits[0].memory.key, hits[0].memory.value) == (key, now), [
+        (h.memory.key, h.memory.value, h.memory.content[:40]) for h in hits
+    ]

@@ -77,4 +77,5 @@ def _names(text: str, value: str) -> bool:
     if len(v) < MIN_LATIN:
         return False
     t = " ".join(text.casefold().split())
-    return re.search(rf"(?<!\w){re.escape(v)}(?!\w)", t) is not None
+    # a Latin word's edges are Latin letters and digits: "用的postgres了" names postgres
+    return re.search(rf"(?<![a-z0-9_]){re.escape(v)}(?![a-z0-9_])", t) is not None

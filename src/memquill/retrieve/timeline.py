@@ -165,6 +165,9 @@ def timeline(
     if not now_said:
         return Timeline()
     newest = newest_of(now_said, slot_ids)
+    if newest.record.id not in slot_ids:  # a later turn naming the slot record's own value
+        # ("再帮我写一个postgres慢查询的告警规则" after the move to PostgreSQL): the record answers
+        newest = next((s for s in now_said if s.record.id in slot_ids and _names_own(newest.text, s)), newest)
     tl = Timeline(keep=set(slot_ids))
     if newest.record.id not in slot_ids:
         tl.lead = newest.record.model_copy(
@@ -195,6 +198,11 @@ def timeline(
         else:
             tl.trimmed[rid] = rec.model_copy(update={"content": rest})
     return tl
+
+
+def _names_own(text: str, st: Statement) -> bool:
+    """Does ``text`` name the value of the slot record ``st`` states?"""
+    return bool(st.record.value) and states_value(text, st.record.value or "")
 
 
 def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:
