@@ -339,9 +339,8 @@ class ModelExtractor:
         free text is as good as a typed span there, and a typed one (a place, a time) needs
         only the joint bar: a clause giving an event's place and time splits the attribute
         head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
-        single slot's one value must clear. A technology the lexicon knows in the slot's
-        role is a typed value too ("GitHub Actions" for the CI). The candidate's attribute
-        may be another than the one the clause was read as (``_typed``)."""
+        single slot's one value must clear. The candidate's attribute may be another than
+        the one the clause was read as (``_typed``)."""
         attr = self.catalogue.get(x.key) or read_as
         subject, score = x.subject, x.confidence
         if attr.cardinality != "single":
@@ -349,8 +348,7 @@ class ModelExtractor:
         event = subject.startswith("event:")
         if event and attr.value_type in TYPED_VALUES:
             return score >= self.thresholds.joint
-        known = attr.value_type == "tech" and attr.key in (role_of(x.value or "") or ())
-        free = attr.value_type not in TYPED_VALUES and not event and not known
+        free = attr.value_type not in TYPED_VALUES and not event
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
