@@ -201,8 +201,11 @@ def timeline(
 
 
 def _names_own(text: str, st: Statement) -> bool:
-    """Does ``text`` name the value of the slot record ``st`` states?"""
-    return bool(st.record.value) and states_value(text, st.record.value or "")
+    """Does ``text`` name the value of the slot record ``st`` states, in passing: with no
+    change said ("生酮坚持不下去了，现在就是低碳水" names the old value to leave it)?"""
+    if not st.record.value or change_cues.kind(text) or change_cues.sets_aside_any(text):
+        return False
+    return states_value(text, st.record.value)
 
 
 def newest_of(said: Sequence[Statement], slot_ids: Collection[str] = ()) -> Statement:

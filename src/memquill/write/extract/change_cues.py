@@ -90,7 +90,8 @@ def _cue_rx(word: str, name: str) -> str:
         return f"{re.escape(head)}{value}{re.escape(tail)}"
     if "…" in word:
         head, tail = (re.escape(x.strip()) for x in word.split("…", 1))
-        return rf"(?<![\w']){head}\s+(?:[\w'./-]+\s+){{0,3}}?[\w'./-]+\s+{tail}(?![\w'])"
+        thing = r"(?!(?:from|back|off|away)\b)[\w'./-]+"  # "moved from Leeds to": from-to, not a thing
+        return rf"(?<![\w']){head}\s+(?:{thing}\s+){{0,3}}?{thing}\s+{tail}(?![\w'])"
     if word.isascii():
         return rf"(?<![\w']){re.escape(word)}(?![\w'])"
     return re.escape(word)
