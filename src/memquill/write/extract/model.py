@@ -617,11 +617,19 @@ def _antecedent(
         found = values.spans(attr.value_type, text, zh)
         typed = value_shapes.typed(attr.key, attr.value_type, text, zh, found)
         if named := [v for v in typed if _points_back(v, text, at, attr, o.speaker)]:
-            return [(max(named, key=text.find), REFERRED)]
+            return [(_owner(max(named, key=text.find)), REFERRED)]
         ranked = spans.top(text, zh, attr, own, k=ANTECEDENTS)
         if likely := [(v, q) for v, q in ranked if _points_back(v, text, at, attr, o.speaker)]:
-            return [max(likely, key=lambda x: x[1])]
+            v, q = max(likely, key=lambda x: x[1])
+            return [(_owner(v), q)]
     return []
+
+
+def _owner(value: str) -> str:
+    """A one-word name said as an owner is the name ("Ally's rates beat everyone's, so I switched
+    my paycheck to that one": Ally); one spelt with its "'s" keeps it ("McDonald's")."""
+    m = re.fullmatch(r"([A-Z][a-z]+)['’]s", value.strip())
+    return m.group(1) if m else value
 
 
 def _points_back(value: str, text: str, at: int, attr: Attribute, speaker: str | None) -> bool:
