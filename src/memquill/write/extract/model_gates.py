@@ -393,7 +393,7 @@ def _single(key: str) -> bool:
 
 _COUNT_BEFORE = re.compile(
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|dozen|several|many|a few|a couple of|\d+)"
-    r"(?:\s+[\w'’-]+){0,2}\s+$",
+    r"(?:\s+(?!(?:in|at|to|from|for|on|near|after|since|with)\b)[\w'’-]+){0,2}\s+$",
     re.IGNORECASE,
 )
 
@@ -401,7 +401,8 @@ _COUNT_BEFORE = re.compile(
 def counted_before(value: str, said: str) -> bool:
     """Does an English count stand right before ``value`` or the words qualifying it in
     ``said`` ("two master's students", "a few interns")? It names several things then, not
-    one slot's value."""
+    one slot's value. A count of something else before a preposition does not ("Two weeks in
+    Amsterdam", "3 years at Google")."""
     at = said.find(value)
     return at > 0 and not is_cjk(value) and _COUNT_BEFORE.search(said, 0, at) is not None
 
