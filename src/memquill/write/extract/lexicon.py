@@ -447,19 +447,18 @@ def english_words(part: str) -> frozenset[str]:
 _IRREGULAR = frozenset("got took went bought found left made had began became brought sold ran".split())
 
 
-def verb_form(word: str) -> bool:
-    """A verb as it opens a sentence whose subject is left out: its base form, -s, -ed or
-    -ing ("Started", "Moved", "Picking"), or a common irregular past ("Got", "Took")."""
-    verbs = english_words("verbs")
-    if word in verbs or word in _IRREGULAR:
+def only_verb(w: str) -> bool:
+    """A verb or a verb's past tense that WordNet lists as no noun ("ditched", "started"), or a
+    common irregular past ("got", "took"); "getting" stays: a gerund names activities
+    ("Swimming")."""
+    verbs, nouns = english_words("verbs"), english_words("nouns")
+    if w in _IRREGULAR:
         return True
-    for end, back in (("ed", ("", "e")), ("ing", ("", "e")), ("s", ("",))):
-        if word.endswith(end):
-            stem = word[: -len(end)]
-            doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in verbs  # "stopped"
-            if doubled or any(stem + b in verbs for b in back):
-                return True
-    return False
+    if w in verbs:
+        return w not in nouns
+    stem = w[:-2] if w.endswith("ed") else ""
+    doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in verbs  # "stopped"
+    return bool(stem) and w not in nouns and (stem in verbs or stem + "e" in verbs or doubled)
 
 
 @cache

@@ -31,7 +31,7 @@ from memquill.retrieve import places
 from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
 from memquill.write.extract import change_cues
 from memquill.write.extract.appositions import relation_names
-from memquill.write.extract.lexicon import english_words, given_name, tech_roles, verb_form
+from memquill.write.extract.lexicon import english_words, given_name, only_verb, tech_roles
 from memquill.write.extract.span_features import EN_TIME
 from memquill.write.extract.values import LANGUAGES
 from memquill.write.extract.values import pos_cut as values_pos
@@ -360,7 +360,7 @@ def past_opening_verb(value: str, said: str) -> str:
     if len(words) < 2 or not said.lstrip().startswith(value) or not words[0][:1].isupper():
         return value
     first = words[0].lower()
-    return " ".join(words[1:]) if verb_form(first) and not given_name(first) else value
+    return " ".join(words[1:]) if only_verb(first) and not given_name(first) else value
 
 
 _EN_PERSONAL = frozenset("i me you he him she her it we us they them".split())
@@ -418,17 +418,6 @@ def opener(value: str, said: str) -> bool:
     if re.search(rf"\b{v}\b", said.lstrip()[len(v) :]):
         return False
     return w in _EN_INTERJECTION or only_verb(w)
-
-
-def only_verb(w: str) -> bool:
-    """A verb or a verb's past tense that WordNet lists as no noun ("ditched", "getting" stays:
-    a gerund names activities, "Swimming")."""
-    verbs, nouns = english_words("verbs"), english_words("nouns")
-    if w in verbs:
-        return w not in nouns
-    stem = w[:-2] if w.endswith("ed") else ""
-    doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in verbs  # "stopped"
-    return bool(stem) and w not in nouns and (stem in verbs or stem + "e" in verbs or doubled)
 
 
 def stray_letter(value: str, said: str) -> bool:

@@ -12,8 +12,8 @@ from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract import subjects
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.lexicon import classify, english_words, slug
-from memquill.write.extract.model_gates import only_verb, phrase
+from memquill.write.extract.lexicon import classify, english_words, only_verb, slug
+from memquill.write.extract.model_gates import phrase
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut

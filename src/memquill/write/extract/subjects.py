@@ -14,7 +14,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.text import EN_STOP, jieba_frequency
-from memquill.write.extract.lexicon import TECH, english_words, given_name, verb_form
+from memquill.write.extract.lexicon import TECH, english_words, given_name, only_verb
 from memquill.write.extract.patterns_common import THIRD_PERSON
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
@@ -290,7 +290,7 @@ def person_name(text: str) -> str | None:
         word, first = m.group(1).lower(), m.group(1).split()[0].lower()
         if given_name(first):
             return m.group(1)
-        return None if word in english_words("nouns") or verb_form(first) else m.group(1)
+        return None if word in english_words("nouns") or only_verb(first) else m.group(1)
     m = _NAME_ZH.match(text)
     if (
         m
