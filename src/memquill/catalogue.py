@@ -80,6 +80,9 @@ class Relation(_Frozen):
     # phrases that name the relation's person at X without its word: "我们组以后归X管",
     # "X has taken over the team" name the manager
     named_by: KindWords = KindWords()
+    # what one goes to the relation's person for, which a question asks by ("我现在剪头找的是谁",
+    # "who cuts my hair these days?": the hairdresser)
+    asked_by: KindWords = KindWords()
 
 
 class Attribute(_Frozen):

@@ -336,3 +336,39 @@ def test_a_relation_to_come_or_one_found_is_named_and_asked_without_a_question_m
     assert not any(was in v for v in names.values()), names
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert top.value == now, (top.key, top.value, top.content)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now"),
+    [
+        (
+            ["我的理发师叫Tony，剪了好几年了。", "搬家了，在这边找了个理发师阿杰，手艺还行。"],
+            "我现在剪头找的是谁",
+            "阿杰",
+        ),
+        (["我的牙医是王医生。", "我的牙医是周大夫，上周刚换的。"], "我现在看牙找的是哪个医生？", "周大夫"),
+        (
+            [
+                "My barber is Marco, been going to him for years.",
+                "Moved across town, so my new barber is Dev.",
+            ],
+            "who cuts my hair these days?",
+            "Dev",
+        ),
+        (
+            ["My dentist is Dr. Okafor.", "Switched practices, my new dentist is Dr. Lindqvist."],
+            "which dentist do I go to now?",
+            "Dr. Lindqvist",
+        ),
+    ],
+    ids=["zh-by-what-for", "zh-which", "en-by-what-for", "en-which"],
+)
+def test_a_who_question_names_the_relation_by_its_word_or_what_one_goes_for(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str
+) -> None:
+    """ "我现在剪头找的是谁" and "who cuts my hair these days?" name no relation word: the catalogue's
+    ``asked_by`` phrases say whom one goes to for it; "哪个医生", "which dentist" name the relation
+    after the question word. Each reaches the relation's name slot."""
+    say_apart(mem_e5, clock, turns, gap_days=60)
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.value == now, (top.key, top.value, top.content)

@@ -226,7 +226,7 @@ def route(
         found = [*(Slot(i, "name", "words") for i in items), *(s for s in found if s.key != "name")]
     if _BOSS_Q.search(query):
         found.insert(0, Slot("person:manager", "name", "words"))
-    elif rel := bare_relation(query):  # "boss?", "老板？": who that is
+    elif rel := bare_relation(query) or who_for(query):  # "boss?", "老板？", "剪头找的是谁": who that is
         found.insert(0, Slot(f"person:{rel}", "name", "words"))
     guessed: list[Slot] = []
     if (key := catalogue_key(query)) is not None:
@@ -312,6 +312,39 @@ def bare_relation(query: str) -> str | None:
         return None
     m = _BARE.match(query)
     return load().relation(m.group(1).strip().casefold()) if m else None
+
+
+_WHO = re.compile(r"谁|哪位|哪个|哪家|\bwho\b|\bwhich\b", re.I)
+# "哪个医生？", "which dentist do I…", "which family doctor…": the word after the question word
+_WHICH = re.compile(
+    r"(?:哪个|哪位|哪家)([\u4e00-\u9fff]{1,4}?)(?:[？?呀啊呢]|$)|\bwhich\s+(\w+)(?:\s+(\w+))?", re.I
+)
+
+
+def who_for(query: str) -> str | None:
+    """The relation a who-question names by its word ("我现在看牙找的是哪个医生", "which dentist
+    do I go to now?") or by what one goes to its person for (the catalogue's ``asked_by``:
+    "我现在剪头找的是谁", "who cuts my hair these days?"), when it names exactly one."""
+    if not _WHO.search(query):
+        return None
+    folded = query.casefold()
+    found = set()
+    for rel in load().relations:
+        words = [*rel.asked_by.en, *rel.asked_by.zh]
+        if any(_said(folded, w.casefold()) for w in words):
+            found.add(rel.key)
+    if not found:
+        m = _WHICH.search(query)
+        said = [w for w in ((m.group(1), m.group(2), f"{m.group(2)} {m.group(3)}") if m else ()) if w]
+        found = {key for w in said if (key := load().relation(w))}
+    return found.pop() if len(found) == 1 else None
+
+
+def _said(folded: str, phrase: str) -> bool:
+    """A phrase said in a question: a Chinese one anywhere, an English one as whole words."""
+    if not phrase.isascii():
+        return phrase in folded
+    return re.search(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", folded) is not None
 
 
 def _model_keys(read: tuple[tuple[str, float], ...]) -> list[str]:
