@@ -72,3 +72,23 @@ def test_a_technology_word_that_is_a_name_stays_a_name(mem_e5: Memory, clock: Fi
     or a dog called Django fills no stack slot."""
     say_apart(mem_e5, clock, [text], gap_days=2)
     assert not active_values(mem_e5, "stack:ci") and not active_values(mem_e5, "stack:framework")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "New team writes everything in TypeScript, even the pipeline glue code, so I'm rewiring my brain.",
+        "新团队什么都用TypeScript写，连流水线的胶水代码都是，脑子得重新适应",
+    ],
+    ids=["en", "zh"],
+)
+def test_a_category_technology_read_as_another_slot_is_not_re_typed(
+    mem_e5: Memory, clock: FixedClock, text: str
+) -> None:
+    """Only a technology known by its role alone is given that role: TypeScript, a language the
+    lexicon's categories know, read as some tool of the user's had become the user's programming
+    language, and a later "rebuilding the service in Elixir" could not replace it."""
+    say_apart(mem_e5, clock, [text], gap_days=2)
+    assert not active_values(mem_e5, "programming_language").get("user"), active_values(
+        mem_e5, "programming_language"
+    )

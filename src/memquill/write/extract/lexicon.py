@@ -372,10 +372,10 @@ _ROLE_TERMS = tuple((roles, tuple(_compile(w) for w in words)) for roles, words 
 
 
 def role_of(value: str) -> frozenset[str] | None:
-    """The keys a technology fills, from the categories (``tech_roles``) or, for one known
-    only by its role, ``ROLE_ONLY``; None when the value is no technology the lexicon knows."""
-    if (roles := tech_roles(value)) is not None:
-        return roles
+    """The keys a technology known only by its role fills (``ROLE_ONLY``); None for any other
+    value. A category's technology read as another slot stays unread (``fits_role``): "New
+    team writes everything in TypeScript" read as a tool is no programming language of the
+    user's."""
     bare = _VERSION.sub("", value.strip()).strip()
     return next((roles for roles, rxs in _ROLE_TERMS if any(rx.fullmatch(bare) for rx in rxs)), None)
 
