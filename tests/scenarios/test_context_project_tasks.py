@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from memquill import FixedClock, Memory
+from memquill.model.result import Context
 from tests.support.sessions import say
 
 
@@ -52,9 +53,7 @@ def test_a_project_task_opens_no_private_matter_by_situation(
     personal_request: str,
     private: str,
 ) -> None:
-    say(mem_e5, clock, personal, "s1")
-    say(mem_e5, clock, facts, "p1", project=project)
-    ctx = mem_e5.context(task, user="u", project=project, budget_tokens=300)
+    ctx = _task_block(mem_e5, clock, personal, project, facts, task)
     assert private not in ctx.text, ctx.text
     assert any(i.section == "project" for i in ctx.items), ctx.text
     ctx = mem_e5.context(personal_request, user="u", budget_tokens=300)
@@ -99,8 +98,15 @@ def test_a_safety_critical_need_still_reaches_a_project_task(
     need: str,
     private: str,
 ) -> None:
-    say(mem_e5, clock, personal, "s1")
-    say(mem_e5, clock, facts, "p1", project=project)
-    ctx = mem_e5.context(task, user="u", project=project, budget_tokens=300)
+    ctx = _task_block(mem_e5, clock, personal, project, facts, task)
     assert need in ctx.text, ctx.text
     assert private not in ctx.text, ctx.text
+
+
+def _task_block(
+    mem: Memory, clock: FixedClock, personal: list[str], project: str, facts: list[str], task: str
+) -> Context:
+    """The personal turns in one session, the project's facts in its own, then the task's block."""
+    say(mem, clock, personal, "s1")
+    say(mem, clock, facts, "p1", project=project)
+    return mem.context(task, user="u", project=project, budget_tokens=300)

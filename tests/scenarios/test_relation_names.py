@@ -269,12 +269,7 @@ def test_a_new_relation_someone_got_or_one_said_with_a_title_is_named(
     """ "Got … a new family doctor finally, Dr. Lavoie", "we hired a permanent manager, Marisol"
     (a new one someone got, named after a comma) and "我的家庭医生是刘医生" (是 before a surname and
     a title) name the relation; each new name replaces the old one."""
-    say_apart(mem_e5, clock, turns, gap_days=60)
-    names = active_values(mem_e5, "name")
-    assert any(v == {now} for s, v in names.items() if s.startswith("person:")), names
-    assert not any(was in v for v in names.values()), names
-    top = mem_e5.search(question, user="u", k=1)[0].memory
-    assert top.value == now, (top.key, top.value, top.content)
+    _named_and_answered(mem_e5, clock, turns, question, was, now)
 
 
 @pytest.mark.parametrize(
@@ -330,12 +325,7 @@ def test_a_relation_to_come_or_one_found_is_named_and_asked_without_a_question_m
     """ "my new manager is going to be Marcus", "我的新领导会是陈总" (one to come), "my GP here is…"
     and "找了个理发师阿杰" (one found) name the relation, and the new name replaces the old one;
     "…是谁来着" and "…again?" ask who that person is."""
-    say_apart(mem_e5, clock, turns, gap_days=60)
-    names = active_values(mem_e5, "name")
-    assert any(v == {now} for s, v in names.items() if s.startswith("person:")), names
-    assert not any(was in v for v in names.values()), names
-    top = mem_e5.search(question, user="u", k=1)[0].memory
-    assert top.value == now, (top.key, top.value, top.content)
+    _named_and_answered(mem_e5, clock, turns, question, was, now)
 
 
 @pytest.mark.parametrize(
@@ -371,4 +361,17 @@ def test_a_who_question_names_the_relation_by_its_word_or_what_one_goes_for(
     after the question word. Each reaches the relation's name slot."""
     say_apart(mem_e5, clock, turns, gap_days=60)
     top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.value == now, (top.key, top.value, top.content)
+
+
+def _named_and_answered(
+    mem: Memory, clock: FixedClock, turns: list[str], question: str, was: str, now: str
+) -> None:
+    """The turns said two months apart: one person of the relation holds the new name, no one
+    the old, and the question answers with the new name."""
+    say_apart(mem, clock, turns, gap_days=60)
+    names = active_values(mem, "name")
+    assert any(v == {now} for s, v in names.items() if s.startswith("person:")), names
+    assert not any(was in v for v in names.values()), names
+    top = mem.search(question, user="u", k=1)[0].memory
     assert top.value == now, (top.key, top.value, top.content)

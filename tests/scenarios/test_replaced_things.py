@@ -17,11 +17,12 @@ from memquill.clock import FixedClock
 from tests.support.sessions import say
 
 
-def devices(mem: Memory, subject: str = "user") -> dict[str, set[str]]:
+def by_status(mem: Memory, key: str = "device", subject: str = "user") -> dict[str, set[str]]:
+    """status → the values the subject's records of ``key`` hold."""
     recs = mem.records(user="u", statuses=["active", "superseded", "candidate", "needs_review"])
     out: dict[str, set[str]] = {}
     for r in recs:
-        if r.subject == subject and r.key == "device":
+        if r.subject == subject and r.key == key:
             out.setdefault(r.status.value, set()).add(r.value or "")
     return out
 
@@ -65,7 +66,7 @@ def test_a_replaced_device_is_superseded(
 ) -> None:
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    held = devices(mem_e5)
+    held = by_status(mem_e5)
     assert held["active"] == {now}
     assert was in held["superseded"]
 
@@ -75,7 +76,7 @@ def test_the_next_device_of_a_chain_is_the_users_though_the_old_one_went_to_a_re
 ) -> None:
     say(mem_e5, clock, ["小米14摔了，屏幕碎成蜘蛛网，干脆换了台iPhone 15"], "s1", gap_days=20)
     say(mem_e5, clock, ["iPhone 15 给我妈用了，我又换回安卓，入了台Pixel 8，刷机方便"], "s2", gap_days=20)
-    assert devices(mem_e5)["active"] == {"Pixel 8"}
+    assert by_status(mem_e5)["active"] == {"Pixel 8"}
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,7 @@ def test_a_further_device_said_plainly_is_a_second_value(
 ) -> None:
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    assert devices(mem_e5)["active"] == {kept, added}
+    assert by_status(mem_e5)["active"] == {kept, added}
 
 
 @pytest.mark.parametrize(
@@ -120,7 +121,7 @@ def test_a_new_device_of_the_same_kind_replaces_the_old_one(
     every phone the user ever named."""
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    held = devices(mem_e5)
+    held = by_status(mem_e5)
     assert held["active"] == {now}
     assert was in held["superseded"]
 
@@ -145,7 +146,7 @@ def test_a_second_device_of_a_kind_or_one_of_another_kind_is_kept_beside(
 ) -> None:
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    active = devices(mem_e5)["active"]
+    active = by_status(mem_e5)["active"]
     assert kept in active
     assert any(added in v for v in active), active
 
@@ -291,21 +292,13 @@ def test_the_kind_asked_leads_the_slot(
     answer as its episode)."""
     for i, turn in enumerate(turns):
         say(mem_e5, clock, [turn], f"s{i}", gap_days=20)
-    assert len(devices(mem_e5)["active"]) == 2
+    assert len(by_status(mem_e5)["active"]) == 2
     hits = mem_e5.search(question, user="u", k=3)
     top = hits[0].memory if hits else None
     assert top is not None and want in (top.value or top.content), [
         (h.memory.key, h.memory.content) for h in hits
     ]
     assert all(w not in top.content for w in ("小米14", "ThinkPad", "MacBook", "Pixel") if w not in want)
-
-
-def learning(mem: Memory) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for r in mem.records(user="u", statuses=["active", "superseded"]):
-        if r.subject == "user" and r.key == "learning":
-            out.setdefault(r.status.value, set()).add(r.value or "")
-    return out
 
 
 @pytest.mark.parametrize(
@@ -350,17 +343,9 @@ def test_a_new_value_switched_to_from_a_named_one_replaces_it_in_a_multi_valued_
     of the slot replaces that one (``change_cues.changed_from``)."""
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    held = learning(mem_e5)
+    held = by_status(mem_e5, "learning")
     assert held["active"] == active
     assert held.get("superseded", set()) == superseded
-
-
-def held(mem: Memory, key: str) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for r in mem.records(user="u", statuses=["active", "superseded"]):
-        if r.subject == "user" and r.key == key:
-            out.setdefault(r.status.value, set()).add(r.value or "")
-    return out
 
 
 @pytest.mark.parametrize(
@@ -407,6 +392,6 @@ def test_a_thing_named_by_its_make_alone_is_of_its_kind(
     kind word in the clause, and one of another kind stays beside it."""
     say(mem_e5, clock, [first], "s1", gap_days=20)
     say(mem_e5, clock, [later], "s2", gap_days=20)
-    now = held(mem_e5, key)
+    now = by_status(mem_e5, key)
     assert now["active"] == active
     assert now.get("superseded", set()) == superseded
