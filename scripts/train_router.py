@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/train_router.py
         [--corpus tests/data/questions_train.jsonl,tests/data/questions_confusable.jsonl,
-         tests/data/questions_providers.jsonl]
+         tests/data/questions_providers.jsonl tests/data/questions_slots.jsonl]
         [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
         [--route-min 0.4] [--refit] [--compare]
 
@@ -48,6 +48,7 @@ CORPORA = (
     "tests/data/questions_train.jsonl",
     "tests/data/questions_confusable.jsonl",
     "tests/data/questions_providers.jsonl",
+    "tests/data/questions_slots.jsonl",
 )
 
 

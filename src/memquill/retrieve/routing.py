@@ -374,15 +374,19 @@ def fallback(query: str, project: str | None, read: Sequence[tuple[str, float]])
     subject = subject_of(query, project)
     cat = load()
     # readings the subject may have ("sis doing what": a person has no ``stack:ci``)
-    slots = [((_owner(subject, k, cat, project), k), p) for k, p in read]
+    slots = [((_owner(subject, k, cat, project, not i), k), p) for i, (k, p) in enumerate(read)]
     fit = [(s, p) for s, p in slots if cat.allows(s[1], s[0])]
     return [s for s, p in fit[:FALLBACK_READINGS] if p >= FALLBACK_MIN]
 
 
-def _owner(subject: str, key: str, cat: Catalogue, project: str | None) -> str:
-    """A user question about a key only projects have goes to the project ("what do we …")."""
+def _owner(subject: str, key: str, cat: Catalogue, project: str | None, first: bool) -> str:
+    """A user question about a key only projects have goes to the project ("what do we …"),
+    and one a project word drew ("which streaming service…", "our go-to restaurant") to the
+    user when its first slot is a key no project has."""
     if subject == "user" and not cat.allows(key, "user") and cat.allows(key, "project"):
         return f"project:{project}" if project else "project"
+    if first and subject.startswith("project") and not cat.allows(key, "project") and cat.allows(key, "user"):
+        return "user"
     return subject
 
 
@@ -391,7 +395,9 @@ def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Sl
     item's name may be asked under two subject names: "the pup" is ``item:dog`` or ``item:puppy``)."""
     out: list[Slot] = []
     for s in found:
-        s = Slot(_owner(s.subject, s.key, cat, project), s.key, s.via)  # "what do we manage deps with"
+        s = Slot(
+            _owner(s.subject, s.key, cat, project, not out), s.key, s.via
+        )  # "what do we manage deps with"
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         item = s.subject.startswith("item:")
         if allowed and all(o.key != s.key or (item and o.subject != s.subject) for o in out):

@@ -273,7 +273,7 @@ def statements(
     valued = named_kind in slot_values.NAMED
     # A closed kind's statement names one of its words (``value_kinds``): "现在一天只吃两顿" reads
     # as the diet and names none, and it answered "我现在是什么饮食方式" over the 清真 stored
-    closed = slot[1] in value_kinds.kinds()
+    closed = value_kinds.closed(slot[1])
     taken = _taken(records, slot[1])
     held = any(r.id in slot_ids and r.value for r in records)
     for r in records:

@@ -116,8 +116,26 @@ def find(text: str) -> list[Cue]:
         if kept and c.start < kept[-1].end:
             continue
         kept.append(c)
+    kept = _from_to(text, kept)
     nexts: list[Cue | None] = [*kept[1:], None]
     return [_clipped(text, c, nxt) for c, nxt in zip(kept, nexts[: len(kept)], strict=True)]
+
+
+# "从UI设计师转产品经理": a bare 转 inside the region of 从 turns from the old value to the new
+# one (a cue of its own elsewhere, bare 转 would open 转账, 转发…)
+_TURN = re.compile(r"转(?![账发告载述身])")
+
+
+def _from_to(text: str, kept: list[Cue]) -> list[Cue]:
+    out: list[Cue] = []
+    for c, nxt in zip(kept, [*kept[1:], None], strict=False):
+        out.append(c)
+        if c.kind != "old" or text[c.start : c.end] != "从":
+            continue
+        end = min(c.end + NEAR, nxt.start if nxt else len(text))
+        if (m := _TURN.search(text, c.end + 1, end)) is not None and not _STOP.search(text, c.end, m.start()):
+            out.append(Cue("new", m.start(), m.end(), m.end(), m.end() + NEAR))
+    return out
 
 
 _STOP = re.compile(r"[，,。.;；!！?？]")

@@ -63,7 +63,7 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed_list, domain_kind, kind_value
+from memquill.write.extract.value_kinds import closed_list, domain_kind, in_domain, kind_value
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -339,8 +339,9 @@ class ModelExtractor:
         free text is as good as a typed span there, and a typed one (a place, a time) needs
         only the joint bar: a clause giving an event's place and time splits the attribute
         head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
-        single slot's one value must clear. The candidate's attribute may be another than
-        the one the clause was read as (``_typed``)."""
+        single slot's one value must clear. A closed kind's named word in a clause about its
+        domain is typed too (``value_kinds.in_domain``). The candidate's attribute may be another
+        than the one the clause was read as (``_typed``)."""
         attr = self.catalogue.get(x.key) or read_as
         subject, score = x.subject, x.confidence
         if attr.cardinality != "single":
@@ -348,7 +349,11 @@ class ModelExtractor:
         event = subject.startswith("event:")
         if event and attr.value_type in TYPED_VALUES:
             return score >= self.thresholds.joint
-        free = attr.value_type not in TYPED_VALUES and not event
+        free = (
+            attr.value_type not in TYPED_VALUES
+            and not event
+            and not in_domain(attr.key, x.value or "", x.content)
+        )
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
     def _event_details(
@@ -390,6 +395,9 @@ class ModelExtractor:
             subject = topic  # "我姐辞职了！护士不干了…": the sentence before set the subject
         if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
             subject = "user"  # a person nobody names, in a clause the user opens about themself
+        if subject in (None, "user") and attr.subjects[0] == "item" and "user" in attr.subjects:
+            # a pet's food or vet: "猫粮换成渴望了" the cat's; "换爱肯拿了" said of no pet by kind
+            subject = f"item:{pet}" if (pet := subjects.pet_said(said)) else "user"
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []
         level = Level.PROJECT if subject.startswith("project:") else Level.USER

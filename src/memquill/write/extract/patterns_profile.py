@@ -19,8 +19,8 @@ from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
-# the user's company opening a clause ("我们公司…", "our company…")
-_COMPANY_ZH = r"^(?:我们|我的|我)?(?:公司|单位)"
+# the user's company opening a clause ("我们公司…", "our company…"; not "公司内部转岗…")
+_COMPANY_ZH = r"^(?:我们|我的|我)?(?:公司|单位)(?!内部|里|内)"
 _COMPANY_EN = r"^(?:our|my) (?:company|employer|firm|startup)"
 _NAME = r"([^，,。.!！?？;；\s][^，,。.!！?？;；]{0,30}?)"
 _ROLE_ZH = (
@@ -56,6 +56,8 @@ _TAKEN = rx(
 )
 _EMPLOYER_AT = re.compile(r"\b(?:at|for)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})")
 
+# a Chinese job word, Latin letters allowed ("UI设计师", "产品经理", "前端开发")
+_ROLE_ZH_WORD = rf"[A-Za-z\u4e00-\u9fff]{{0,8}}?(?:{_JOB_END_ZH}|{_ROLE_ZH})"
 _TEAM_EN = r"(?:team|group|department|squad)"
 _ROLE = rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))"
 # where an English employer ends: "at Google on the search team", "at Bank of America in Charlotte"
@@ -232,6 +234,23 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         rx(
             r"^(?:我(?:现在|目前)?|现在|目前)(?:在[^，,。]{1,20}?(?:做|当|干)了?|是[^，,。]{1,20}?的)",
             rf"(?:一名|一个|一位|个)?([\u4e00-\u9fff]{{0,8}}?(?:{_JOB_END_ZH}))(?=$|[，,。了的]|\s)",
+        ),
+    ),
+    # a role moved into or held for a while: "从UI设计师转产品经理", "转岗做运营了", "当产品经理第三周",
+    # "moved from support into a product manager role", "three weeks into being a data engineer"
+    (
+        "role",
+        rx(
+            r"(?:从[^，,。]{1,12}?(?:转岗|转行|转|调)|转岗|转行|调岗)(?:成|做|到|为|去做|去当|当)?了?(?:一名|一个|个)?",
+            rf"({_ROLE_ZH_WORD})(?=$|[，,。了的啦]|\s)|",
+            r"^(?:我)?(?:当|做|干)(?:了)?",
+            rf"({_ROLE_ZH_WORD})的?(?=第[一二三四五六七八九十两\d]{{1,3}}(?:天|周|个月|年)|",
+            r"(?:已经|快|都)?[一二三四五六七八九十两半\d]{1,3}(?:天|周|个?月|年)了)|",
+            r"\b(?:switched|moved|transferred|changed|went) (?:careers? |roles? |jobs? |teams? |over )?",
+            r"(?:from [\w -]{1,30}? )?(?:to|into) (?:a |an |being a |being an )?",
+            rf"((?:[a-z][\w-]*\s){{0,3}}(?:{_ROLE_EN})s?)(?= role\b|\s*[,.;!?]|$)|",
+            r"\b(?:days?|weeks?|months?) (?:in )?(?:as|into being) (?:a |an |the )?",
+            rf"((?:[a-z][\w-]*\s){{0,3}}(?:{_ROLE_EN})s?)\b",
         ),
     ),
     (

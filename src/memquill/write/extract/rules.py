@@ -94,6 +94,27 @@ _HEDGE = re.compile(
 )
 
 
+# "我家柯基可乐 两岁 一直吃皇家的粮 最近老软便 是粮的问题吗": a space between Chinese words is how
+# many people type a comma, and the clause's question must not take its statements with it
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+_SEGMENT = re.compile(r"(?<=[，,])\s*")
+_BARE_HEDGE = re.compile(r"^\W*(?:\S+\s+){0,3}\S+\W*$")  # "maybe next spring", "可能吧"
+
+
+def before_hedge(part: str) -> str:
+    """What a clause states before its first hedged comma segment: "医生把我妈的药换成氨氯地平了，
+    说脚肿可能是硝苯地平引起的" states the change, and the guess after it is left out. A hedge in
+    the first segment ("纠结换华为还是小米，…") or a short one that hedges the whole clause ("I'm
+    moving to Denver, maybe next spring", "下个月搬去上海，可能吧") leaves nothing."""
+    segments = _SEGMENT.split(part)
+    at = next(i for i, s in enumerate(segments) if _HEDGE.search(s))
+    hedged = segments[at]
+    short = len(re.sub(r"[\W\s]", "", hedged)) <= (40 if hedged.isascii() else 8)
+    if not at or (_BARE_HEDGE.match(hedged) and short):
+        return ""
+    return "".join(segments[:at]).rstrip("，, ")
+
+
 _SOURCE = {
     Trust.USER: (Source.EXPLICIT, 0.9),
     Trust.TOOL: (Source.OBSERVED, 0.8),
@@ -168,10 +189,12 @@ class RuleExtractor:
         correction = bool(CORRECTION.search(text.strip()))
         if explicit and source is Source.EXPLICIT:
             confidence = 0.95
-        body = CORRECTION.sub("", EXPLICIT.sub("", text.strip(), count=1), count=1)
+        body = CORRECTION.sub("", EXPLICIT.sub("", _ZH_SPACE.sub("，", text.strip()), count=1), count=1)
         result = []
         for part, asked in (x for p in _CLAUSES.split(body) for x in question_tail(p)):
-            if len(part) < 2 or (_HEDGE.search(part) and not explicit):
+            if _HEDGE.search(part) and not explicit:
+                part = before_hedge(part)
+            if len(part) < 2:
                 continue
             conds = [next(g for g in m.groups() if g).strip() for m in _COND.finditer(part)]
             result.append(

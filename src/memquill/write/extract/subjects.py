@@ -30,10 +30,10 @@ _EVENT_EN = re.compile(
     re.IGNORECASE,
 )
 _ITEM_ZH = re.compile(
-    r"我(?:的|家|家的|养的)?(猫|狗|车|电脑|笔记本|手机|自行车|电动车|摩托|房子|相机|手表|平板)"
+    r"(?:我们|咱们|我|咱)(?:的|家|家的|养的)?(猫|狗|车|电脑|笔记本|手机|自行车|电动车|摩托|房子|相机|手表|平板)"
 )
 _ITEM_EN = re.compile(
-    r"\bmy\s+((?:[\w-]+\s+)?(?:cat|dog|car|laptop|phone|bike|bicycle|motorbike|camera|watch|"
+    r"\b(?:my|our)\s+((?:[\w-]+\s+)?(?:cat|dog|car|laptop|phone|bike|bicycle|motorbike|camera|watch|"
     r"tablet|puppy|kitten|rabbit|parrot|house|apartment|flat))\b",
     re.IGNORECASE,
 )
@@ -190,6 +190,19 @@ def event_name(text: str) -> str | None:
 
 def item_name(text: str) -> str | None:
     m = _ITEM_ZH.search(text) or _ITEM_EN.search(text)
+    return m.group(1).lower() if m else None
+
+
+# a pet said by its kind in a word of its things ("猫粮换成渴望了", "the dog food we use")
+_PET_ZH = re.compile(r"(猫|狗)(?=粮|罐头|零食|砂)")
+_PET_EN = re.compile(r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)", re.IGNORECASE)
+
+
+def pet_said(text: str) -> str | None:
+    """The pet a clause names by kind, possessed or not ("猫粮…", "dog food")."""
+    if name := item_name(text):
+        return name
+    m = _PET_ZH.search(text) or _PET_EN.search(text)
     return m.group(1).lower() if m else None
 
 

@@ -45,6 +45,7 @@ class Kind:
     zh: tuple[str, ...]
     objects: bool = True  # a liked object naming a word fills the slot ("I love Coke Zero"); not a diet
     context: re.Pattern[str] | None = None  # words of the kind's domain (flying, a phone plan)
+    closed: bool = True  # an open kind's words only type a value; its attribute holds others too
 
 
 @cache
@@ -57,10 +58,12 @@ def kinds() -> dict[str, Kind]:
     out = {}
     for key, spec in table.items():
         flags = 0 if spec.get("cased") else re.IGNORECASE  # "Three" the carrier, not three
-        rx = re.compile(r"\b(?:" + _alternation(spec.get("en", [])) + r")(?:e?s)?\b", flags)
+        # edges by lookaround, not \b: "Disney+" ends in no word character
+        rx = re.compile(r"(?<!\w)(?:" + _alternation(spec.get("en", [])) + r")(?:e?s)?(?!\w)", flags)
         zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
         context = _context(spec["context"]) if spec.get("context") else None
-        out[key] = Kind(bool(spec.get("owned")), rx, zh, bool(spec.get("objects", True)), context)
+        objects, closed = bool(spec.get("objects", True)), bool(spec.get("closed", True))
+        out[key] = Kind(bool(spec.get("owned")), rx, zh, objects, context, closed)
     return out
 
 
@@ -159,7 +162,7 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
     has no closed kind or the value names one of its words (owned where required); else the
     clause's first such word; None when the clause names none (no fact)."""
     kind = kinds().get(key)
-    if kind is None:
+    if kind is None or not kind.closed:
         return value
     at = said.find(value)
     inside = [(a, b) for a, b in _mentions(kind, said, zh) if at >= 0 and at <= a and b <= at + len(value)]
@@ -168,6 +171,26 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
     if inside and (at < 0 or _fits(kind, said, *inside[0], zh)):
         return value
     return said_kind(key, said, zh)
+
+
+def closed(key: str) -> bool:
+    """Does ``key`` hold only values its kind words name (a pet, a carrier; not a bank)?"""
+    kind = kinds().get(key)
+    return kind is not None and kind.closed
+
+
+def in_domain(key: str, value: str, said: str) -> bool:
+    """Is ``value`` a word of ``key``'s closed, named kind (an airline, a carrier, a pet food)
+    in a clause about its domain ("Biscuit's food is Purina Pro Plan now")? Such a value is as
+    typed as a place or an e-mail address."""
+    kind = kinds().get(key)
+    return (
+        kind is not None
+        and kind.closed
+        and kind.context is not None
+        and names_kind(key, value)
+        and kind.context.search(said) is not None
+    )
 
 
 def names_kind(key: str, value: str) -> bool:
@@ -180,7 +203,7 @@ def said_kind(key: str, said: str, zh: bool) -> str | None:
     """The first of ``key``'s kind words the clause says as a value of it (owned where the kind
     requires, not negated otherwise); None when it says none or ``key`` has no closed kind."""
     kind = kinds().get(key)
-    if kind is None:
+    if kind is None or not kind.closed:
         return None
     return next((said[a:b] for a, b in _mentions(kind, said, zh) if _fits(kind, said, a, b, zh)), None)
 
