@@ -66,7 +66,8 @@ WORD_HEADS = ("memory",)
 # negatives and confusables), ``attributes_train_providers.jsonl`` (decision 0018a). Last so the
 # held-out share of every earlier corpus stays the same. After them, and read the same way, the
 # rows written apart for the slots of decision 0018c (video and music streaming, a pet's food and
-# vet, a go-to restaurant), ``attributes_train_slots.jsonl``. They train the attribute and kind heads
+# vet, a go-to restaurant), ``attributes_train_slots.jsonl``, and for a user's cloud storage,
+# password manager and notes app, ``attributes_train_tools.jsonl``. They train the attribute and kind heads
 # only, like the confusable rows: in the memory heads too they cost "我表哥叫王磊，今年35" its
 # age segment and gave "房东要卖房" a landlord. The span ranker does not read them either (its
 # "Ally's rates beat everyone's" took the possessive with them); a carrier's span is an
@@ -80,6 +81,7 @@ CORPORA = (
     *DEV,
     "attributes_train_providers",
     "attributes_train_slots",
+    "attributes_train_tools",
 )
 # Corpora whose clauses train the "is there a memory" heads too. The confusable rows were
 # written for the attribute choice; their negatives follow their own line ("我同事打算跳槽

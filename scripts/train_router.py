@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/train_router.py
         [--corpus tests/data/questions_train.jsonl,tests/data/questions_confusable.jsonl,
-         tests/data/questions_providers.jsonl tests/data/questions_slots.jsonl]
+         tests/data/questions_providers.jsonl,tests/data/questions_slots.jsonl,
+         tests/data/questions_tools.jsonl]
         [--out src/memquill/data/question_router.npz] [--holdout 0.2] [--seed 11]
         [--route-min 0.4] [--refit] [--compare]
 
@@ -49,6 +50,7 @@ CORPORA = (
     "tests/data/questions_confusable.jsonl",
     "tests/data/questions_providers.jsonl",
     "tests/data/questions_slots.jsonl",
+    "tests/data/questions_tools.jsonl",
 )
 
 

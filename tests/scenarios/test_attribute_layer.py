@@ -239,14 +239,14 @@ def test_questions_are_answered_from_the_slot(mem: Memory, statement: str, quest
 def test_the_training_corpus_is_big_bilingual_and_covers_every_attribute() -> None:
     """The main corpus is big, bilingual and ≥ 30 % negatives; with the rows written apart for
     slots added later (the service providers, decision 0018a; streaming, pets' food and vet, a
-    go-to restaurant, 0018c) every attribute has ten phrasings."""
+    go-to restaurant, a user's software tools, 0018c) every attribute has ten phrasings."""
 
     def read(name: str) -> list[dict[str, Any]]:
         return [json.loads(x) for x in (DATA / f"{name}.jsonl").read_text("utf-8").splitlines() if x]
 
     rows = read("attributes_train")
     keys = set(load().keys())
-    later = read("attributes_train_providers") + read("attributes_train_slots")
+    later = [r for n in ("providers", "slots", "tools") for r in read(f"attributes_train_{n}")]
     per = Counter(f["attribute"] for r in rows + later for f in r["facts"])
     assert len(rows) >= 2000
     assert sum(r["lang"] == "zh" for r in rows) >= len(rows) / 2 - 50
@@ -262,6 +262,7 @@ def test_the_training_corpus_is_big_bilingual_and_covers_every_attribute() -> No
         "attributes_train_passing",
         "attributes_train_providers",
         "attributes_train_slots",
+        "attributes_train_tools",
     ],
 )
 def test_each_corpus_written_apart_speaks_the_catalogue(name: str) -> None:

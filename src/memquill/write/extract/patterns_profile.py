@@ -17,6 +17,7 @@ from memquill.write.extract.model_gates import phrase
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.values import pos_cut
+from memquill.write.extract.value_kinds import thing_word
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 # the user's company opening a clause ("我们公司…", "our company…"; not "公司内部转岗…")
@@ -412,9 +413,10 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
             continue  # "我领导是个急性子", "我是新人", "Everyone here": no one's name
         if key == "employer" and _is_place(value):
             key = "workplace"
-        if key in ("location", "hometown") and phrase(value):
+        if key in ("location", "hometown") and (phrase(value) or thing_word(value)):
             continue  # "拖着箱子搬到我这来住了": a phrase, no place (the rule's own context is
-            # surer than the model's of the rest of ``region_like``: "I live in Area 51")
+            # surer than the model's of the rest of ``region_like``: "I live in Area 51");
+            # "照片全搬到阿里云盘了": a lexicon's thing, no place
         if value:
             found.append((key, value))
             seen.add(key)

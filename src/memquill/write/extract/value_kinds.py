@@ -180,13 +180,12 @@ def closed(key: str) -> bool:
 
 
 def in_domain(key: str, value: str, said: str) -> bool:
-    """Is ``value`` a word of ``key``'s closed, named kind (an airline, a carrier, a pet food)
-    in a clause about its domain ("Biscuit's food is Purina Pro Plan now")? Such a value is as
-    typed as a place or an e-mail address."""
+    """Is ``value`` a word of ``key``'s named kind (an airline, a carrier, a pet food, a gym) in
+    a clause about its domain ("Biscuit's food is Purina Pro Plan now", "刚在超级猩猩办了次卡")?
+    Such a value is as typed as a place or an e-mail address."""
     kind = kinds().get(key)
     return (
         kind is not None
-        and kind.closed
         and kind.context is not None
         and names_kind(key, value)
         and kind.context.search(said) is not None
