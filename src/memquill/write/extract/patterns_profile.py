@@ -16,8 +16,8 @@ from memquill.write.extract.lexicon import classify, english_words, only_verb, s
 from memquill.write.extract.model_gates import phrase
 from memquill.write.extract.patterns_common import END, I, blocked, first, flags, parts, rx
 from memquill.write.extract.phrasing import clean_object
-from memquill.write.extract.values import pos_cut
 from memquill.write.extract.value_kinds import thing_word
+from memquill.write.extract.values import pos_cut
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 # the user's company opening a clause ("我们公司…", "our company…"; not "公司内部转岗…")
