@@ -63,7 +63,7 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed_list, domain_kind, in_domain, kind_value
+from memquill.write.extract.value_kinds import closed_list, domain_kind, in_domain, kind_value, said_kinds
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -414,6 +414,8 @@ class ModelExtractor:
                 continue  # the span "after quitting soda" itself (the ranker's since 0017c)
             if k is not None and k not in kept:
                 kept[k] = q
+        if not kept and attr.single and (left := self._kind_left(attr, o.said, zh)):
+            kept[left] = None  # "Nextcloud sync finished, migrated from Dropbox": the word not left behind
         out = []
         for value, span_p in kept.items():
             if (typed := self._typed(attr, value, o.said, p)) is not None:
@@ -441,6 +443,15 @@ class ModelExtractor:
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))
         return out
+
+    @staticmethod
+    def _kind_left(attr: Attribute, said: str, zh: bool) -> str | None:
+        """The first word of the attribute's closed kind the clause says and does not retire,
+        when the ranker found no value it keeps (its span was the one left behind, or none)."""
+        for w in said_kinds(attr.key, said, zh):
+            if not _retired(said, w) and not change_cues.holds_old(said, w):
+                return w
+        return None
 
     def _typed(self, attr: Attribute, value: str, said: str, p: Prediction) -> Attribute | None:
         """The attribute a value's own type says it fills when the reading's does not: a place

@@ -450,7 +450,15 @@ def region_like(value: str) -> bool:
     mixed = is_cjk(v) and re.search(r"[A-Za-z]", v) is not None
     # "my German is useless here" names no city: a language, or anything the speaker owns
     language = LANGUAGES.fullmatch(v) is not None or re.match(r"(?:my|our|his|her|their)\s", v) is not None
-    return not (re.search(r"\d", v) or mixed or language or _ORG_END.search(v) or phrase(v))
+    generic = _PLACE_NOUN.fullmatch(v) is not None  # "换了工作换了城市": the word for a city is none
+    return not (re.search(r"\d", v) or mixed or language or generic or _ORG_END.search(v) or phrase(v))
+
+
+_PLACE_NOUN = re.compile(
+    r"城市|地方|城|老家|家乡|国家|省|县|小区|新城市|"
+    r"(?:the |a |new |another )?(?:city|town|place|country|area|suburb)s?",
+    re.IGNORECASE,
+)
 
 
 # jieba's tags of words no place name holds: a verb, an adverb, a numeral, a particle, a

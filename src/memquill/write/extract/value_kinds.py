@@ -198,6 +198,14 @@ def names_kind(key: str, value: str) -> bool:
     return kind is not None and (kind.en.fullmatch(value.strip()) is not None or value.strip() in kind.zh)
 
 
+def said_kinds(key: str, said: str, zh: bool) -> list[str]:
+    """Every one of ``key``'s closed-kind words the clause says as a value of it, in order."""
+    kind = kinds().get(key)
+    if kind is None or not kind.closed:
+        return []
+    return [said[a:b] for a, b in _mentions(kind, said, zh) if _fits(kind, said, a, b, zh)]
+
+
 def said_kind(key: str, said: str, zh: bool) -> str | None:
     """The first of ``key``'s kind words the clause says as a value of it (owned where the kind
     requires, not negated otherwise); None when it says none or ``key`` has no closed kind."""
