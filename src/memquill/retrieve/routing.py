@@ -395,9 +395,8 @@ def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Sl
     item's name may be asked under two subject names: "the pup" is ``item:dog`` or ``item:puppy``)."""
     out: list[Slot] = []
     for s in found:
-        s = Slot(
-            _owner(s.subject, s.key, cat, project, not out), s.key, s.via
-        )  # "what do we manage deps with"
+        # "what do we manage deps with", "which streaming service…"
+        s = Slot(_owner(s.subject, s.key, cat, project, not out), s.key, s.via)
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         item = s.subject.startswith("item:")
         if allowed and all(o.key != s.key or (item and o.subject != s.subject) for o in out):

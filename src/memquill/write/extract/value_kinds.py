@@ -209,10 +209,7 @@ def said_kinds(key: str, said: str, zh: bool) -> list[str]:
 def said_kind(key: str, said: str, zh: bool) -> str | None:
     """The first of ``key``'s kind words the clause says as a value of it (owned where the kind
     requires, not negated otherwise); None when it says none or ``key`` has no closed kind."""
-    kind = kinds().get(key)
-    if kind is None or not kind.closed:
-        return None
-    return next((said[a:b] for a, b in _mentions(kind, said, zh) if _fits(kind, said, a, b, zh)), None)
+    return next(iter(said_kinds(key, said, zh)), None)
 
 
 # Value types whose every value a lexicon knows: a clause naming several of them for a
