@@ -340,8 +340,8 @@ class ModelExtractor:
         only the joint bar: a clause giving an event's place and time splits the attribute
         head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
         single slot's one value must clear. A named kind's word in a clause about its domain
-        is typed too (``value_kinds.in_domain``: "刚在超级猩猩办了次卡"). The candidate's attribute may be another
-        than the one the clause was read as (``_typed``)."""
+        is typed too (``value_kinds.in_domain``: "刚在超级猩猩办了次卡"). The candidate's
+        attribute may be another than the one the clause was read as (``_typed``)."""
         attr = self.catalogue.get(x.key) or read_as
         subject, score = x.subject, x.confidence
         if attr.cardinality != "single":
