@@ -99,7 +99,9 @@ SAME_TIME = 60.0  # seconds: a record made from a turn is as new as the turn
 # history however new the turn: it never leads, and the value it names is an older one —
 # unless it also says how things are now (a change cue, or a present cue in a clause read as
 # the attribute: "…, now I take the tram"; ``recalls``).
-PAST = change_cues.RECALL
+# A recall frame, or a comparison with a place or time the turn leaves ("比在上海挤地铁舒服多了",
+# "way cheaper than in London"): the value it names is the earlier one, not a statement of now.
+PAST = re.compile(rf"{change_cues.RECALL.pattern}|比起?在|\bthan (?:back )?(?:in|at)\b", re.IGNORECASE)
 
 
 # --- read time -------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.item_names import named_items
-from memquill.write.extract.lexicon import role_of, tech_roles
+from memquill.write.extract.lexicon import only_verb, role_of, tech_roles
 from memquill.write.extract.model_gates import (
     TYPED_VALUES,
     acceptable,
@@ -63,7 +63,7 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed_list, domain_kind, in_domain, kind_value, said_kinds
+from memquill.write.extract.value_kinds import closed_list, domain_kind, kind_value, said_kinds, vouched
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,
@@ -339,9 +339,9 @@ class ModelExtractor:
         free text is as good as a typed span there, and a typed one (a place, a time) needs
         only the joint bar: a clause giving an event's place and time splits the attribute
         head between the two ("下个月的读书会在杭州举办": 0.38 / 0.37), each under the bar a
-        single slot's one value must clear. A named kind's word in a clause about its domain
-        is typed too (``value_kinds.in_domain``: "刚在超级猩猩办了次卡"). The candidate's
-        attribute may be another than the one the clause was read as (``_typed``)."""
+        single slot's one value must clear. A value the kind lexicon vouches for is typed too
+        (``value_kinds.vouched``: "matcha", "刚在超级猩猩办了次卡"). The candidate's attribute
+        may be another than the one the clause was read as (``_typed``)."""
         attr = self.catalogue.get(x.key) or read_as
         subject, score = x.subject, x.confidence
         if attr.cardinality != "single":
@@ -352,7 +352,7 @@ class ModelExtractor:
         free = (
             attr.value_type not in TYPED_VALUES
             and not event
-            and not in_domain(attr.key, x.value or "", x.content)
+            and not vouched(attr.key, x.value or "", x.content)
         )
         return score >= (self.thresholds.single_free_text if free else self.thresholds.single)
 
@@ -431,6 +431,8 @@ class ModelExtractor:
                 continue
             if attr.value_type == "organisation" and names_person(value, o.said):
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
+            if attr.value_type == "organisation" and only_verb(value.split()[-1].casefold()):
+                continue  # "Someone at the co-working space bought me a matcha latte": no organisation
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
             if attr.key == "name" and subject == "user" and not subjects.speaks_of_self(o.said):

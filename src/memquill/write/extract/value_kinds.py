@@ -179,17 +179,14 @@ def closed(key: str) -> bool:
     return kind is not None and kind.closed
 
 
-def in_domain(key: str, value: str, said: str) -> bool:
-    """Is ``value`` a word of ``key``'s named kind (an airline, a carrier, a pet food, a gym) in
-    a clause about its domain ("Biscuit's food is Purina Pro Plan now", "刚在超级猩猩办了次卡")?
-    Such a value is as typed as a place or an e-mail address."""
+def vouched(key: str, value: str, said: str) -> bool:
+    """Does ``key``'s kind lexicon vouch for ``value``: a word of its closed kind ("matcha", a
+    carrier, a pet food), or of its open kind in a clause about the kind's domain ("刚在超级猩猩
+    办了次卡")? Such a value is as typed as a place or an e-mail address."""
     kind = kinds().get(key)
-    return (
-        kind is not None
-        and kind.context is not None
-        and names_kind(key, value)
-        and kind.context.search(said) is not None
-    )
+    if kind is None or not names_kind(key, value):
+        return False
+    return kind.closed or (kind.context is not None and kind.context.search(said) is not None)
 
 
 def names_kind(key: str, value: str) -> bool:
