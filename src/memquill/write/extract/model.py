@@ -395,6 +395,8 @@ class ModelExtractor:
             subject = topic  # "我姐辞职了！护士不干了…": the sentence before set the subject
         if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
             subject = "user"  # a person nobody names, in a clause the user opens about themself
+        if subject is None and kind == "person" and (opened := subjects.bare_opening(said)):
+            subject = f"person:{opened[0]}"  # "女朋友刚换了iPhone 15 Pro…": the relation opening it
         if subject in (None, "user") and attr.subjects[0] == "item" and "user" in attr.subjects:
             # a pet's food or vet: "猫粮换成渴望了" the cat's; "换爱肯拿了" said of no pet by kind
             subject = f"item:{pet}" if (pet := subjects.pet_said(said)) else "user"
@@ -431,7 +433,7 @@ class ModelExtractor:
                 continue
             if attr.value_type == "organisation" and names_person(value, o.said):
                 continue  # "I now report to Pieter Olivier": a manager, not an employer
-            if attr.value_type == "organisation" and only_verb(value.split()[-1].casefold()):
+            if attr.value_type == "organisation" and _ends_in_verb(value):
                 continue  # "Someone at the co-working space bought me a matcha latte": no organisation
             if attr.key in _NAME_LIKE and names_person(value, o.said):
                 continue  # "Amy is my sister": her name, which ``named_relations`` files
@@ -498,7 +500,11 @@ class ModelExtractor:
         if believed and sure and rank_ok(p, (read_as or attr).key):
             score = max(score, CUED)  # "switched to X", "现在…": a statement, not a guess
         extra: dict[str, Any] = {"change": cue} if cue else {}
-        if cue is None and self._present(o, p, attr, subject, score) and _names_thing(value, attr.value_type):
+        if (
+            cue is None
+            and self._present(o, p, attr, subject, score, value)
+            and _names_thing(value, attr.value_type)
+        ):
             extra["present"] = True  # reconcile may let it replace the slot's value (see there)
         kind = _TYPES[attr.memory_type]
         # a passing state ("在杭州出差" next Wednesday) holds for the clause's time, not for ever
@@ -529,17 +535,20 @@ class ModelExtractor:
             **extra,
         )
 
-    def _present(self, o: Open, p: Prediction, attr: Attribute, subject: str, score: float) -> bool:
+    def _present(
+        self, o: Open, p: Prediction, attr: Attribute, subject: str, score: float, value: str
+    ) -> bool:
         """Does the clause state a value of a single-valued attribute of the user as how things
         are, without a change cue ("Lapce is what I code in", "我在鹭岛数智上班")? The model
         reads the attribute first and the clause as a memory, the value is a typed span (a
-        place, an organisation, a tool, a contact detail), the joint score clears the bar a
+        place, an organisation, a tool, a contact detail) or one the kind lexicon vouches for
+        ("我们家一直是清真的"), the joint score clears the bar a
         single-valued guess needs, and the clause recalls nothing ("back when I used Emacs")
         and is not about a transcript speaker, nor says an intention ("打算去…", "going to").
         Questions and suppositions never get here."""
         return (
             attr.single
-            and attr.value_type in PRESENT_TYPES
+            and (attr.value_type in PRESENT_TYPES or vouched(attr.key, value, o.said))
             and subject == "user"
             and o.speaker is None
             and rank_ok(p, attr.key)
@@ -729,6 +738,13 @@ def rank_ok(p: Prediction, key: str) -> bool:
 
 
 _SEGMENT = re.compile(r"[，,；;]")
+
+
+def _ends_in_verb(value: str) -> bool:
+    """Does a name of several words end in a lowercase verb ("the co-working space bought")?
+    One capitalised word that is also a verb is a name ("Google", "Slack")."""
+    words = value.split()
+    return len(words) > 1 and words[-1].islower() and only_verb(words[-1])
 
 
 def _retired(said: str, value: str | None) -> bool:
