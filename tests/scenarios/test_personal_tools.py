@@ -13,7 +13,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import active_values, say_apart
+from tests.support.sessions import held, say_apart, switched_and_answered
 
 
 @pytest.mark.parametrize(
@@ -65,11 +65,7 @@ from tests.support.sessions import active_values, say_apart
 def test_a_switched_tool_supersedes_and_answers(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, key: str, was: str, now: str
 ) -> None:
-    say_apart(mem_e5, clock, turns, gap_days=45)
-    held = {v for vs in active_values(mem_e5, key).values() for v in vs}
-    assert held == {now}, active_values(mem_e5, key)
-    top = mem_e5.search(question, user="u", k=1)[0].memory
-    assert top.key == key and top.value == now, (top.key, top.value, top.content)
+    switched_and_answered(mem_e5, clock, turns, question, key, now)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +98,4 @@ def test_a_gym_said_with_its_domain_is_the_gym(
 )
 def test_a_tool_weighed_is_no_tool_held(mem_e5: Memory, clock: FixedClock, text: str) -> None:
     say_apart(mem_e5, clock, [text], gap_days=1)
-    recs = mem_e5.records(user="u", statuses=["active", "candidate"])
-    assert not [r for r in recs if r.key in ("password_manager", "notes_app")], [
-        (r.key, r.value) for r in recs
-    ]
+    assert not held(mem_e5, ("password_manager", "notes_app"))

@@ -11,7 +11,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from tests.support.sessions import active_values, say_apart
+from tests.support.sessions import held, say_apart, switched_and_answered
 
 
 @pytest.mark.parametrize(
@@ -57,11 +57,7 @@ from tests.support.sessions import active_values, say_apart
 def test_a_switched_subscription_or_food_supersedes_and_answers(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, key: str, was: str, now: str
 ) -> None:
-    say_apart(mem_e5, clock, turns, gap_days=45)
-    held = {v for vs in active_values(mem_e5, key).values() for v in vs}
-    assert held == {now}, active_values(mem_e5, key)
-    top = mem_e5.search(question, user="u", k=1)[0].memory
-    assert top.key == key and top.value == now, (top.key, top.value, top.content)
+    switched_and_answered(mem_e5, clock, turns, question, key, now)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +92,4 @@ def test_a_slot_said_in_passing_is_read(
 )
 def test_an_option_weighed_is_no_subscription(mem_e5: Memory, clock: FixedClock, text: str) -> None:
     say_apart(mem_e5, clock, [text], gap_days=1)
-    recs = mem_e5.records(user="u", statuses=["active", "candidate"])
-    assert not [r for r in recs if r.key in ("video_streaming", "music_streaming")], [
-        (r.key, r.value) for r in recs
-    ]
+    assert not held(mem_e5, ("video_streaming", "music_streaming"))

@@ -37,3 +37,21 @@ def active_values(mem: Memory, key: str, user: str = "u") -> dict[str, set[str]]
         if r.key == key and r.value:
             out.setdefault(r.subject, set()).add(r.value)
     return out
+
+
+def held(mem: Memory, keys: tuple[str, ...], user: str = "u") -> list[tuple[str, str, str | None]]:
+    """(subject, key, value) of the active and candidate records of ``keys``: what one turn left."""
+    recs = mem.records(user=user, statuses=["active", "candidate"])
+    return [(r.subject, r.key, r.value) for r in recs if r.key in keys]
+
+
+def switched_and_answered(
+    mem: Memory, clock: FixedClock, turns: list[str], question: str, key: str, now: str
+) -> None:
+    """The turns said weeks apart leave ``now`` the only active value of ``key`` (whoever holds
+    it), and the question's first hit is that record."""
+    say_apart(mem, clock, turns, gap_days=45)
+    values = {v for vs in active_values(mem, key, "u").values() for v in vs}
+    assert values == {now}, active_values(mem, key)
+    top = mem.search(question, user="u", k=1)[0].memory
+    assert top.key == key and top.value == now, (top.key, top.value, top.content)
