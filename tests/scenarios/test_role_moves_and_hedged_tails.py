@@ -141,3 +141,24 @@ def test_a_relation_signed_up_with_is_named(mem_e5: Memory, text: str, name: str
     assert ("person:doctor", name) in {(r.subject, r.value) for r in recs if r.key == "name"}, [
         (r.subject, r.key, r.value) for r in recs
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("我老婆在腾讯上班 最近老加班 周末想带她出去玩 有推荐吗", ("person:wife", "employer", "腾讯")),
+        ("我们家狗叫豆豆 每天早上遛 有啥好用的牵引绳吗", ("item:狗", "name", "豆豆")),
+        (
+            "My wife works at Tencent. She's been doing a lot of overtime, any weekend trip ideas?",
+            ("person:wife", "employer", "Tencent"),
+        ),
+    ],
+    ids=["zh-employer", "zh-pet", "en-guard"],
+)
+def test_chinese_words_apart_by_a_space_are_clauses(
+    mem_e5: Memory, clock: FixedClock, text: str, fact: tuple[str, str, str]
+) -> None:
+    """ "我老婆在腾讯上班 最近老加班 … 有推荐吗": typed with spaces for commas, the statements stand
+    apart from the question that ends the turn (before, the question took the whole turn)."""
+    say_apart(mem_e5, clock, [text], gap_days=1)
+    assert fact in held(mem_e5, (fact[1],)), held(mem_e5, (fact[1],))
