@@ -200,18 +200,22 @@ class ModelExtractor:
             attr = self.catalogue.get(p.attributes[0][0])
             if attr is None or (attr.key in keys and attr.single and attr.key not in open_keys):
                 continue
-            score = p.memory * p.attributes[0][1]
-            if attr.key not in keys and attr.value_type not in TYPED_VALUES and score < _FREE_SEGMENT:
-                continue  # a free-text value needs the clause's context, unless read sure
             if attr.key in keys and _BACK.search(o.said):
                 continue  # "…"Paris, Texas", I rewatch it every winter": the value already given
+            # read and pooled as a whole clause is ("My wife works at Tencent, she's been doing
+            # overtime": the segment is an employer at 0.48, an industry at 0.21 and a workplace
+            # at 0.16, all of "Tencent": an employer at 0.86)
+            pooled = [x for a, x, _ in self._pooled(p, self._read(o, p, times)) if a.key == attr.key]
+            score = max([p.memory * p.attributes[0][1], *(x.confidence for x in pooled)])
+            if attr.key not in keys and attr.value_type not in TYPED_VALUES and score < _FREE_SEGMENT:
+                continue  # a free-text value needs the clause's context, unless read sure
             # the slot a rule found only refused is what the clause is about: the value a
             # segment states of it needs only the joint bar ("please don't call me, Signal
             # messages work best": contact channel at 0.59 in the segment alone)
             bar = self.thresholds.joint if attr.key in open_keys else None
             cands = [
                 x
-                for x in self._candidates(o, p, attr, score, times)
+                for x in pooled
                 if (self._sure(x, attr) if bar is None else x.confidence >= bar)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
@@ -269,6 +273,16 @@ class ModelExtractor:
         """Zero or more candidates for one clause from one prediction."""
         if p.memory < self.thresholds.memory and p.score < self.thresholds.joint:
             return []
+        out: list[Candidate] = []
+        for attr, x, split in self._pooled(p, self._read(o, p, times)):
+            # a change cue may have lifted the score ("I'm on fish now"): judge what was proposed
+            once = not attr.single or all(y.key != x.key for y in out)
+            if once and (split or self._sure(x, attr)):
+                out.append(x)
+        return out + self._event_details(o, p, out, times)
+
+    def _read(self, o: Open, p: Prediction, times: Sequence[Any]) -> list[tuple[Attribute, float, list[Candidate]]]:
+        """The candidates of each attribute the head reads near its top one."""
         read: list[tuple[Attribute, float, list[Candidate]]] = []
         top = p.attributes[0][1]
         for rank, (key, prob) in enumerate(p.attributes):
@@ -277,13 +291,7 @@ class ModelExtractor:
             attr = self.catalogue.get(key)
             if attr and (cands := self._candidates(o, p, attr, p.memory * prob, times)):
                 read.append((attr, prob, cands))
-        out: list[Candidate] = []
-        for attr, x, split in self._pooled(p, read):
-            # a change cue may have lifted the score ("I'm on fish now"): judge what was proposed
-            once = not attr.single or all(y.key != x.key for y in out)
-            if once and (split or self._sure(x, attr)):
-                out.append(x)
-        return out + self._event_details(o, p, out, times)
+        return read
 
     def _pooled(
         self, p: Prediction, read: list[tuple[Attribute, float, list[Candidate]]]
