@@ -281,7 +281,9 @@ class ModelExtractor:
                 out.append(x)
         return out + self._event_details(o, p, out, times)
 
-    def _read(self, o: Open, p: Prediction, times: Sequence[Any]) -> list[tuple[Attribute, float, list[Candidate]]]:
+    def _read(
+        self, o: Open, p: Prediction, times: Sequence[Any]
+    ) -> list[tuple[Attribute, float, list[Candidate]]]:
         """The candidates of each attribute the head reads near its top one."""
         read: list[tuple[Attribute, float, list[Candidate]]] = []
         top = p.attributes[0][1]
