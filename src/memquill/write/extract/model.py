@@ -157,12 +157,13 @@ class ModelExtractor:
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             # a speaker is a person
             out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
-        # a pet's or belonging's name ("猫叫芝士") is the item's, not the user's own name
-        pets = {(x.value or "").casefold() for x in named if x.subject.startswith("item:")}
+        # a name said beside its relation or item ("猫叫芝士", "换了个发型师 叫Kevin") is that
+        # one's, not the user's own nor a segment's guess at whose ("叫Kevin 在天河那边": a project)
+        owner = {(x.value or "").casefold(): x.subject for x in named if x.key == "name"}
         out = [
             x
             for x in out
-            if not (x.key == "name" and x.subject == "user" and (x.value or "").casefold() in pets)
+            if not (x.key == "name" and owner.get((x.value or "").casefold(), x.subject) != x.subject)
         ]
         # a name said beside its relation ("my brother's name is Tom") is read surer by the
         # apposition than by the model (memory head 0.36 there): the surer of the two stays
@@ -206,7 +207,8 @@ class ModelExtractor:
             # overtime": the segment is an employer at 0.48, an industry at 0.21 and a workplace
             # at 0.16, all of "Tencent": an employer at 0.86)
             pooled = [x for a, x, _ in self._pooled(p, self._read(o, p, times)) if a.key == attr.key]
-            score = max([p.memory * p.attributes[0][1], *(x.confidence for x in pooled)])
+            held = (x.attributes.get("model", {}).get("pooled", 0.0) for x in pooled)  # the mass
+            score = max([p.memory * p.attributes[0][1], *held])
             if attr.key not in keys and attr.value_type not in TYPED_VALUES and score < _FREE_SEGMENT:
                 continue  # a free-text value needs the clause's context, unless read sure
             # the slot a rule found only refused is what the clause is about: the value a
