@@ -455,6 +455,8 @@ class ModelExtractor:
             if whose == "user" and opening is not None and 0 <= o.said.find(value) < opening[1]:
                 theirs = f"person:{opening[0]}"  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
                 whose = theirs if self.catalogue.allows(attr.key, theirs) else whose
+            if whose == "user" and (item := subjects.item_before(o.whole or o.said, value)):
+                whose = f"item:{item}"  # "我家猫叫芝士，今年两岁": the cat's age
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))

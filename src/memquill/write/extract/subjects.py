@@ -198,6 +198,19 @@ _PET_ZH = re.compile(r"(猫|狗)(?=粮|罐头|零食|砂)")
 _PET_EN = re.compile(r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)", re.IGNORECASE)
 
 
+def item_before(text: str, value: str) -> str | None:
+    """The belonging or pet a clause names before ``value`` with no "I" between them: "我家猫叫
+    芝士，今年两岁" is the cat's age; "my car's a 2019 Civic and I'm 34" is the user's."""
+    at = text.find(value)
+    if at < 0:
+        return None
+    before = [m for rx in (_ITEM_ZH, _ITEM_EN) for m in rx.finditer(text, 0, at)]
+    last = max(before, key=lambda m: m.end(), default=None)
+    if last is None or _FIRST_PERSON.search(text, last.end(), at):
+        return None
+    return last.group(1).lower()
+
+
 def pet_said(text: str) -> str | None:
     """The pet a clause names by kind, possessed or not ("猫粮…", "dog food")."""
     if name := item_name(text):
