@@ -224,10 +224,9 @@ def route(
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if items := asked.named_item(query):  # "dog's name?", "猫现在叫啥": the pet's name, not the reader's
         found = [*(Slot(i, "name", "words") for i in items), *(s for s in found if s.key != "name")]
-    if _BOSS_Q.search(query):
-        found.insert(0, Slot("person:manager", "name", "words"))
-    elif rel := bare_relation(query) or who_for(query):  # "boss?", "老板？", "剪头找的是谁": who that is
-        found.insert(0, Slot(f"person:{rel}", "name", "words"))
+    who = "manager" if _BOSS_Q.search(query) else bare_relation(query) or who_for(query)
+    if who:  # "boss?", "老板？", "剪头找的是谁": who that is
+        found.insert(0, Slot(f"person:{who}", "name", "words"))
     guessed: list[Slot] = []
     if (key := catalogue_key(query)) is not None:
         guessed.append(Slot(subject, key, "catalogue"))
@@ -250,6 +249,8 @@ def route(
     if subject == "user" and not asked.about_reader(query):
         # "When did Caroline …" asks about Caroline, not the user's slot ("city?" does)
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
+    if who and subject == "user":  # "现在给我做头发的是哪位发型师": no slot of the reader's answers who
+        guessed = [s for s in guessed if s.subject != "user"]
     if items:
         guessed = [s for s in guessed if s.key != "name"]
     elif owned := asked.owned_item(query):  # "what breed is my dog": a belonging's own attributes

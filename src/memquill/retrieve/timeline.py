@@ -538,12 +538,15 @@ def single_slot(
     reading of a question ("best number to text me on?" read as ``contact_channel``, "我早上咋
     去公司来着" as ``employer``) lets a turn misread as that slot lead over the slot asked —
     but only among the first route's subject: "我现在直属领导是谁啊" names the manager, whom
-    the router's reading (the user's ``team``) is not about."""
+    the router's reading (the user's ``team``) is not about. A question about someone else
+    or something else is not answered by a slot of the user's at all."""
     cat = load()
     single = [(s, k) for s, k in slots if (a := cat.get(k)) is not None and a.single]
     if not single:
         return None
     subject = single[0][0]
+    if subject != "user":  # "现在给我做头发的是哪位发型师": no turn of the user's employer answers it
+        single = [c for c in single if c[0] == subject]
     extra = [(subject, k) for k in also if (a := cat.get(k)) is not None and a.single]
     extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
     rank = {k: i for i, k in enumerate(prefer)}
