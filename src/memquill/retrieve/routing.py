@@ -246,14 +246,16 @@ def route(
     if classifier is not None and vector is not None:
         p = classifier.predict(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         guessed += [Slot(subject, key, "model") for key in _model_keys(p.attributes)]
-    if subject == "user" and not asked.about_reader(query):
-        # "When did Caroline …" asks about Caroline, not the user's slot ("city?" does)
+    owned = asked.owned_item(query)
+    if subject == "user" and not asked.about_reader(query) and not owned:
+        # "When did Caroline …" asks about Caroline, not the user's slot ("city?" does; so does
+        # "家里橘猫现在吃的啥牌子的粮", the reader's cat)
         guessed = [s for s in guessed if not cat.allows(s.key, "user")]
     if who and subject == "user":  # "现在给我做头发的是哪位发型师": no slot of the reader's answers who
         guessed = [s for s in guessed if s.subject != "user"]
     if items:
         guessed = [s for s in guessed if s.key != "name"]
-    elif owned := asked.owned_item(query):  # "what breed is my dog": a belonging's own attributes
+    elif owned:  # "what breed is my dog": a belonging's own attributes
         guessed = [Slot(owned[0], s.key, s.via) if cat.allows(s.key, "item") else s for s in guessed]
     return _distinct(_with_belongings([*found, *guessed], query), cat, project)
 

@@ -550,7 +550,12 @@ def single_slot(
     extra = [(subject, k) for k in also if (a := cat.get(k)) is not None and a.single]
     extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
     rank = {k: i for i, k in enumerate(prefer)}
-    ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
+    # a routed slot holding a record goes before a reading that only turns may state ("who do
+    # i bank with now": the bank stored, not the employer a project turn read faintly as)
+    held = {k for k, ids in (slot_ids or {}).items() if ids}
+    ordered = sorted(
+        [*single, *extra], key=lambda c: (c not in single or c[1] not in held, rank.get(c[1], len(rank)))
+    )
     if first is not None and first in single and first[0] == subject:
         ordered = [first, *(c for c in ordered if c != first)]
     for cand in ordered:

@@ -160,10 +160,16 @@ def _fits(kind: Kind, text: str, a: int, b: int, zh: bool) -> bool:
 def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
     """The value a model reading of ``key`` may hold: ``value`` itself when the attribute
     has no closed kind or the value names one of its words (owned where required); else the
-    clause's first such word; None when the clause names none (no fact)."""
+    clause's first such word; None when the clause names none (no fact). An open kind's word
+    said in the clause stands for a value in lower case that names none of them ("Monzo
+    flagged a payment as fraud": the bank is Monzo, not "payment as fraud")."""
     kind = kinds().get(key)
-    if kind is None or not kind.closed:
+    if kind is None:
         return value
+    if not kind.closed:
+        said_words = [said[a:b] for a, b in _mentions(kind, said, zh) if not negated(said, a)]
+        plain = value.isascii() and value == value.lower() and not _mentions(kind, value, zh)
+        return said_words[0] if plain and said_words else value
     at = said.find(value)
     inside = [(a, b) for a, b in _mentions(kind, said, zh) if at >= 0 and at <= a and b <= at + len(value)]
     if at < 0:
