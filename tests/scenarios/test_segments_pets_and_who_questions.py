@@ -114,3 +114,70 @@ def test_asking_who_someone_is_is_not_answered_by_the_users_slots(
     assert active_values(mem_e5, "employer").get("user")  # the slot that had answered
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert top.key != "employer" and said in top.content, (top.key, top.content)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now", "slot"),
+    [
+        (
+            ["猫一直吃皇家的猫粮，最近有点软便", "猫粮换成渴望了，便便成型了"],
+            "家里橘猫现在吃的啥牌子的粮",
+            "渴望",
+            "pet_food",
+        ),
+        (
+            [
+                "the dog has been on Supercoat since she was a pup",
+                "switched the dog food to Black Hawk, she loves it",
+            ],
+            "the dog is on what food now?",
+            "Black Hawk",
+            None,  # no record read it: the turn answers
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_question_about_the_readers_pet_said_without_my_is_the_readers(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str, slot: str | None
+) -> None:
+    """ "家里橘猫…" says no 我: it is still the reader's cat, and its food slot answers."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    top = mem_e5.search(question, user="u", k=1)[0]
+    assert now in top.memory.content, (top.memory.key, top.memory.content)
+    if slot is not None:
+        assert top.memory.key == slot and top.why.get("path") == "slot", (top.memory.key, top.why)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now"),
+    [
+        (
+            [
+                "我工资卡是工行的，帮我做个月度预算",
+                "招商银行把我一笔转账拦了 说是风控 怎么解除",
+                "小程序部署在腾讯云上 跑了两个月挺稳的 要不要加个备份",
+            ],
+            "我现在用的哪家银行",
+            "招商银行",
+        ),
+        (
+            [
+                "I bank with Barclays, help me set up a monthly budget",
+                "Monzo flagged a payment as fraud, its legit.",
+                "tilebot on fly has been rock solid for 2 months. add a second region or overkill",
+            ],
+            "who do i bank with now",
+            "Monzo",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_routed_slot_holding_a_record_answers_before_a_faint_reading(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str
+) -> None:
+    """A bank named in passing is the bank (not the span "payment as fraud"), and the question
+    is answered by it, not by the newest turn the question's reading takes for an employer."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "bank").get("user") == {now}, active_values(mem_e5, "bank")
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.key == "bank" and top.value == now, (top.key, top.value, top.content)
