@@ -278,8 +278,9 @@ def _router_slots(
 
 def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
     """Each slot followed by the other slots that may state the same answer: about the reader's
-    belonging (the user's ``vehicle`` ↔ the car's ``model``, ``asked.belonging_slots``), or the
-    catalogue's ``also_in`` (a project's cloud ↔ its deploy target)."""
+    belonging (the user's ``vehicle`` ↔ the car's ``model``, ``asked.belonging_slots``), the
+    catalogue's ``also_in`` (a project's cloud ↔ its deploy target), or the user's for a pet's
+    attribute the write path files there when no pet is said ("换爱肯拿了": ``pet_food``)."""
     cat = load()
     out: list[Slot] = []
     for s in slots:
@@ -289,6 +290,8 @@ def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
         ]
         attr = cat.get(s.key)
         out += [Slot(s.subject, key, s.via) for key in (attr.also_in if attr else ())]
+        if s.subject.startswith("item:") and attr and attr.subjects[0] == "item" and "user" in attr.subjects:
+            out.append(Slot("user", s.key, s.via))  # a pet's food said of no pet by kind is the user's
     return out
 
 

@@ -194,8 +194,12 @@ def item_name(text: str) -> str | None:
 
 
 # a pet said by its kind in a word of its things ("猫粮换成渴望了", "the dog food we use")
-_PET_ZH = re.compile(r"(猫|狗)(?=粮|罐头|零食|砂)")
-_PET_EN = re.compile(r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)", re.IGNORECASE)
+# or opening the clause ("猫现在吃渴望挺好的", "the dog's on Black Hawk now")
+_PET_ZH = re.compile(r"(猫|狗)(?=粮|罐头|零食|砂)|^\W*(?:家里的?)?(猫|狗)")
+_PET_EN = re.compile(
+    r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)|^\W*(?:the|our)\s+(cat|dog|puppy|kitten)\b",
+    re.IGNORECASE,
+)
 
 
 def item_before(text: str, value: str) -> str | None:
@@ -216,7 +220,7 @@ def pet_said(text: str) -> str | None:
     if name := item_name(text):
         return name
     m = _PET_ZH.search(text) or _PET_EN.search(text)
-    return m.group(1).lower() if m else None
+    return (m.group(1) or m.group(2)).lower() if m else None
 
 
 def subject_for(text: str, kind: str, project: str | None, turn: str = "") -> str | None:

@@ -175,8 +175,22 @@ def kind_value(key: str, value: str, said: str, zh: bool) -> str | None:
     if at < 0:
         inside = [(0, 0)] if _mentions(kind, value, zh) else []
     if inside and (at < 0 or _fits(kind, said, *inside[0], zh)):
-        return value
+        return _without_comment(value, said[inside[-1][0] : inside[-1][1]] if at >= 0 else "", zh)
     return said_kind(key, said, zh)
+
+
+# what a Chinese value span may run on into after its kind word: a verdict on it ("渴望挺好",
+# "皇家不错"), not a longer name ("皇家小型犬粮")
+_ZH_COMMENT = ("d", "a", "v", "u", "y", "ul", "uj", "zg")
+
+
+def _without_comment(value: str, word: str, zh: bool) -> str:
+    """``value`` cut after its last kind word when what follows says how it is."""
+    if not zh or not word or word not in value:
+        return value
+    end = value.rfind(word) + len(word)
+    rest = values.pos_cut(value[end:])
+    return value[:end] if rest and rest[0][1].startswith(_ZH_COMMENT) else value
 
 
 def closed(key: str) -> bool:
