@@ -63,7 +63,14 @@ from memquill.write.extract.span_features import negated
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
-from memquill.write.extract.value_kinds import closed, closed_list, domain_kind, kind_value, said_kinds, vouched
+from memquill.write.extract.value_kinds import (
+    closed,
+    closed_list,
+    domain_kind,
+    kind_value,
+    said_kinds,
+    vouched,
+)
 
 _TYPES = {
     "preference": MemoryType.PREFERENCE,

@@ -197,7 +197,8 @@ def item_name(text: str) -> str | None:
 # or opening the clause ("猫现在吃渴望挺好的", "the dog's on Black Hawk now")
 _PET_ZH = re.compile(r"(猫|狗)(?=粮|罐头|零食|砂)|^\W*(?:家里的?)?(猫|狗)")
 _PET_EN = re.compile(
-    r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)|^\W*(?:the|our)\s+(cat|dog|puppy|kitten)\b",
+    r"\b(cat|dog|puppy|kitten)(?= (?:food|kibble|treats|litter)\b)"
+    r"|^\W*(?:the|our)\s+(cat|dog|puppy|kitten)\b",
     re.IGNORECASE,
 )
 
