@@ -453,6 +453,8 @@ class ModelExtractor:
             if (typed := self._typed(attr, value, o.said, p)) is not None:
                 pupil = subjects.named_person(o.said, value) if typed.key == "school" else None
                 who = f"person:{pupil}" if pupil and subject == "user" else subject  # "moving Maya to …"
+                if who == "user" and (theirs := self._opened(opening, o.said, value, typed.key)):
+                    who = theirs  # "娃转到新城花园幼儿园了": the kid's school
                 if not self.catalogue.allows(typed.key, who):  # a CI system is a project's
                     who = subjects.subject_for(said, typed.subjects[0], c.project, c.event.content) or who
                 if self.catalogue.allows(typed.key, who):
@@ -470,15 +472,22 @@ class ModelExtractor:
             if attr.key == "name" and subject == "user" and not subjects.speaks_of_self(o.said):
                 continue  # "新室友找到了，叫阿杰，…": the speaker is nowhere in the clause
             whose = subjects.value_owner(o.said, value, subject, attr.single, topic)
-            if whose == "user" and opening is not None and 0 <= o.said.find(value) < opening[1]:
-                theirs = f"person:{opening[0]}"  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
-                whose = theirs if self.catalogue.allows(attr.key, theirs) else whose
+            if whose == "user" and (theirs := self._opened(opening, o.said, value, attr.key)):
+                whose = theirs  # "女朋友刚换了iPhone 15 Pro，天天在我面前晃"
             if whose == "user" and (item := subjects.item_before(o.whole or o.said, value)):
                 whose = f"item:{item}"  # "我家猫叫芝士，今年两岁": the cat's age
             if whose != subject and not self.catalogue.allows(attr.key, whose):
                 whose = subject
             out.append(self._make(o, p, attr, whose, level, score, value, span_p))
         return out
+
+    def _opened(self, opening: tuple[str, int] | None, said: str, value: str, key: str) -> str | None:
+        """The relation opening the clause (``subjects.bare_opening``) when ``value`` is said in
+        its segment and the relation may hold ``key``."""
+        if opening is None or not 0 <= said.find(value) < opening[1]:
+            return None
+        theirs = f"person:{opening[0]}"
+        return theirs if self.catalogue.allows(key, theirs) else None
 
     @staticmethod
     def _kind_left(attr: Attribute, said: str, zh: bool) -> str | None:
