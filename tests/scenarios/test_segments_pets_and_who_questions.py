@@ -181,3 +181,44 @@ def test_the_routed_slot_holding_a_record_answers_before_a_faint_reading(
     assert active_values(mem_e5, "bank").get("user") == {now}, active_values(mem_e5, "bank")
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert top.key == "bank" and top.value == now, (top.key, top.value, top.content)
+
+
+@pytest.mark.parametrize(
+    ("turns", "pet", "now"),
+    [
+        (["猫最近吃皇家老是软便 宠物医生建议换粮", "猫现在吃渴望挺好的 便便成型了"], "item:猫", "渴望"),
+        (
+            [
+                "the cat has been on Whiskas since she was a kitten",
+                "the cat's on Royal Canin now, how much per day?",
+            ],
+            "item:cat",
+            "Royal Canin",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_pet_food_named_of_the_pet_opening_the_clause_replaces_the_old(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], pet: str, now: str
+) -> None:
+    """ "猫现在吃渴望挺好的" reads faintly as a memory (0.15) but names a pet food: it states one,
+    the cat's (the clause opens with it), without its verdict ("渴望挺好")."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    foods = active_values(mem_e5, "pet_food")
+    assert foods == {pet: {now}}, foods
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("娃转到新城花园幼儿园了 离家近", "新城花园幼儿园"),
+        ("my kid just moved to Oakwood Primary, she loves it", "Oakwood Primary"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_school_said_of_the_relation_opening_the_clause_is_theirs(
+    mem_e5: Memory, clock: FixedClock, text: str, value: str
+) -> None:
+    say_apart(mem_e5, clock, [text], gap_days=1)
+    schools = active_values(mem_e5, "school")
+    assert schools == {"person:child": {value}}, schools
