@@ -398,14 +398,16 @@ def _owner(subject: str, key: str, cat: Catalogue, project: str | None, first: b
 
 def _distinct(found: list[Slot], cat: Catalogue, project: str | None) -> list[Slot]:
     """The first slot of each key the catalogue allows for its subject, at most three (an
-    item's name may be asked under two subject names: "the pup" is ``item:dog`` or ``item:puppy``)."""
+    item's name may be asked under two subject names: "the pup" is ``item:dog`` or ``item:puppy``;
+    a pet's food is the user's when said of no pet)."""
     out: list[Slot] = []
     for s in found:
         # "what do we manage deps with", "which streaming service…"
         s = Slot(_owner(s.subject, s.key, cat, project, not out), s.key, s.via)
         allowed = cat.allows(s.key, s.subject) or cat.get(s.key) is None
         item = s.subject.startswith("item:")
-        if allowed and all(o.key != s.key or (item and o.subject != s.subject) for o in out):
+        same = [o for o in out if o.key == s.key]
+        if allowed and all(o.subject != s.subject and (item or o.subject.startswith("item:")) for o in same):
             out.append(s)
     return out[:3]
 

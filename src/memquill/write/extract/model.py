@@ -66,6 +66,7 @@ from memquill.write.extract.transcript import addressee, as_said_by, speaker, sp
 from memquill.write.extract.value_kinds import (
     closed,
     closed_list,
+    distinctive,
     domain_kind,
     kind_value,
     said_kinds,
@@ -89,6 +90,8 @@ _FREE_SEGMENT = 0.6
 # P(memory) of a clause naming a word of the closed kind its top attribute holds: a user's own
 # statement's confidence (``rules._SOURCE``), as a rule's match
 NAMED_KIND = 0.9
+READINGS = 3  # a segment's likeliest readings a distinctive kind word may lift to its top…
+KIND_READING = 0.5  # …as sure as this: the word, not the head, says what the segment is about
 # The subject head's "person" below this, for a clause that opens with "I"/"我" and names no
 # one, is the user: "我今年32岁，在北京做律师" reads person at 0.50, "在北京做律师" (its
 # segment) at 0.68, and no person is said; "我朋友在北京做律师" reads person at 1.00.
@@ -156,14 +159,14 @@ class ModelExtractor:
             p = replace(p, memory=max(p.memory, c.stated, self._named_kind(c, p)))
             times = batch.times.get(c.clause.event.id, [])
             made = [] if c.ruled else self.propose(c, p, times)
-            if p.memory >= self.thresholds.memory or c.ruled:
-                have: dict[str, set[str]] = {}
-                for k, v in [(x.key, x.value or "") for x in made] + list(c.ruled):
-                    have.setdefault(k, set()).add(v.casefold())
-                made += self._segment_facts(c.said, ps, [next(rest) for _ in ps], have, times, c.refused)
-            else:
-                for _ in ps:
-                    next(rest)
+            have: dict[str, set[str]] = {}
+            for k, v in [(x.key, x.value or "") for x in made] + list(c.ruled):
+                have.setdefault(k, set()).add(v.casefold())
+            # a clause read as no memory keeps only its segments naming their kind's word
+            # ("行，换爱肯拿了，过渡7天是吧")
+            faint = p.memory < self.thresholds.memory and not c.ruled
+            read = [self._lifted(o, q, faint) for o, q in zip(ps, [next(rest) for _ in ps], strict=True)]
+            made += self._segment_facts(c.said, ps, read, have, times, c.refused)
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             # a speaker is a person
             out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
@@ -219,7 +222,10 @@ class ModelExtractor:
             pooled = [x for a, x, _ in self._pooled(p, self._read(o, p, times)) if a.key == attr.key]
             held = (x.attributes.get("model", {}).get("pooled", 0.0) for x in pooled)  # the mass
             score = max([p.memory * p.attributes[0][1], *held])
-            if attr.key not in keys and attr.value_type not in TYPED_VALUES and score < _FREE_SEGMENT:
+            typed = attr.value_type in TYPED_VALUES or any(
+                vouched(attr.key, x.value or "", o.said) for x in pooled
+            )
+            if attr.key not in keys and not typed and score < _FREE_SEGMENT:
                 continue  # a free-text value needs the clause's context, unless read sure
             # the slot a rule found only refused is what the clause is about: the value a
             # segment states of it needs only the joint bar ("please don't call me, Signal
@@ -292,6 +298,20 @@ class ModelExtractor:
             if once and (split or self._sure(x, attr)):
                 out.append(x)
         return out + self._event_details(o, p, out, times)
+
+    def _lifted(self, o: Open, p: Prediction, faint: bool) -> Prediction:
+        """A segment's reading with the memory its kind word states; for a segment of a
+        ``faint`` clause only that (none otherwise). A segment is short: a distinctive word of a
+        closed kind among its likeliest readings makes that reading its top one ("换爱肯拿了":
+        ``name`` 0.14, ``pet_food`` 0.07)."""
+        zh = o.clause.language == "zh"
+        for rank, (key, prob) in enumerate(p.attributes[:READINGS]):
+            if rank and closed(key) and any(distinctive(w) for w in said_kinds(key, o.said, zh)):
+                lifted = (key, max(prob, KIND_READING))
+                p = replace(p, attributes=[lifted, *(a for a in p.attributes if a[0] != key)])
+                break
+        named = self._named_kind(o, p)
+        return replace(p, memory=max(named, 0.0 if faint else p.memory))
 
     def _named_kind(self, o: Open, p: Prediction) -> float:
         """A clause read as an attribute of a closed kind that names one of its words states

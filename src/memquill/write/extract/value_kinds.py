@@ -23,6 +23,7 @@ from importlib import resources
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
 from memquill.write.extract import values
+from memquill.write.extract.lexicon import english_words
 from memquill.write.extract.span_features import negated
 
 KINDS_FILE = "data/value_kinds.json"
@@ -213,6 +214,15 @@ def names_kind(key: str, value: str) -> bool:
     """Is ``value`` itself one of ``key``'s kind words ("United" an airline)?"""
     kind = kinds().get(key)
     return kind is not None and (kind.en.fullmatch(value.strip()) is not None or value.strip() in kind.zh)
+
+
+def distinctive(word: str) -> bool:
+    """Is a kind word a name no everyday word shares ("爱肯拿", "Bitwarden"; not "猫",
+    "United", "Three")? Such a word says its kind wherever it stands."""
+    if word.isascii():
+        w = word.casefold()
+        return " " in w or not (w in english_words("nouns") or w in english_words("verbs"))
+    return len(word) >= 3
 
 
 def said_kinds(key: str, said: str, zh: bool) -> list[str]:
