@@ -165,8 +165,8 @@ class ModelExtractor:
             # a clause read as no memory keeps only its segments naming their kind's word
             # ("行，换爱肯拿了，过渡7天是吧")
             faint = p.memory < self.thresholds.memory and not c.ruled
-            read = [self._lifted(o, q, faint) for o, q in zip(ps, [next(rest) for _ in ps], strict=True)]
-            made += self._segment_facts(c.said, ps, read, have, times, c.refused)
+            lifted = [self._lifted(o, q, faint) for o, q in zip(ps, [next(rest) for _ in ps], strict=True)]
+            made += self._segment_facts(c.said, ps, lifted, have, times, c.refused)
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             # a speaker is a person
             out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
@@ -308,7 +308,7 @@ class ModelExtractor:
         for rank, (key, prob) in enumerate(p.attributes[:READINGS]):
             if rank and closed(key) and any(distinctive(w) for w in said_kinds(key, o.said, zh)):
                 lifted = (key, max(prob, KIND_READING))
-                p = replace(p, attributes=[lifted, *(a for a in p.attributes if a[0] != key)])
+                p = replace(p, attributes=(lifted, *(a for a in p.attributes if a[0] != key)))
                 break
         named = self._named_kind(o, p)
         return replace(p, memory=max(named, 0.0 if faint else p.memory))
