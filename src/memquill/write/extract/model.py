@@ -56,7 +56,7 @@ from memquill.write.extract.model_gates import (
     without_captions,
 )
 from memquill.write.extract.patterns import PATTERNS
-from memquill.write.extract.patterns_common import blocked, say
+from memquill.write.extract.patterns_common import asks_en, blocked, say, zh_asks
 from memquill.write.extract.patterns_time import expiry
 from memquill.write.extract.rules import RuleExtractor, keyed
 from memquill.write.extract.span_features import negated
@@ -71,6 +71,7 @@ from memquill.write.extract.value_kinds import (
     kind_value,
     said_kinds,
     vouched,
+    whole_word,
 )
 
 _TYPES = {
@@ -306,7 +307,8 @@ class ModelExtractor:
         ``name`` 0.14, ``pet_food`` 0.07)."""
         zh = o.clause.language == "zh"
         for rank, (key, prob) in enumerate(p.attributes[:READINGS]):
-            if rank and closed(key) and any(distinctive(w) for w in said_kinds(key, o.said, zh)):
+            words = said_kinds(key, o.said, zh) if rank and closed(key) else []
+            if any(distinctive(w) and whole_word(o.said, w) for w in words):
                 lifted = (key, max(prob, KIND_READING))
                 p = replace(p, attributes=(lifted, *(a for a in p.attributes if a[0] != key)))
                 break
@@ -316,10 +318,14 @@ class ModelExtractor:
     def _named_kind(self, o: Open, p: Prediction) -> float:
         """A clause read as an attribute of a closed kind that names one of its words states
         it, however faint the memory head ("猫现在吃渴望挺好的，便便成型了": 0.15), as surely as
-        a rule's pattern would (``NAMED_KIND``)."""
-        if not p.attributes or not closed(key := p.attributes[0][0]):
+        a rule's pattern would (``NAMED_KIND``) — said as a word of its own ("这个咖啡因多吗"
+        names no coffee), and not asked ("渴望好还是巅峰好")."""
+        zh = o.clause.language == "zh"
+        if not p.attributes or not closed(key := p.attributes[0][0]) or o.clause.asked:
             return 0.0
-        return NAMED_KIND if said_kinds(key, o.said, o.clause.language == "zh") else 0.0
+        if zh_asks(o.said) if zh else asks_en(o.said):
+            return 0.0
+        return NAMED_KIND if any(whole_word(o.said, w) for w in said_kinds(key, o.said, zh)) else 0.0
 
     def _read(
         self, o: Open, p: Prediction, times: Sequence[Any]

@@ -225,6 +225,21 @@ def distinctive(word: str) -> bool:
     return len(word) >= 3
 
 
+def whole_word(text: str, word: str) -> bool:
+    """Is Chinese ``word`` said in ``text`` as words of its own, not inside a longer one
+    ("咖啡" in "咖啡因" is not)? Latin words are matched whole already."""
+    if word.isascii():
+        return True
+    at = text.find(word)
+    if at < 0:
+        return False
+    bounds, pos = {0}, 0
+    for token, _ in values.pos_cut(text):
+        pos += len(token)
+        bounds.add(pos)
+    return at in bounds and at + len(word) in bounds
+
+
 def said_kinds(key: str, said: str, zh: bool) -> list[str]:
     """Every one of ``key``'s closed-kind words the clause says as a value of it, in order."""
     kind = kinds().get(key)
