@@ -59,6 +59,14 @@ class Questions(_Frozen):
     zh: tuple[str, ...]
 
 
+class KindGroup(_Frozen):
+    """A word for several kinds at once: "电脑" or "computer" asks a laptop or a desktop."""
+
+    kinds: tuple[str, ...]
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
 class KindWords(_Frozen):
     """Words or phrases by language: the words that name one kind of value (the kind itself,
     "phone", "手机", and the names its values go by, "iPhone"), or a relation's phrases."""
@@ -102,6 +110,7 @@ class Attribute(_Frozen):
     # value each (one phone and one laptop; one car and one bike): a new phone replaces the
     # phone, never the laptop
     kinds: dict[str, KindWords] = Field(default_factory=dict)
+    kind_groups: tuple[KindGroup, ...] = ()
     # other attributes of the same subject a question about this one may find its answer in,
     # however the statement was read ("where is it hosted": a PaaS is filed as the deploy
     # target, a cloud as the cloud)
@@ -146,6 +155,17 @@ class Attribute(_Frozen):
             if len(kinds) == 1:
                 return kinds.pop()
         return None
+
+    def kinds_asked(self, query: str) -> set[str]:
+        """The kinds a question names: one ("what laptop am I on"), or the several a group word
+        stands for ("我现在主力电脑是哪台": a laptop or a desktop, not the phone); none when it
+        names none."""
+        if kind := self.kind_of("", query):
+            return {kind}
+        for group in self.kind_groups:
+            if any(_word_rx(w).search(query) for w in (*group.en, *group.zh)):
+                return set(group.kinds)
+        return set()
 
     def _kinds_named(self, text: str, span: tuple[int, int] | None) -> set[str]:
         """The kinds named in ``text`` (overlapping ``span`` when given)."""

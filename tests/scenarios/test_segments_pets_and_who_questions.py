@@ -222,3 +222,39 @@ def test_a_school_said_of_the_relation_opening_the_clause_is_theirs(
     say_apart(mem_e5, clock, [text], gap_days=1)
     schools = active_values(mem_e5, "school")
     assert schools == {"person:child": {value}}, schools
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now"),
+    [
+        (
+            [
+                "我用的iPhone 12，电池不太行了",
+                "换了华为Mate 60 拍照真不错",
+                "新买了MacBook Air M2 写代码舒服多了",
+                "iPad Air主要用来看剧",
+            ],
+            "我现在主力用的是哪台电脑",
+            "MacBook Air M2",
+        ),
+        (
+            [
+                "I'm on an iPhone 12, battery is dying",
+                "switched to a Pixel 8, the camera is great",
+                "bought a MacBook Air M2 for coding",
+                "the iPad Air is mostly for reading",
+            ],
+            "what computer do I use these days?",
+            "MacBook Air M2",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_computer_question_is_answered_by_the_laptop_not_the_phone(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str
+) -> None:
+    """A device slot holds one value per kind; "电脑" / "computer" names no one kind but two
+    (a laptop or a desktop), and the phone and tablet beside them are no answer."""
+    say_apart(mem_e5, clock, turns, gap_days=20)
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.key == "device" and top.value == now, (top.key, top.value)

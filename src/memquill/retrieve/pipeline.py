@@ -272,12 +272,12 @@ def _off_kind(query: str, records: Iterable[MemoryRecord]) -> set[str]:
     another kind than the one the question names: "what laptop am I on" asks the laptop,
     not the phone beside it in the device slot."""
     # the kind the question names, once per attribute that has kinds (not once per record)
-    asked = {a.key: (a, kind) for a in load().attributes if a.kinds and (kind := a.kind_of("", query))}
-    return {
-        rec.id
-        for rec in records
-        if rec.key in asked and asked[rec.key][0].kind_of(rec.value or "", rec.content) != asked[rec.key][1]
-    }
+    asked = {a.key: (a, kinds) for a in load().attributes if a.kinds and (kinds := a.kinds_asked(query))}
+    off = set()
+    for rec in records:
+        if rec.key in asked and (a := asked[rec.key])[0].kind_of(rec.value or "", rec.content) not in a[1]:
+            off.add(rec.id)
+    return off
 
 
 def _slot_wins(

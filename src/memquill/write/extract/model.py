@@ -319,9 +319,10 @@ class ModelExtractor:
         """A clause read as an attribute of a closed kind that names one of its words states
         it, however faint the memory head ("猫现在吃渴望挺好的，便便成型了": 0.15), as surely as
         a rule's pattern would (``NAMED_KIND``) — said as a word of its own ("这个咖啡因多吗"
-        names no coffee), and not asked ("渴望好还是巅峰好")."""
+        names no coffee), in a clause not worded as a question ("渴望好还是巅峰好"; "I guess that
+        makes me pescatarian now?" states it)."""
         zh = o.clause.language == "zh"
-        if not p.attributes or not closed(key := p.attributes[0][0]) or o.clause.asked:
+        if not p.attributes or not closed(key := p.attributes[0][0]):
             return 0.0
         if zh_asks(o.said) if zh else asks_en(o.said):
             return 0.0
@@ -451,6 +452,8 @@ class ModelExtractor:
             subject = topic  # "我姐辞职了！护士不干了…": the sentence before set the subject
         if subject is None and kind == "person" and p.kind_score < _UNSURE_KIND and subjects.user_opens(said):
             subject = "user"  # a person nobody names, in a clause the user opens about themself
+        if subject is None and kind == "person" and subjects.verb_opens(said):
+            subject = "user"  # "bought a MacBook Air M2 for coding": the subject left out is the speaker
         if subject is None and kind == "person" and (opened := subjects.bare_opening(said)):
             subject = f"person:{opened[0]}"  # "女朋友刚换了iPhone 15 Pro…": the relation opening it
         if subject in (None, "user") and attr.subjects[0] == "item" and "user" in attr.subjects:

@@ -251,6 +251,15 @@ def speaks_of_self(text: str) -> bool:
     return _FIRST_PERSON.search(text) is not None
 
 
+def verb_opens(text: str) -> bool:
+    """An English clause opening with a verb and naming no one ("bought a MacBook Air M2 for
+    coding", "Switched to a Pixel 8"): chat drops the speaker as subject."""
+    first = re.match(r"\W*([A-Za-z]+)\b", text)
+    if first is None or not text.isascii() or relation(text) is not None or person_name(text):
+        return False
+    return only_verb(first.group(1).lower())
+
+
 def user_opens(text: str) -> bool:
     """The clause opens with the speaker as its subject ("我今年32岁，在北京做律师", "I'm a
     teacher in Boston"): about the user unless a relation or a name says otherwise."""
