@@ -258,3 +258,36 @@ def test_a_computer_question_is_answered_by_the_laptop_not_the_phone(
     say_apart(mem_e5, clock, turns, gap_days=20)
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert top.key == "device" and top.value == now, (top.key, top.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("行 换爱肯拿了 过渡7天是吧 比例咋配", "pet_food", "爱肯拿"),
+        (
+            "ok fine, moving everything to Bitwarden then, does the free tier sync across devices",
+            "password_manager",
+            "Bitwarden",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_segment_naming_a_distinctive_kind_word_is_read(
+    mem_e5: Memory, clock: FixedClock, text: str, key: str, value: str
+) -> None:
+    """The clause reads as no memory and its segment as a name; the word "爱肯拿" is a pet
+    food and nothing else: the segment states one (kept for review at least)."""
+    say_apart(mem_e5, clock, [text], gap_days=1)
+    assert ("user", key, value) in held(mem_e5, (key,)), held(mem_e5, (key,))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["买了台MacBook Air M2 写代码用", "bought a MacBook Air M2 for coding"],
+    ids=["zh", "en"],
+)
+def test_a_clause_that_drops_its_subject_is_the_speakers(
+    mem_e5: Memory, clock: FixedClock, text: str
+) -> None:
+    say_apart(mem_e5, clock, [text], gap_days=1)
+    assert active_values(mem_e5, "device") == {"user": {"MacBook Air M2"}}, active_values(mem_e5, "device")
