@@ -291,3 +291,35 @@ def test_a_clause_that_drops_its_subject_is_the_speakers(
 ) -> None:
     say_apart(mem_e5, clock, [text], gap_days=1)
     assert active_values(mem_e5, "device") == {"user": {"MacBook Air M2"}}, active_values(mem_e5, "device")
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "subject", "now"),
+    [
+        (
+            ["房东王阿姨说下个月要涨租，帮我算算", "搬家了 新房东陈先生人挺好 押一付三"],
+            "我现在租的房子房东是谁",
+            "person:landlord",
+            "陈先生",
+        ),
+        (
+            [
+                "my therapist Dana suggested journaling, any prompts?",
+                "Dana is retiring, my new therapist is Marcus Reid",
+            ],
+            "Who is my therapist at this point?",
+            "person:doctor",
+            "Marcus Reid",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_who_the_relation_is_now_is_answered_by_their_name(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, subject: str, now: str
+) -> None:
+    """ "…房东是谁", "Who is my therapist at this point?" ask the person's name (the relation word
+    before 是谁, after "who is my"), not the user's housing or the relation's kind."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "name").get(subject) == {now}, active_values(mem_e5, "name")
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert (top.subject, top.key, top.value) == (subject, "name", now), (top.subject, top.key, top.value)

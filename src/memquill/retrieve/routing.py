@@ -343,7 +343,30 @@ def who_for(query: str) -> str | None:
         m = _WHICH.search(query)
         said = [w for w in ((m.group(1), m.group(2), f"{m.group(2)} {m.group(3)}") if m else ()) if w]
         found = {key for w in said if (key := load().relation(w))}
+    if not found:
+        found = {key for w in _asked_words(query) if (key := load().relation(w))}
     return found.pop() if len(found) == 1 else None
+
+
+_WHO_MY = re.compile(
+    r"\bwho(?:'s|\s+is|\s+are)\s+(?:my|our)\s+(?:(?:new|current)\s+)?(\w+)(?:\s+(\w+))?", re.I
+)
+
+
+def _asked_words(query: str) -> list[str]:
+    """The words a who-question may name its person by where ``_WHICH`` finds no relation:
+    the relation word that opens what follows 哪个/哪位 ("哪个大夫在管") or ends what comes
+    before 是谁 ("房子房东是谁"), or the one after "who is my" ("Who is my therapist at this
+    point?")."""
+    out = []
+    for m in re.finditer(r"哪个|哪位", query):
+        rest = query[m.end() :]
+        out += [rest[:n] for n in (4, 3, 2)]
+    for m in re.finditer(r"是谁|是哪位", query):  # "我现在租的房子房东是谁"
+        out += [query[max(0, m.start() - n) : m.start()] for n in (4, 3, 2)]
+    if m := _WHO_MY.search(query):
+        out += [w for w in (m.group(1), f"{m.group(1)} {m.group(2)}" if m.group(2) else "") if w]
+    return out
 
 
 def _said(folded: str, phrase: str) -> bool:
