@@ -364,8 +364,8 @@ def _asked_words(query: str) -> list[str]:
         out += [rest[:n] for n in (4, 3, 2)]
     for m in re.finditer(r"是谁|是哪位", query):  # "我现在租的房子房东是谁"
         out += [query[max(0, m.start() - n) : m.start()] for n in (4, 3, 2)]
-    if m := _WHO_MY.search(query):
-        out += [w for w in (m.group(1), f"{m.group(1)} {m.group(2)}" if m.group(2) else "") if w]
+    if who := _WHO_MY.search(query):
+        out += [w for w in (who.group(1), f"{who.group(1)} {who.group(2)}" if who.group(2) else "") if w]
     return out
 
 
