@@ -29,7 +29,7 @@ def names(mem: Memory, user: str) -> set[tuple[str, str | None]]:
         ("my colleague Tobias plays rugby on Saturdays", "person:colleague", "Tobias"),
         (
             "my therapist Dr. Helena Voss moved her office to Cambridge",
-            "person:doctor",
+            "person:therapist",
             "Dr. Helena Voss",
         ),
     ],

@@ -124,21 +124,22 @@ def test_a_hedge_first_or_over_the_whole_clause_leaves_nothing(
 
 
 @pytest.mark.parametrize(
-    ("text", "name"),
+    ("text", "subject", "name"),
     [
         (
             "Registered with a huisarts in De Pijp, Dr. Visser. Can you draft an email asking my old GP for my records?",
+            "person:doctor",
             "Dr. Visser",
         ),
-        ("Signed up with a new dentist, Dr. Okafor, hope she's gentle", "Dr. Okafor"),
+        ("Signed up with a new dentist, Dr. Okafor, hope she's gentle", "person:dentist", "Dr. Okafor"),
     ],
 )
-def test_a_relation_signed_up_with_is_named(mem_e5: Memory, text: str, name: str) -> None:
+def test_a_relation_signed_up_with_is_named(mem_e5: Memory, text: str, subject: str, name: str) -> None:
     mem_e5.add(text, user="u", session="s")
     mem_e5.end_session(user="u", session="s")
     mem_e5.flush()
     recs = mem_e5.records(user="u", statuses=["active", "candidate"])
-    assert ("person:doctor", name) in {(r.subject, r.value) for r in recs if r.key == "name"}, [
+    assert (subject, name) in {(r.subject, r.value) for r in recs if r.key == "name"}, [
         (r.subject, r.key, r.value) for r in recs
     ]
 

@@ -308,7 +308,7 @@ def test_a_clause_that_drops_its_subject_is_the_speakers(
                 "Dana is retiring, my new therapist is Marcus Reid",
             ],
             "Who is my therapist at this point?",
-            "person:doctor",
+            "person:therapist",
             "Marcus Reid",
         ),
     ],
@@ -323,3 +323,37 @@ def test_who_the_relation_is_now_is_answered_by_their_name(
     assert active_values(mem_e5, "name").get(subject) == {now}, active_values(mem_e5, "name")
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert (top.subject, top.key, top.value) == (subject, "name", now), (top.subject, top.key, top.value)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "names"),
+    [
+        (
+            ["我的牙医是刘医生，每半年洗一次牙", "家庭医生换成了王大夫", "心理咨询师是陈老师，每周四见一次"],
+            "我现在看牙找的是哪个医生",
+            {"person:dentist": {"刘医生"}, "person:doctor": {"王大夫"}, "person:therapist": {"陈老师"}},
+        ),
+        (
+            [
+                "my dentist is Dr. Patel, cleaning next month",
+                "my GP is Dr. Okafor now",
+                "my therapist Dr. Ellis suggested journaling",
+            ],
+            "who's my dentist these days?",
+            {
+                "person:dentist": {"Dr. Patel"},
+                "person:doctor": {"Dr. Okafor"},
+                "person:therapist": {"Dr. Ellis"},
+            },
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_dentist_a_gp_and_a_therapist_are_three_people(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, names: dict[str, set[str]]
+) -> None:
+    """A new family doctor replaces the old one, never the dentist: each is a relation of its own."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "name") == names, active_values(mem_e5, "name")
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert (top.subject, top.value) == ("person:dentist", next(iter(names["person:dentist"]))), top.content

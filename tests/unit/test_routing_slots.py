@@ -49,7 +49,7 @@ def test_who_am_i_doing_something_is_no_name_question(route_with_model, query: s
     ("query", "slot"),
     [
         ("manager?", ("person:manager", "name")),
-        ("my dentist?", ("person:doctor", "name")),
+        ("my dentist?", ("person:dentist", "name")),
         ("领导？", ("person:manager", "name")),
         ("我的上司现在是谁？", ("person:manager", "name")),
         ("我现在的导师是谁？", ("person:mentor", "name")),  # "现在的" before the word was no relation

@@ -94,8 +94,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     )
     titled = rf"[{_CJK}](?:{_alternation(zh_titles)})"  # a surname and a title: "周教授", "陈总"
     # "我的家庭医生是刘医生", "新领导会是陈总": 是 only before a surname and a title ("我老婆是老师"
-    # names no one); 叫 may open the next comma segment ("换了个发型师 叫Kevin")
-    said = rf"((?:[，,]\s*)?叫|(?:会|将)?是(?={titled}))?"
+    # names no one); 叫 may open the next comma segment ("换了个发型师 叫Kevin"); one changed to
+    # a surname and a title is named too ("家庭医生换成了王大夫")
+    said = rf"((?:[，,]\s*)?叫|(?:会|将)?是(?={titled})|(?:换成|改成|换)了?(?={titled}))?"
     zh_rx = re.compile(lead + said + rf"\s*(?:{latin}|({titled})|{cjk}|([小老阿][{_CJK}]))")
     return en_rx, zh_rx, re.compile(lead)
 
