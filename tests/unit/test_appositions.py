@@ -13,7 +13,7 @@ from memquill.write.extract.appositions import relation_names
     [
         ("my colleague Tobias is a huge Celtic fan", False, [("colleague", "Tobias")]),
         ("So my boss, Marguerite, signed off on my leave", False, [("manager", "Marguerite")]),
-        ("my therapist Dr. Helena Voss retired last year", False, [("doctor", "Dr. Helena Voss")]),
+        ("my therapist Dr. Helena Voss retired last year", False, [("therapist", "Dr. Helena Voss")]),
         ("remember my nephew Felix's birthday is in May", False, [("nephew", "Felix")]),
         ("I run a bakery with my husband Tom", False, [("husband", "Tom")]),
         ("my mom I think is right", False, []),
