@@ -357,3 +357,32 @@ def test_a_dentist_a_gp_and_a_therapist_are_three_people(
     assert active_values(mem_e5, "name") == names, active_values(mem_e5, "name")
     top = mem_e5.search(question, user="u", k=1)[0].memory
     assert (top.subject, top.value) == ("person:dentist", next(iter(names["person:dentist"]))), top.content
+
+
+@pytest.mark.parametrize(
+    ("turns", "now"),
+    [
+        (
+            [
+                "最近在搞生酮，一周了头有点晕，正常吗",
+                "生酮实在坚持不下去了，成都这环境太难了，改成轻断食16:8，帮我排个吃饭时间",
+            ],
+            "轻断食16:8",
+        ),
+        (
+            [
+                "started keto last week, feeling dizzy, is that normal?",
+                "couldn't keep up with keto, switched to intermittent fasting, meal timing tips?",
+            ],
+            "intermittent fasting",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_diet_given_up_for_another_is_replaced(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], now: str
+) -> None:
+    """ "生酮实在坚持不下去了" gives keto up (no longer its value), and what the user changed to is
+    the diet (a way of eating the lexicon names), not a thing used."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "diet") == {"user": {now}}, active_values(mem_e5, "diet")

@@ -19,6 +19,7 @@ from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, TECH, classify, slug
 from memquill.write.extract.patterns_common import END, I, blocked, flags, imperative, pref_key, rx, say
 from memquill.write.extract.phrasing import clean_object, strip_times
+from memquill.write.extract.value_kinds import said_kind
 
 _X = r"(?P<obj>[^，,。.!！?？;；]{1,60}?)"
 _ADV_EN = r"(?:(?:really|just|also|honestly|now|still)\s+)?"
@@ -239,6 +240,8 @@ def _switch(c: Clause) -> list[Candidate]:
         key = pref_key(obj)
     elif before and (known := classify(before)):  # "from Chrome to Arc": Arc fills Chrome's slot
         key = known[0] if known[0] in EXCLUSIVE else f"{known[0]}:{slug(obj)}"
+    elif said_kind("diet", obj, c.language == "zh"):  # "改成轻断食16:8": a way of eating
+        key = "diet"
     else:
         key = f"uses:{slug(obj)}"
     return [_candidate(c, key, obj, Polarity.POSITIVE, "pref.switch", **attrs)] if obj else []
