@@ -386,3 +386,48 @@ def test_a_diet_given_up_for_another_is_replaced(
     the diet (a way of eating the lexicon names), not a thing used."""
     say_apart(mem_e5, clock, turns, gap_days=30)
     assert active_values(mem_e5, "diet") == {"user": {now}}, active_values(mem_e5, "diet")
+
+
+@pytest.mark.parametrize(
+    ("turns", "now"),
+    [
+        (
+            [
+                "我们家上个月开始全素了，帮我排个三天的菜单",
+                "最近又开始吃鱼了，算是鱼素吧",
+                "今晚做点啥，鱼还是素的都行",
+            ],
+            "鱼素",
+        ),
+        (
+            [
+                "we went fully vegetarian last month, plan a 3-day dinner menu",
+                "we started eating fish again, so pescatarian now I guess",
+                "can you suggest dinners I can prep that reheat well? fish or veggie",
+            ],
+            "pescatarian",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_kind_word_among_options_states_no_value(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], now: str
+) -> None:
+    """ "fish or veggie" offers options: the diet word in it restates nothing."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "diet").get("user") == {now}, active_values(mem_e5, "diet")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("新人是应届生，之前在杭州实习过", "应届生"),
+        ("The new hire is a graduate, she interned at Stripe before", "graduate"),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_value_the_clause_gave_one_attribute_is_no_segments_other(
+    mem_e5: Memory, clock: FixedClock, text: str, value: str
+) -> None:
+    say_apart(mem_e5, clock, [text], gap_days=1)
+    assert all(v != value for _, k, v in held(mem_e5, ("employer",))), held(mem_e5, ("employer",))

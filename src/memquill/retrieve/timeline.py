@@ -550,18 +550,17 @@ def single_slot(
     extra = [(subject, k) for k in also if (a := cat.get(k)) is not None and a.single]
     extra = [c for c in extra if cat.allows(c[1], subject) and c not in single]
     rank = {k: i for i, k in enumerate(prefer)}
-    # a routed slot holding a record goes before a reading that only turns may state ("who do
-    # i bank with now": the bank stored, not the employer a project turn read faintly as)
-    held = {k for k, ids in (slot_ids or {}).items() if ids}
-    ordered = sorted(
-        [*single, *extra], key=lambda c: (c not in single or c[1] not in held, rank.get(c[1], len(rank)))
-    )
+    ordered = sorted([*single, *extra], key=lambda c: rank.get(c[1], len(rank)))
     if first is not None and first in single and first[0] == subject:
         ordered = [first, *(c for c in ordered if c != first)]
+    # beside a routed slot holding a record, a slot only turns state must be stated clearly ("who
+    # do i bank with now": the bank stored, not the employer a project turn read faintly, 0.13)
+    held = any((slot_ids or {}).get(k) for _, k in single)
     for cand in ordered:
         if cand in single and not records and not stated:
             return cand
-        if records and statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0]:
+        said = statements(records, cand, (slot_ids or {}).get(cand[1], ()))[0] if records else []
+        if said and (not held or (slot_ids or {}).get(cand[1]) or max(s.score for s in said) >= CLAUSE_FLOOR):
             return cand
     return None if stated else next((c for c in ordered if c in single), single[0])
 

@@ -91,6 +91,7 @@ _FREE_SEGMENT = 0.6
 # P(memory) of a clause naming a word of the closed kind its top attribute holds: a user's own
 # statement's confidence (``rules._SOURCE``), as a rule's match
 NAMED_KIND = 0.9
+_OPTIONS = re.compile(r"\bor\b|还是|或者|或是", re.IGNORECASE)
 READINGS = 3  # a segment's likeliest readings a distinctive kind word may lift to its top…
 KIND_READING = 0.5  # …as sure as this: the word, not the head, says what the segment is about
 # The subject head's "person" below this, for a clause that opens with "I"/"我" and names no
@@ -238,6 +239,9 @@ class ModelExtractor:
                 if (self._sure(x, attr) if bar is None else x.confidence >= bar)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
+                # a value the clause gave another attribute is that one's ("新人是应届生，…": the
+                # clause's occupation, not also a segment's employer)
+                and not any(_known(x.value, vs) for k, vs in keys.items() if k != attr.key)
                 and not (attr.key in keys and _beside_change(whole, x.value))
             ]
             if attr.key in open_keys:
@@ -324,8 +328,8 @@ class ModelExtractor:
         zh = o.clause.language == "zh"
         if not p.attributes or not closed(key := p.attributes[0][0]):
             return 0.0
-        if zh_asks(o.said) if zh else asks_en(o.said):
-            return 0.0
+        if (zh_asks(o.said) if zh else asks_en(o.said)) or _OPTIONS.search(o.said):
+            return 0.0  # nor one offering options ("fish or veggie", "渴望还是巅峰")
         return NAMED_KIND if any(whole_word(o.said, w) for w in said_kinds(key, o.said, zh)) else 0.0
 
     def _read(
