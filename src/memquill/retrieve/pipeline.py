@@ -94,7 +94,7 @@ class Retriever:
         records = [rec for rec in records if "slot" in pool[rec.id].legs or not _outdated(rec, replaced)]
         derived.unshift(pool, {rec.id for rec in records if derived.model_made(rec)}, r)
         records = [rec for rec in records if rec.id in pool]
-        told = Timeline()
+        told, asked = Timeline(), None
         read = self._reading(qvec) if r.slot_lookup else []
         guessed = [] if routed else routing.fallback(q.text, q.reader.project, read)
         if (routed or guessed) and not q.include_history and q.at is None and not asks_history(q.text):
@@ -127,7 +127,10 @@ class Retriever:
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         lead = told.lead.id if told.lead is not None else None
         ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
-        order = _slot_order(pool, routed, _off_kind(q.text, [s.record for s in ranked]))
+        # the slot the question was settled on leads the routes it was one of ("我们组现在上班是个啥
+        # 制度": the work schedule, not the commute the router listed before it)
+        routes = [asked, *(s for s in routed if s != asked)] if asked in routed else routed
+        order = _slot_order(pool, routes, _off_kind(q.text, [s.record for s in ranked]))
         ranked = sorted(  # the newest statement, then slots answer first, most certain route first
             ranked, key=lambda s: (s.record.id != lead, order(s.record.id))
         )
