@@ -431,3 +431,34 @@ def test_a_value_the_clause_gave_one_attribute_is_no_segments_other(
 ) -> None:
     say_apart(mem_e5, clock, [text], gap_days=1)
     assert all(v != value for _, k, v in held(mem_e5, ("employer",))), held(mem_e5, ("employer",))
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now"),
+    [
+        (
+            ["我们组上班是早九晚六", "每天骑二十分钟到公司", "组里改成做四休三了，周五整天休息"],
+            "我们组现在上班是个啥制度",
+            "做四休三",
+        ),
+        (
+            [
+                "our team works nine to six",
+                "I cycle twenty minutes to the office every day",
+                "our team moved to a four-day week, Fridays off",
+            ],
+            "what's our team's work schedule now?",
+            "four-day week",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_slot_a_question_settles_on_leads_the_other_routes(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str
+) -> None:
+    """Routed to several slots, the question is settled on the work schedule: its newest
+    statement comes before the commute the router listed first."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    assert active_values(mem_e5, "commute").get("user"), active_values(mem_e5, "commute")
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert top.key != "commute" and now in top.content, (top.key, top.content)
