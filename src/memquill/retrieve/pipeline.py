@@ -127,9 +127,12 @@ class Retriever:
         ranked = reranker.rerank(q.text, [(rec, relevance[rec.id]) for rec in records], at, window)
         lead = told.lead.id if told.lead is not None else None
         ranked, folded = derived.fuse(ranked, lambda mid: "slot" in pool[mid].legs or mid == lead)
-        # the slot the question was settled on leads the routes it was one of ("我们组现在上班是个啥
-        # 制度": the work schedule, not the commute the router listed before it)
-        routes = [asked, *(s for s in routed if s != asked)] if asked in routed else routed
+        # the slot the question was settled on by what was said leads the routes it was one of
+        # ("我们组现在上班是个啥制度": the work schedule, not the commute listed before it); the
+        # learned router's slot, tried first for a misread turn, keeps its place
+        routes = list(routed)
+        if asked is not None and asked in routed and asked != learned:
+            routes = [asked, *(s for s in routed if s != asked)]
         order = _slot_order(pool, routes, _off_kind(q.text, [s.record for s in ranked]))
         ranked = sorted(  # the newest statement, then slots answer first, most certain route first
             ranked, key=lambda s: (s.record.id != lead, order(s.record.id))
