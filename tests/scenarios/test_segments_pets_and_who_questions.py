@@ -419,21 +419,6 @@ def test_a_kind_word_among_options_states_no_value(
 
 
 @pytest.mark.parametrize(
-    ("text", "value"),
-    [
-        ("新人是应届生，之前在杭州实习过", "应届生"),
-        ("The new hire is a graduate, she interned at Stripe before", "graduate"),
-    ],
-    ids=["zh", "en"],
-)
-def test_a_value_the_clause_gave_one_attribute_is_no_segments_other(
-    mem_e5: Memory, clock: FixedClock, text: str, value: str
-) -> None:
-    say_apart(mem_e5, clock, [text], gap_days=1)
-    assert all(v != value for _, k, v in held(mem_e5, ("employer",))), held(mem_e5, ("employer",))
-
-
-@pytest.mark.parametrize(
     ("turns", "question", "now"),
     [
         (

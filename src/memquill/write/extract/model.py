@@ -239,9 +239,6 @@ class ModelExtractor:
                 if (self._sure(x, attr) if bar is None else x.confidence >= bar)
                 and not _retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
-                # a value the clause gave another attribute is that one's ("新人是应届生，…": the
-                # clause's occupation, not also a segment's employer)
-                and not any(_known(x.value, vs) for k, vs in keys.items() if k != attr.key)
                 and not (attr.key in keys and _beside_change(whole, x.value))
             ]
             if attr.key in open_keys:
