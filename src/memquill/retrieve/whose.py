@@ -13,7 +13,7 @@ from memquill.retrieve.turn_readings import turns
 from memquill.text import is_cjk, jieba_frequency
 from memquill.write import entities
 from memquill.write.extract import item_names, subjects
-from memquill.write.extract.lexicon import TECH, english_words
+from memquill.write.extract.lexicon import TECH, everyday_word
 from memquill.write.extract.value_shapes import shapes
 from memquill.write.extract.values import pos_cut
 
@@ -114,7 +114,7 @@ def actor(text: str) -> str | None:
         return None
     name, act = m.group(1), m.group(2).lower()
     word = name.lower()
-    if word in english_words("nouns") or word in english_words("verbs") or word.endswith(("ly", "ing")):
+    if everyday_word(word) or word.endswith(("ly", "ing")):
         return None
     if word in _NOT_NAMES or TECH.match(name) or places.cities(name):
         return None

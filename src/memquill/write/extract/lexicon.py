@@ -444,6 +444,12 @@ def english_words(part: str) -> frozenset[str]:
     return frozenset(json.loads(raw)[part])
 
 
+def everyday_word(w: str) -> bool:
+    """Is lowercase ``w`` an English noun or verb (WordNet)? Then a capitalised one may be
+    only the sentence's first word, not a name or a brand."""
+    return w in english_words("nouns") or w in english_words("verbs")
+
+
 _IRREGULAR = frozenset("got took went bought found left made had began became brought sold ran".split())
 
 

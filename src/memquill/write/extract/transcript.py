@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from memquill.model import Candidate, Event
 from memquill.text import detect_language
-from memquill.write.extract.lexicon import english_words
+from memquill.write.extract.lexicon import everyday_word
 from memquill.write.extract.patterns_common import ordered
 
 _SPEAKER = re.compile(r"^\s*([A-Z][a-z'\-]{1,20}(?: [A-Z][a-z'\-]{1,20})?)\s*:\s+(?=\S)")
@@ -95,7 +95,7 @@ def without_vocative(text: str, to: str | None) -> str:
 def _nickname(word: str) -> bool:
     """A shortened name ("Mel"), not a word that happens to start one ("The", "Can")."""
     w = word.lower()
-    return w not in _NO_NICKNAME and w not in english_words("verbs") and w not in english_words("nouns")
+    return w not in _NO_NICKNAME and not everyday_word(w)
 
 
 def as_said_by(c: Candidate, who: str, event: Event, to: str | None = None) -> Candidate | None:

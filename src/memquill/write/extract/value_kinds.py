@@ -23,7 +23,7 @@ from importlib import resources
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
 from memquill.write.extract import values
-from memquill.write.extract.lexicon import english_words
+from memquill.write.extract.lexicon import everyday_word
 from memquill.write.extract.span_features import negated
 
 KINDS_FILE = "data/value_kinds.json"
@@ -221,7 +221,7 @@ def distinctive(word: str) -> bool:
     "United", "Three")? Such a word says its kind wherever it stands."""
     if word.isascii():
         w = word.casefold()
-        return " " in w or not (w in english_words("nouns") or w in english_words("verbs"))
+        return " " in w or not everyday_word(w)
     return len(word) >= 3
 
 
