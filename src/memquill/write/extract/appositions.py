@@ -211,6 +211,11 @@ def _zh_tagged_name(text: str) -> list[tuple[str, str]]:
     return []
 
 
+def zh_titles() -> tuple[str, ...]:
+    """The titles a Chinese surname takes ("总", "老师", "医生": "陈总", "王老师")."""
+    return _data()[2]
+
+
 def surname(char: str) -> bool:
     """Does jieba read ``char`` as a surname ("周某" is one name; "研某" is not)? 小, 老 and 大
     open nicknames and titles, not names."""

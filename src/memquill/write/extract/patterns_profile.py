@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
-from memquill.write.extract import subjects
+from memquill.write.extract import introductions, subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, only_verb, slug
 from memquill.write.extract.model_gates import phrase
@@ -67,7 +67,24 @@ _AFTER_EMPLOYER = r"(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since|o
 
 # (key, pattern): group 1 (or the first non-empty group) is the value; first match per key wins.
 _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("name", rx(r"^(?:我叫|我的名字(?:是|叫)|my name is|call me|i'?m called|i go by)\s*", _NAME, END)),
+    (
+        "name",
+        rx(
+            r"^(?:我叫|我的名字(?:是|叫)|(?:全名|大名|本名)(?:是|叫)?|"
+            r"my name is|call me|i'?m called|i go by)\s*",
+            _NAME,
+            END,
+        ),
+    ),
+    # the name to sign with is the user's: "落款写周浩然", "周报署名帮我改成刘浩然",
+    # "请假条上名字帮我填赵一帆"
+    (
+        "name",
+        re.compile(
+            r"^[^，,。]{0,12}?(?:署名|落款|签名|名字(?=帮我填|填))[^，,。]{0,4}?(?:写|填|用|改成|改为)(?:成|上)?\s*"
+            r"[“\"「]?([\u4e00-\u9fff]{2,4}?)[”\"」]?(?=$|就行|就好|吧|[，,。.!！])"
+        ),
+    ),
     (
         "name",
         re.compile(
@@ -300,7 +317,11 @@ def _a_name(value: str, strict: bool = False) -> bool:
             strict and len(words) == 1 and value.lower() in english_words("nouns")
         )
     cut = pos_cut(value)
-    return (bool(cut) and cut[0][1].startswith("nr")) or subjects.zh_person_word(value)
+    return (
+        (bool(cut) and cut[0][1].startswith("nr"))
+        or subjects.zh_person_word(value)
+        or introductions.zh_full_name(value)  # "刘浩然": jieba's 刘/浩然 (a surname, an adjective)
+    )
 
 
 # What a self-introduction says after the name, part by part: "I'm Marcus Hale, a chemistry
@@ -480,6 +501,7 @@ def profile(c: Clause) -> list[Candidate]:
     seen: set[str] = set()
     owners: dict[str, str] = {}  # key → the name of whoever the part says it of ("": the user)
     facts = []
+    bare: str | None = None  # the speaker's name the turn opens with, alone
     company = _COMPANY_FIRST.search(c.text) is not None
     for i, part in enumerate(parts(c.text)):
         found = _one_part(c, part, seen, owners)
@@ -489,6 +511,10 @@ def profile(c: Clause) -> list[Candidate]:
             found = _introduced(c, part)  # "I'm Marcus Hale, a chemistry teacher from Denver"
             seen.update(k for k, _ in found)
         facts += found
+    if "name" not in seen and (name := introductions.opening_name(c.event.content)) and name in c.text:
+        facts.append(("name", name))  # "Ben Fischer. let's get to it", "Hi，李佳慧，以后多多关照"
+        owners.pop("name", None)
+        bare = name
     if "phone" not in seen and _PHONE_CTX.search(c.text) and (num := _PHONE_NUM.search(c.text)):
         facts.append(("phone", re.sub(r"\s+", " ", num.group(0))))  # "号码又换了，现在用186…"
     if m := _ALLERGY.search(c.text):
@@ -499,7 +525,7 @@ def profile(c: Clause) -> list[Candidate]:
     # ("my manager is Dana" names the relation itself: the user's slot, keyed to the person later)
     other = subjects.about_other(c.text) if any(k != "manager" for k, _ in facts) else None
     subject = f"person:{other[0]}" if other else "user"
-    several = len(facts) > 1 and not owners
+    several = (len(facts) > 1 or bare is not None) and not owners
     whose = other[1] if other else None
     return [
         c.make(

@@ -311,6 +311,10 @@ def _inside(text: str, value: str, s: Span) -> bool:
 _PROPER = re.compile(r"[A-Z][\w&.'-]*(?:\s+(?:(?:and|of|&)\s+)?[A-Z][\w&.'-]*)+")
 
 
+def _same_name(value: str, chosen: str) -> bool:
+    return chosen in value or re.sub(r"['’]s$", "", chosen) == value
+
+
 def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list[Candidate]:
     """A rule-made candidate with its value decided by the span path (one candidate per
     value; unchanged when its key is no catalogue attribute or nothing is surer)."""
@@ -327,9 +331,15 @@ def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list
         return [c]
     if attr.value_type == "place" and places.cities(value) and not any(places.cities(v) for v, _ in chosen):
         return [c]  # "I'm Marcus Hale, a … teacher from Denver": a known city is no guess to replace
-    if _PROPER.fullmatch(value) and len(chosen) == 1 and chosen[0][0] != value and chosen[0][0] in value:
+    if (
+        _PROPER.fullmatch(value)
+        and len(chosen) == 1
+        and chosen[0][0] != value
+        and _same_name(value, chosen[0][0])
+    ):
         return [c]  # "Colorado Parks and Wildlife": a rule's whole proper name is not cut short
-        # (a list it splits stays split: "Hootsuite and Buffer")
+        # (a list it splits stays split: "Hootsuite and Buffer"), nor made a possessive
+        # ("Rebecca Stone's the full name")
     return [
         c.model_copy(
             update={"value": v, "attributes": {**c.attributes, "span": scorer.id, "span_score": round(q, 3)}}
