@@ -151,7 +151,7 @@ def render(
     )
     chosen = [h.memory for h in hits if _chosen(block, "memory", h.memory.id)]
     _widen(block, fuller or {}, [*shown, *chosen], texts or {}, set(withheld), language)
-    said = {e for i in block.parts.get("memory", ("", []))[1] for e in _evidence(hits, i.memory_id)}
+    said = _said(block, hits, texts or {})
     # what room the task left goes to the rest of the standing lines, the project's first:
     # a task in a project is about the project
     for st in sorted(standing, key=lambda st: st.name != "project"):
@@ -221,8 +221,28 @@ def _widen(
             items[n] = new
 
 
-def _evidence(hits: Sequence[Hit], memory_id: str | None) -> list[str]:
-    return next((h.memory.evidence for h in hits if h.memory.id == memory_id), [])
+def _said(block: _Block, hits: Sequence[Hit], texts: Mapping[str, str]) -> set[str]:
+    """The turns the shown task memories carry: a record's evidence, and of an episode the
+    turns its shown words hold. An episode is trimmed to a few sentences, so its evidence
+    names turns it does not show ("周末想去喝早茶…榴莲别推荐" behind an astronomy turn), and
+    the standing line that does say them must not give way to it. A turn without known
+    wording counts as said."""
+    by_id = {h.memory.id: h.memory for h in hits}
+    out: set[str] = set()
+    for item in block.parts.get("memory", ("", []))[1]:
+        rec = by_id.get(item.memory_id or "")
+        if rec is None:
+            continue
+        if rec.type is not MemoryType.EPISODE:
+            out.update(rec.evidence)
+            continue
+        shown = [spend.sentence_terms(item.text)]
+        out.update(
+            e
+            for e in rec.evidence
+            if e not in texts or all(spend.covered(x, shown) for x in spend.sentences(texts[e]))
+        )
+    return out
 
 
 def _chosen(block: _Block, name: str, memory_id: str | None) -> bool:

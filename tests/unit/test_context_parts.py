@@ -322,3 +322,50 @@ def test_an_episode_excerpted_twice_is_one_line() -> None:
         lines[0].record.content,
         "我住在成都",
     ]
+
+
+class _Words:
+    """Counts words and Han characters: enough to pack a block by."""
+
+    def count(self, text: str) -> int:
+        return len(text.split()) + sum("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+@pytest.mark.parametrize(
+    ("pref", "dim_sum", "astronomy"),
+    [
+        ("用户不吃榴莲。", "周末想去喝早茶，榴莲别推荐哈，那个味道真受不了", "业余玩天文好多年了，想拍木星"),
+        (
+            "The user can't stand durian.",
+            "Dim sum this weekend, but no durian please, I can't stand it.",
+            "Been into astronomy for years, want to shoot Jupiter.",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_standing_line_is_not_spent_by_an_episode_that_does_not_show_its_turn(
+    pref: str, dim_sum: str, astronomy: str
+) -> None:
+    """The episode holds both turns as evidence but shows only the astronomy one (trimmed at
+    session end); the preference saying the other must still get the room the task left.
+    Before, every evidence id of a shown episode counted as said, and the line was dropped."""
+    from memquill.context import render
+    from memquill.model.result import Hit
+    from memquill.retrieve.attributes import Attribute
+    from memquill.retrieve.profile import Standing
+
+    line = rec(pref, ["e-dim-sum"], MemoryType.PREFERENCE, key="food_dislike")
+    episode = rec(astronomy, ["e-astro", "e-dim-sum"])
+    entry = ProfileEntry(line, Attribute(key="food_dislike", profile="preference"), 1.0, relevant=True)
+    texts = {"e-astro": astronomy, "e-dim-sum": dim_sum}
+    ctx = render(
+        [], [Hit(memory=episode, score=1.0)], _Words(), 300, "zh", [Standing("profile", [entry], 0.0)], texts
+    )
+    shown = {i.memory_id for i in ctx.items}
+    assert episode.id in shown and line.id in shown, ctx.text
+    # the episode that does show the turn still spends it
+    said = rec(f"{astronomy} {dim_sum}", ["e-astro", "e-dim-sum"])
+    ctx = render(
+        [], [Hit(memory=said, score=1.0)], _Words(), 300, "zh", [Standing("profile", [entry], 0.0)], texts
+    )
+    assert line.id not in {i.memory_id for i in ctx.items}, ctx.text
