@@ -130,3 +130,37 @@ def test_a_bio_request_gets_the_bare_name(
         if i.memory_id and not i.memory_id.startswith("pending:")
     }
     assert "name" in shown, ctx.text
+
+
+@pytest.mark.parametrize(
+    ("turn", "job"),
+    [
+        ("急诊科护士，昨晚又抢救到凌晨，累瘫了", "急诊科护士"),
+        ("高中英语老师一枚，刚改完两个班的作文，眼睛要瞎了。", "高中英语老师"),
+        ("Data scientist at a fintech here — mostly fraud models.", "Data scientist"),
+        ("Primary school principal, so my inbox is mostly parents.", "Primary school principal"),
+    ],
+    ids=["zh-alone", "zh-yimei", "en-here", "en-comma"],
+)
+def test_a_turn_opening_with_a_bare_job_gives_the_users_occupation(
+    mem_e5: Memory, clock: FixedClock, turn: str, job: str
+) -> None:
+    say_apart(mem_e5, clock, [turn], gap_days=1)
+    assert active_values(mem_e5, "occupation").get("user") == {job}, active_values(mem_e5, "occupation")
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "老师，请问这道题怎么做",
+        "帮我写个朋友圈文案，配图是晚霞",
+        "Doctor, quick question about my tooth",
+        "We went with Clerk for auth in the end.",
+    ],
+    ids=["zh-addressed", "zh-request", "en-addressed", "en-verb"],
+)
+def test_a_job_word_addressed_or_inside_a_request_is_no_occupation(
+    mem_e5: Memory, clock: FixedClock, turn: str
+) -> None:
+    say_apart(mem_e5, clock, [turn], gap_days=1)
+    assert "user" not in active_values(mem_e5, "occupation"), active_values(mem_e5, "occupation")

@@ -16,12 +16,15 @@ the next part says whose name it is ("徐若溪，我同事" names a colleague).
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from importlib import resources
 
 from memquill.catalogue import load
 from memquill.retrieve import places
 from memquill.write.extract.appositions import surname, zh_titles
-from memquill.write.extract.lexicon import everyday_word, given_name
+from memquill.write.extract.lexicon import everyday_word, given_name, only_verb
 from memquill.write.extract.values import pos_cut
 from memquill.write.noise import filler
 
@@ -62,16 +65,28 @@ _SPLIT = re.compile(r"\s*([，,、。.!！?？;；~～]|\s[—–-]\s|——|—
 _JOINED = frozenset("，,、—–-")  # a part joined to the name by these may be an apposition
 
 
-def opening_name(turn: str) -> str | None:
-    """The speaker's full name when the turn opens with it alone (see the module doc)."""
+def _pieces(turn: str) -> list[tuple[str, str]]:
+    """The turn's parts, each with the mark that ends it, greetings and announcements kept."""
     cut = _SPLIT.split(turn.strip())  # part, mark, part, mark, …
     pieces = [
         (p.strip(), cut[i + 1].strip() if i + 1 < len(cut) else "") for i, p in enumerate(cut) if not i % 2
     ]
-    pieces = [(p, mark) for p, mark in pieces if p]
-    for i, (piece, mark) in enumerate(pieces[:4]):
-        if _ANNOUNCE.search(piece) or filler(piece):
-            continue
+    return [(p, mark) for p, mark in pieces if p]
+
+
+def _opening(pieces: list[tuple[str, str]]) -> int | None:
+    """The index of the first part that is no greeting or announcement (among the first four)."""
+    return next(
+        (i for i, (p, _) in enumerate(pieces[:4]) if not (_ANNOUNCE.search(p) or filler(p))),
+        None,
+    )
+
+
+def opening_name(turn: str) -> str | None:
+    """The speaker's full name when the turn opens with it alone (see the module doc)."""
+    pieces = _pieces(turn)
+    if (i := _opening(pieces)) is not None:
+        piece, mark = pieces[i]
         span = _TRAIL.sub("", _LEAD.sub("", piece)).strip()
         after = pieces[i + 1][0] if i + 1 < len(pieces) else ""
         # "It's Grace, Grace Kim": a given name said alone, then in full
@@ -83,6 +98,60 @@ def opening_name(turn: str) -> str | None:
             return None
         return name
     return None
+
+
+# A job said alone the same way: "急诊科护士，昨晚又抢救到凌晨", "高中英语老师一枚", "Data scientist
+# at a fintech here", "Structural civil engineer, mostly bridges". The head is a job word of
+# ``data/value_kinds.json`` (``job_heads``); a bare head ("老师，请问…", "Doctor, quick question")
+# addresses someone, so a Chinese job needs three characters and an English one a word before
+# the head or a workplace after it.
+_ROLE_TAIL_ZH = re.compile(r"(?:一枚|一名|一个|在读)$")
+_ROLE_LEAD_EN = re.compile(
+    r"^(?:(?:by day|day job|by trade)[:,]?\s+)?(?:(?:i'?m|i am)\s+)?(?:an?\s+)?", re.IGNORECASE
+)
+_ROLE_TAIL_EN = re.compile(r"\s+(?:here|by day|by trade)$", re.IGNORECASE)
+
+
+_NOT_NOMINAL = ("v", "p", "r", "d", "c", "u", "y", "e", "t", "m", "q")
+_FUNCTION_EN = frozenset(
+    "i we you he she they it my our your his her their the this that what which who something anything "
+    "should would could can will to with vs and or but of for at in on as if so not no".split()
+)
+
+
+@cache
+def _job_heads() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
+    zh = "|".join(sorted(map(re.escape, raw["job_heads"]["zh"]), key=len, reverse=True))
+    en = "|".join(sorted(map(re.escape, raw["job_heads"]["en"]), key=len, reverse=True))
+    return (
+        re.compile(rf"^[\u4e00-\u9fffA-Za-z]{{0,8}}?(?:{zh})$"),
+        re.compile(
+            rf"^(?P<role>(?:[A-Za-z][\w&.'-]*\s+){{0,3}}?(?:{en})s?)(?:\s+(?:at|for|with|in)\s+(?P<where>.{{2,40}}))?$",
+            re.IGNORECASE,
+        ),
+    )
+
+
+def opening_role(turn: str) -> str | None:
+    """The speaker's job when the turn opens with it alone (see above)."""
+    pieces = _pieces(turn)
+    if (i := _opening(pieces)) is None or pieces[i][1] in ("?", "？"):
+        return None
+    piece = pieces[i][0]
+    zh, en = _job_heads()
+    if re.search(r"[\u4e00-\u9fff]", piece):  # nouns and adjectives only: not "帮我写个朋友圈文案"
+        span = _ROLE_TAIL_ZH.sub("", piece)
+        nominal = all(not f.startswith(_NOT_NOMINAL) for _, f in pos_cut(span))
+        return span if len(span) >= 3 and zh.match(span) and nominal else None
+    span = _ROLE_TAIL_EN.sub("", _ROLE_LEAD_EN.sub("", piece))
+    if not (m := en.match(span)):
+        return None
+    role = m.group("role")
+    *before, _ = role.split()
+    if any(w.casefold() in _FUNCTION_EN or only_verb(w.casefold()) for w in before):
+        return None  # "We went with Clerk", "what should I cook"
+    return role if before or m.group("where") else None
 
 
 def _name(span: str, worded: bool) -> str | None:

@@ -501,7 +501,7 @@ def profile(c: Clause) -> list[Candidate]:
     seen: set[str] = set()
     owners: dict[str, str] = {}  # key → the name of whoever the part says it of ("": the user)
     facts = []
-    bare: str | None = None  # the speaker's name the turn opens with, alone
+    bare = False  # the turn opens with the speaker's name or job, alone
     company = _COMPANY_FIRST.search(c.text) is not None
     for i, part in enumerate(parts(c.text)):
         found = _one_part(c, part, seen, owners)
@@ -511,10 +511,14 @@ def profile(c: Clause) -> list[Candidate]:
             found = _introduced(c, part)  # "I'm Marcus Hale, a chemistry teacher from Denver"
             seen.update(k for k, _ in found)
         facts += found
-    if "name" not in seen and (name := introductions.opening_name(c.event.content)) and name in c.text:
-        facts.append(("name", name))  # "Ben Fischer. let's get to it", "Hi，李佳慧，以后多多关照"
-        owners.pop("name", None)
-        bare = name
+    # a turn opening with the speaker's bare name or job ("Ben Fischer. let's get to it",
+    # "Hi，李佳慧，以后多多关照", "急诊科护士，昨晚又抢救到凌晨")
+    for key, said in (("name", introductions.opening_name), ("role", introductions.opening_role)):
+        if key not in seen and (value := said(c.event.content)) and value in c.text:
+            facts.append((key, value))
+            seen.add(key)
+            owners.pop(key, None)
+            bare = True
     if "phone" not in seen and _PHONE_CTX.search(c.text) and (num := _PHONE_NUM.search(c.text)):
         facts.append(("phone", re.sub(r"\s+", " ", num.group(0))))  # "号码又换了，现在用186…"
     if m := _ALLERGY.search(c.text):
@@ -525,7 +529,7 @@ def profile(c: Clause) -> list[Candidate]:
     # ("my manager is Dana" names the relation itself: the user's slot, keyed to the person later)
     other = subjects.about_other(c.text) if any(k != "manager" for k, _ in facts) else None
     subject = f"person:{other[0]}" if other else "user"
-    several = (len(facts) > 1 or bare is not None) and not owners
+    several = (len(facts) > 1 or bare) and not owners
     whose = other[1] if other else None
     return [
         c.make(
