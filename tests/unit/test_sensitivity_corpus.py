@@ -23,7 +23,9 @@ def _bench_texts() -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize(("name", "least"), [("classes", 90), ("routines", 120), ("matters", 360)])
+@pytest.mark.parametrize(
+    ("name", "least"), [("classes", 90), ("routines", 120), ("matters", 360), ("topics", 400)]
+)
 def test_no_row_of_the_written_classes_repeats_a_bench_text(name: str, least: int) -> None:
     rows = [
         json.loads(x)
@@ -35,7 +37,7 @@ def test_no_row_of_the_written_classes_repeats_a_bench_text(name: str, least: in
     assert not [r["text"] for r in rows if r["text"] in _bench_texts()]
 
 
-@pytest.mark.parametrize("name", ["routines", "matters"])
+@pytest.mark.parametrize("name", ["routines", "matters", "topics"])
 def test_no_written_row_is_near_a_bench_text(name: str) -> None:
     """Rows written for a class, not for a bench sentence: none within string similarity 0.6."""
     seen = _bench_texts()
