@@ -164,3 +164,23 @@ def test_a_job_word_addressed_or_inside_a_request_is_no_occupation(
 ) -> None:
     say_apart(mem_e5, clock, [turn], gap_days=1)
     assert "user" not in active_values(mem_e5, "occupation"), active_values(mem_e5, "occupation")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "徐若溪，急诊科护士，很高兴为你服务。",
+        "Ben Fischer. Data scientist at a fintech here — happy to help.",
+    ],
+    ids=["zh", "en"],
+)
+def test_an_assistant_opening_with_a_name_and_job_names_no_one(mem_e5: Memory, reply: str) -> None:
+    """The assistant introducing itself is no self-introduction of the user's (a side door the
+    opening readers must not open: the worded rules file "I'm …" of the assistant as its own)."""
+    mem_e5.add_messages(
+        [{"role": "user", "content": "hi"}, {"role": "assistant", "content": reply}], user="u", session="s1"
+    )
+    mem_e5.end_session(user="u", session="s1")
+    mem_e5.flush()
+    assert "user" not in active_values(mem_e5, "name"), active_values(mem_e5, "name")
+    assert "user" not in active_values(mem_e5, "occupation"), active_values(mem_e5, "occupation")

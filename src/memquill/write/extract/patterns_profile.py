@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from memquill.catalogue import load
-from memquill.model import Candidate, MemoryType
+from memquill.model import Candidate, MemoryType, Role
 from memquill.write.extract import introductions, subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, only_verb, slug
@@ -18,6 +18,7 @@ from memquill.write.extract.patterns_common import END, I, blocked, first, flags
 from memquill.write.extract.phrasing import clean_object
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
+from memquill.write.roles import voiced
 
 _X = r"([^，,。.!！?？;；]{1,40}?)"
 # the user's company opening a clause ("我们公司…", "our company…"; not "公司内部转岗…")
@@ -512,9 +513,11 @@ def profile(c: Clause) -> list[Candidate]:
             seen.update(k for k, _ in found)
         facts += found
     # a turn opening with the speaker's bare name or job ("Ben Fischer. let's get to it",
-    # "Hi，李佳慧，以后多多关照", "急诊科护士，昨晚又抢救到凌晨")
+    # "Hi，李佳慧，以后多多关照", "急诊科护士，昨晚又抢救到凌晨"): the user's, or a transcript
+    # speaker's; the assistant introducing itself names no one the memory is about
+    speaker = c.event.role is Role.USER or (c.event.role is Role.ASSISTANT and not voiced(c.event))
     for key, said in (("name", introductions.opening_name), ("role", introductions.opening_role)):
-        if key not in seen and (value := said(c.event.content)) and value in c.text:
+        if speaker and key not in seen and (value := said(c.event.content)) and value in c.text:
             facts.append((key, value))
             seen.add(key)
             owners.pop(key, None)
