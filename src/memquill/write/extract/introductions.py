@@ -106,15 +106,14 @@ def opening_name(turn: str) -> str | None:
 # addresses someone, so a Chinese job needs three characters and an English one a word before
 # the head or a workplace after it.
 _ROLE_TAIL_ZH = re.compile(r"(?:一枚|一名|一个|在读)$")
-_ROLE_LEAD_EN = re.compile(
-    r"^(?:(?:by day|day job|by trade)[:,]?\s+)?(?:(?:i'?m|i am)\s+)?(?:an?\s+)?", re.IGNORECASE
-)
+_ROLE_LEAD_EN = re.compile(r"^(?:(?:by day|day job|by trade)[:,]?\s+)?(?:an?\s+)?", re.IGNORECASE)
 _ROLE_TAIL_EN = re.compile(r"\s+(?:here|by day|by trade)$", re.IGNORECASE)
 
 
 _NOT_NOMINAL = ("v", "p", "r", "d", "c", "u", "y", "e", "t", "m", "q")
 _FUNCTION_EN = frozenset(
-    "i we you he she they it my our your his her their the this that what which who something anything "
+    "i i'm im we you he she they it my our your his her their the this that what which who "
+    "something anything a an being "
     "should would could can will to with vs and or but of for at in on as if so not no".split()
 )
 
