@@ -12,13 +12,12 @@ stops before are data (``data/value_kinds.json``).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib import resources
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
+from memquill.write.extract import value_kinds
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import blocked
 from memquill.write.extract.subjects import relation_alternations
@@ -45,7 +44,7 @@ _NOT_NAMED_FLAGS = ("t", "d", "p", "f", "r", "u", "c", "v", "y", "e")
 @cache
 def _data() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Honorifics, the words a Chinese name stops before, and the titles a surname takes."""
-    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
+    raw = value_kinds.data()
     return (
         tuple(raw.get("honorifics", [])),
         tuple(raw.get("zh_name_ends", [])),

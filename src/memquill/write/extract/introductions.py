@@ -16,13 +16,12 @@ the next part says whose name it is ("徐若溪，我同事" names a colleague).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib import resources
 
-from memquill.catalogue import load
 from memquill.retrieve import places
+from memquill.text import word_cache
+from memquill.write.extract import value_kinds
 from memquill.write.extract.appositions import surname, zh_titles
 from memquill.write.extract.lexicon import everyday_word, given_name, only_verb
 from memquill.write.extract.values import pos_cut
@@ -82,8 +81,10 @@ def _opening(pieces: list[tuple[str, str]]) -> int | None:
     )
 
 
+@word_cache(maxsize=4096)
 def opening_name(turn: str) -> str | None:
-    """The speaker's full name when the turn opens with it alone (see the module doc)."""
+    """The speaker's full name when the turn opens with it alone (see the module doc).
+    Memoised: the profile rules ask it for every clause of the turn."""
     pieces = _pieces(turn)
     if (i := _opening(pieces)) is not None:
         piece, mark = pieces[i]
@@ -120,9 +121,9 @@ _FUNCTION_EN = frozenset(
 
 @cache
 def _job_heads() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    raw = json.loads(resources.files("memquill").joinpath("data/value_kinds.json").read_text("utf-8"))
-    zh = "|".join(sorted(map(re.escape, raw["job_heads"]["zh"]), key=len, reverse=True))
-    en = "|".join(sorted(map(re.escape, raw["job_heads"]["en"]), key=len, reverse=True))
+    heads = value_kinds.data()["job_heads"]
+    zh = "|".join(sorted(map(re.escape, heads["zh"]), key=len, reverse=True))
+    en = "|".join(sorted(map(re.escape, heads["en"]), key=len, reverse=True))
     return (
         re.compile(rf"^[\u4e00-\u9fffA-Za-z]{{0,8}}?(?:{zh})$"),
         re.compile(
@@ -132,8 +133,9 @@ def _job_heads() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
+@word_cache(maxsize=4096)
 def opening_role(turn: str) -> str | None:
-    """The speaker's job when the turn opens with it alone (see above)."""
+    """The speaker's job when the turn opens with it alone (see above); memoised likewise."""
     pieces = _pieces(turn)
     if (i := _opening(pieces)) is None or pieces[i][1] in ("?", "？"):
         return None
@@ -211,6 +213,7 @@ def zh_full_name(span: str) -> bool:
 # "Maya Chen, the new PM, wants…", "Tom Lee, my daughter's teacher", "徐若溪，我同事"
 _THIRD = re.compile(r"^(?:the|his|her|their)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"^(?:(?:she|he|they)\b|[他她])", re.IGNORECASE)
+_MINE = re.compile(r"^(?:我|my\b|our\b)", re.IGNORECASE)  # "徐若溪，我同事"; not "…，朋友都叫我…"
 
 
 def _owned(after: str, joined: bool) -> bool:
@@ -224,10 +227,4 @@ def _owned(after: str, joined: bool) -> bool:
         return False
     if _THIRD.match(after):
         return True
-    m = re.match(r"^(?:我的?|我们的?|my|our)\s*([^\s的]{1,8})", after, re.IGNORECASE)
-    if not m:
-        return False
-    word = re.sub(r"['’]s$", "", m.group(1)) if m.group(1).isascii() else m.group(1)
-    return bool(load().relation(word)) or (
-        not word.isascii() and any(load().relation(word[:n]) for n in (1, 2, 3))
-    )
+    return bool(_MINE.match(after) and places.people(after))

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
@@ -50,10 +51,19 @@ class Kind:
 
 
 @cache
+def data() -> dict[str, Any]:
+    """``data/value_kinds.json``, read once for every reader of it."""
+    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{KINDS_FILE}: expected an object")
+    return raw
+
+
+@cache
 def kinds() -> dict[str, Kind]:
     """The kinds by attribute key, from the package data."""
-    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
-    table = raw.get("kinds") if isinstance(raw, dict) else None
+    raw = data()
+    table = raw.get("kinds")
     if not isinstance(table, dict):
         raise ConfigError(f"{KINDS_FILE}: expected kinds by attribute key")
     out = {}
@@ -81,8 +91,7 @@ def _context(spec: dict[str, list[str]]) -> re.Pattern[str]:
 @cache
 def own_contexts() -> dict[str, re.Pattern[str]]:
     """Per attribute, the words that keep its reading whatever kind the value also names."""
-    raw = json.loads(resources.files("memquill").joinpath(KINDS_FILE).read_text("utf-8"))
-    return {key: _context(spec) for key, spec in raw.get("own_context", {}).items()}
+    return {key: _context(spec) for key, spec in data().get("own_context", {}).items()}
 
 
 def domain_kind(key: str, value: str, said: str) -> str | None:
