@@ -199,7 +199,7 @@ class Retriever:
         replaced versions said (their values and evidence): other hits stating only those
         are outdated answers (``superseded.py``); and the learned question router's slot, if
         it routed one."""
-        replaced = Replaced()
+        replaced, held = Replaced(), []
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
         names = self._names(f, q.text)
         slots = routing.route(
@@ -214,7 +214,13 @@ class Retriever:
                 item.legs["slot"] = {"key": s.key, "subject": s.subject, "via": s.via}  # type: ignore[dict-item]
             if found and not q.include_history:
                 self._history((s.subject, s.key), f, found, replaced)
-        learned = next(((s.subject, s.key) for s in slots if s.via == "router"), None)
+            if found and s.via == "words" and s.subject.startswith("event:"):
+                held.append((s.subject, s.key))
+        # a gathering asked by its name ("周会现在是周几") is settled on before any reading of
+        # the question's words: the turn that moved it reads as the event's time, not its day
+        learned = next(iter(held), None) or next(
+            ((s.subject, s.key) for s in slots if s.via == "router"), None
+        )
         return replaced, [(s.subject, s.key) for s in slots], learned
 
     def _names(self, f: RecordFilter, question: str) -> list[MemoryRecord]:

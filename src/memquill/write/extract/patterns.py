@@ -27,6 +27,7 @@ architecture       ``project[:<name>]``        ``architecture``
 business           ``org``                     ``business:<aspect>`` (domain, customers,
                                                team_size, competitors)
 decision           ``project[:<name>]``        ``decision:<topic>`` (``decision:database``)
+schedule           ``event:<gathering>``       ``recurrence`` (value: the day, "周四下午")
 reminder / plan    ``user``                    ``reminder:<slug>`` / ``plan:<slug>``
 task state         ``user`` (session level)    ``task:<slug>``
 short-lived        ``user``                    ``temp:<slug>`` (expires_at = window end)
@@ -47,12 +48,14 @@ from memquill.write.extract.patterns_decision import decision
 from memquill.write.extract.patterns_prefs import instruction, preference
 from memquill.write.extract.patterns_profile import profile
 from memquill.write.extract.patterns_project import project_facts
+from memquill.write.extract.patterns_schedule import schedule
 from memquill.write.extract.patterns_time import plan, reminder, short_lived, task_state
 
 _TABLE: tuple[Pattern, ...] = (
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time
     task_state,  # done / pending steps, confirmed parameters
     decision,  # confirmed choices; tentative talk and conditional rules never match
+    schedule,  # a recurring gathering's standing day: "周会改到周四了", "book club is on Sundays"
     short_lived,  # "今天下午五点前发布": expires at the end of its window
     profile,  # name, contacts, role, employer, place, team, manager, allergies
     preference,  # likes, dislikes, switches, reply language and style
@@ -72,6 +75,7 @@ __all__ = [
     "profile",
     "project_facts",
     "reminder",
+    "schedule",
     "short_lived",
     "task_state",
 ]

@@ -315,11 +315,16 @@ def _same_name(value: str, chosen: str) -> bool:
     return chosen in value or re.sub(r"['’]s$", "", chosen) == value
 
 
+TYPED = "typed"  # a candidate attribute ``span`` value: the rule read its value by type
+
+
 def respan(c: Candidate, text: str, zh: bool, scorer: SpanScorer | None) -> list[Candidate]:
     """A rule-made candidate with its value decided by the span path (one candidate per
-    value; unchanged when its key is no catalogue attribute or nothing is surer)."""
+    value; unchanged when its key is no catalogue attribute, when a typed reader chose the
+    value — ``span`` is ``TYPED``: a schedule's day is no span to guess — or when nothing is
+    surer)."""
     attr = load().get(c.key)
-    if scorer is None or attr is None or not c.value:
+    if scorer is None or attr is None or not c.value or c.attributes.get("span") == TYPED:
         return [c]
     value = c.value
     now = span_change.current(text, zh, attr, value, c.polarity)

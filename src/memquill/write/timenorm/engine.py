@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from memquill import gatherings
 from memquill.clock import as_utc, zone
 from memquill.text import detect_language, is_cjk, jieba_posseg
 from memquill.write.timenorm.base import (
@@ -257,6 +258,16 @@ def _join(text: str, a: _Piece, b: _Piece, lang: str) -> _Piece | None:
     )
 
 
+def _habit(text: str, start: int, end: int, lang: str) -> bool:
+    """Is the bare weekday at ``start:end`` a day of every week: in a habit ("我周六一般不工作")
+    or a gathering's standing schedule ("周会改到周一了", ``gatherings.standing``)?"""
+    if _HABIT[lang].search(_around(text, start, end, _SENTENCE_END)):
+        return True
+    a = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    z = _SENTENCE_END.search(text, end)
+    return gatherings.standing(text[a : z.start() if z else len(text)], start - a, end - a)
+
+
 def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
     """A fragment group becomes a mention; a clock or part of day without a day is dropped,
     and so is a bare weekday in a habitual sentence ("我周六一般不工作")."""
@@ -264,7 +275,9 @@ def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
         rng = _range(p)
     except (ValueError, OverflowError):
         return None
-    if rng is None or (p.bare and _HABIT[lang].search(_around(text, p.start, p.end, _SENTENCE_END))):
+    if rng is None:
+        return None
+    if p.bare and _habit(text, p.start, p.end, lang):
         return None
     start, end, bound = p.start, p.end, None
     if lang == "zh" and (z := _ZH_BEFORE.match(text, end)):

@@ -1,0 +1,184 @@
+"""Recurring gatherings and their day: the weekly meeting, a 1:1, book club, a yoga class.
+
+"周会改到周一了", "Book club moved to Sundays", "my 1:1 with Karen is every Monday 9am": a
+standing schedule is a fact about an event (``event:<id>``, key ``recurrence``, single-valued,
+so the new day supersedes the old), and a bare weekday said with a gathering that comes back
+is its day, not next Monday's date — the time stage asks ``standing`` before resolving one.
+Which gatherings come back by their very word (周会 is a weekly meeting, a standup is
+daily) and how each is said in both languages is data (``data/gatherings.json``): an id
+names the gathering in either language, so "周会" said and "weekly meeting" asked meet in one
+slot. Any other class or practice ("瑜伽课", "piano lessons") needs "every"/"每" or a plural
+weekday to be a schedule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from memquill.errors import ConfigError
+
+FILE = "data/gatherings.json"
+
+
+@dataclass(frozen=True)
+class Gathering:
+    """A gathering said in a text: its id (the event subject's name), whether its word says
+    it comes back, and where it was said."""
+
+    id: str
+    standing: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Schedule:
+    gathering: Gathering
+    day: str  # the day and time as said, without "every"/"每" ("周四下午", "Thursday 9am")
+
+
+_ZH_NOT_NAME = frozenset(
+    "上 下 加 值 换 排 早 晚 夜 中 白 选 听 讲 备 逃 翘 补 开 去 报 约 的 个 节 堂 门".split()
+)
+_EN_NOT_NAME = frozenset(
+    "a an the my our your his her their this that next last first every each one some any no "
+    "of in at on for to with and or s".split()
+)
+
+
+@cache
+def _table() -> tuple[re.Pattern[str], dict[str, tuple[str, bool]], re.Pattern[str], re.Pattern[str]]:
+    """(named gatherings, their word → (id, standing), English heads, Chinese heads)."""
+    raw = json.loads(resources.files("memquill").joinpath(FILE).read_text("utf-8"))
+    if not isinstance(raw, dict) or not isinstance(raw.get("gatherings"), list):
+        raise ConfigError(f"{FILE}: expected an object with a list of gatherings")
+    words: dict[str, tuple[str, bool]] = {}
+    for g in raw["gatherings"]:
+        for w in (*g.get("en", ()), *g.get("zh", ())):
+            words[w.casefold()] = (str(g["id"]), bool(g.get("standing")))
+    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    # a Chinese word anywhere, but not inside the name of who runs it ("心理咨询师", "读书会长")
+    named = re.compile(
+        rf"(?<![\w-])(?:{alternation})(?![\w-])|(?:{alternation})(?![师员者长])", re.IGNORECASE
+    )
+    heads = raw.get("heads", {})
+    en = "|".join(re.escape(h) for h in sorted(heads.get("en", ()), key=len, reverse=True))
+    zh = "|".join(re.escape(h) for h in sorted(heads.get("zh", ()), key=len, reverse=True))
+    en_head = re.compile(rf"\b([a-z][\w-]*)\s+(?:{en})\b", re.IGNORECASE)
+    zh_head = re.compile(rf"([\u4e00-\u9fff]{{1,4}}?)(?:{zh})")
+    return named, words, en_head, zh_head
+
+
+def find(text: str) -> Gathering | None:
+    """The first gathering a text names: a listed one, else a class or practice named by
+    what is done there (never standing)."""
+    named, words, en_head, zh_head = _table()
+    if m := named.search(text):
+        gid, standing = words[m.group(0).casefold()]
+        return Gathering(gid, standing, m.start(), m.end())
+    for m in en_head.finditer(text):
+        mod = m.group(1).casefold()
+        if mod not in _EN_NOT_NAME:
+            head = m.group(0).split()[-1].casefold()
+            head = head[:-2] if head.endswith("sses") else head.rstrip("s") if head.endswith("ons") else head
+            return Gathering(f"{mod} {head}", False, m.start(), m.end())
+    for m in zh_head.finditer(text):
+        name = m.group(1)
+        while name and name[0] in _ZH_NOT_NAME:  # "上课", "去上瑜伽课": the doing, not the class
+            name = name[1:]
+        if len(name) >= 2 and name[-1] not in _ZH_NOT_NAME:
+            return Gathering(
+                text[m.start(1) + len(m.group(1)) - len(name) : m.end()], False, m.start(), m.end()
+            )
+    return None
+
+
+_ZH_DAY = "[一二三四五六日天]"
+_ZH_CLOCK = (
+    r"(?:[零一二两三四五六七八九十\d]{1,3}(?:点|[:：]\d{2})(?:半|[零一二三四五六七八九十\d]{1,2}分?)?)"
+)
+_ZH_PART = r"(?:上午|下午|晚上|早上|中午|傍晚|晚|早)"
+ZH_SCHEDULE = re.compile(
+    rf"(每(?:个)?|隔|双)?(?:周|星期|礼拜)({_ZH_DAY}(?:[、和跟与及到至]?(?:周|星期)?{_ZH_DAY})*)"
+    rf"(?:的)?({_ZH_PART}?{_ZH_CLOCK}?)"
+)
+_EN_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+EN_SCHEDULE = re.compile(
+    rf"\b(every\s+(?:other\s+)?|each\s+|alternate\s+)?({_EN_DAYS}(s?)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
+    r"((?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b)?)",
+    re.IGNORECASE,
+)
+# An occasion, not the standing day: this week's, the next one, the first, one attended
+# ("这周周会挪到周三", "First 1:1 with her on Thursday", "went to book club on Friday") —
+# unless it says from when on ("从这周起", "starting next week").
+ONE_OFF = re.compile(
+    r"(?:这周|本周|下周|这星期|下星期|这礼拜|下礼拜)(?!起|开始|以后)|这次|下次|这一次|明天|今天|后天|昨天|"
+    r"第一次|首次|上周|上次|(?:去|参加|开|上|翘|错过|缺)了|"
+    r"\b(?:went|attended|missed|skipped|was at|were at|had (?:a|my|our|the|his|her))\b|"
+    r"(?<!starting )(?<!from )\b(?:this|next)\s+(?:week|time|one|month)\b|\b(?:tomorrow|today|tonight|"
+    r"yesterday|first|last)\b|\b(?:this|next|last)\s+" + _EN_DAYS + r"\b",
+    re.IGNORECASE,
+)
+_EVERY = re.compile(
+    r"每|隔周|双周|\b(?:every|each|weekly|biweekly|fortnightly|usually|always)\b", re.IGNORECASE
+)
+
+
+_PART = re.compile(r"[，,;；]|\s(?:but|because|since|so|and then)\s|\s{2,}")
+
+
+def _part(text: str, start: int, end: int) -> str:
+    """The comma-delimited part of a text around a span: where an occasion word bears on
+    the day ("周教授每周二开组会，让我下周汇报": "下周" is the talk's, not the meeting's)."""
+    cuts = [0, *(m.end() for m in _PART.finditer(text)), len(text) + 1]
+    lo = max(c for c in cuts if c <= start)
+    hi = min(c for c in cuts if c > end - 1 and c > lo) if end > lo else len(text)
+    return text[lo:hi]
+
+
+def standing(sentence: str, start: int, end: int) -> bool:
+    """Is the bare weekday at ``start:end`` of a sentence the day of a gathering's standing
+    schedule ("周会改到周一了", "book club is on Sunday now"), not one date?"""
+    g = find(sentence)
+    if g is None or ONE_OFF.search(_part(sentence, start, end)):
+        return False
+    return g.standing or _EVERY.search(sentence) is not None
+
+
+def schedule(text: str) -> Schedule | None:
+    """The gathering a clause names and the day it is held on now, when the clause says
+    one: a standing gathering with any weekday, another with "every"/"每"/a plural."""
+    g = find(text)
+    if g is None:
+        return None
+    if m := ZH_SCHEDULE.search(text):
+        every = bool(m.group(1)) or "每" in text
+        day = f"{'隔' if m.group(1) in ('隔', '双') else ''}周{m.group(2)}{m.group(3)}"
+    elif m := EN_SCHEDULE.search(text):
+        every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
+        lead = "every other " if m.group(1) and "other" in m.group(1).casefold() else ""
+        days = re.sub(r"(day)s\b", r"\1", m.group(2), flags=re.IGNORECASE)
+        day = lead + " ".join(f"{days}{m.group(4)}".split())
+    else:
+        return None
+    if ONE_OFF.search(_part(text, m.start(), m.end())) or not (g.standing or every):
+        return None
+    return Schedule(g, day[0].upper() + day[1:] if day.isascii() else day)
+
+
+_WHEN_ASKED = re.compile(
+    r"周几|星期几|礼拜几|哪天|哪一天|几号|几点|什么时候|啥时候|什么时间|哪个时间|定在|改到|"
+    r"\b(?:what|which)\s+(?:day|days|time|night|evening|morning)\b|\bwhen\b|\bhow often\b",
+    re.IGNORECASE,
+)
+
+
+def asked_day(query: str) -> str | None:
+    """The gathering whose day a question asks ("我们组周会现在是周几", "what day does my book
+    club meet now?"): its id, the event subject's name."""
+    g = find(query)
+    return g.id if g is not None and _WHEN_ASKED.search(query) else None

@@ -1,0 +1,59 @@
+"""Standing schedules: the day a recurring gathering is held on now.
+
+"周会改到周四下午了", "Book club moved to Sundays", "my 1:1 with Karen is every Monday 9am",
+"每周三晚上去上瑜伽课" — the gathering is an event (``event:<id>``, ``gatherings.py``) whose
+``recurrence`` is single-valued, so the day said last supersedes the one before and a
+restatement ("周四的周会…") is a no-op. A day said of someone else's gathering ("my
+friend's book club meets Mondays", "他们组的周会") is not the user's, and an occasion
+("这周周会挪到周三", "first 1:1 on Thursday") keeps its date as a plan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memquill import gatherings
+from memquill.model import Candidate, MemoryType
+from memquill.write.extract import span_path
+from memquill.write.extract.clause import Clause
+from memquill.write.extract.patterns_common import blocked, flags
+
+# whose gathering it is, when not the user's (or the user's team's): the words right before it
+_OTHERS = re.compile(
+    r"(?:\b(?:his|her|their)\s+|\b(?:friend|friends|colleague|coworker|co-worker|neighbou?r|roommate|"
+    r"flatmate|partner|wife|husband|sister|brother|mum|mom|dad)'s\s+)(?:[\w-]+\s+)?$|"
+    r"(?:他|她|他们|她们|朋友|同事|同学|室友|邻居|老婆|老公)(?:们)?(?:组|团队|公司|部门)?的?$",
+    re.IGNORECASE,
+)
+
+# "周会从这周起改到周一", "starting next week standup is at 10": the time said is when the day starts
+_FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|beginning)\b", re.IGNORECASE)
+
+
+def schedule(c: Clause) -> list[Candidate]:
+    """A gathering's standing day, said as a statement of the user's own life."""
+    if blocked(c) or c.conditions or (c.when is not None and not _FROM_ON.search(c.event.content)):
+        return []  # a resolved time is an occasion's ("这周周会挪到周三"), unless it says from when on
+    found = gatherings.schedule(c.text)
+    if found is None or _OTHERS.search(c.text[: found.gathering.start]):
+        return []
+    g = found.gathering
+    said = c.text[g.start : g.end]
+    if c.language == "zh":
+        every = "" if found.day.startswith("隔") else "每"
+        content = f"用户的{said}定在{every}{found.day}"
+    else:
+        every = "" if found.day.casefold().startswith("every") else "every "
+        content = f"The user's {said} is {every}{found.day}"
+    return [
+        c.make(
+            MemoryType.FACT,
+            f"event:{g.id}",
+            "recurrence",
+            content,
+            value=found.day,
+            rule="schedule",
+            span=span_path.TYPED,
+            **flags(c),
+        )
+    ]
