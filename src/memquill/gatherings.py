@@ -106,6 +106,7 @@ ZH_SCHEDULE = re.compile(
     rf"(每(?:个)?|隔|双)?(?:周|星期|礼拜)({_ZH_DAY}(?:[、和跟与及到至]?(?:周|星期)?{_ZH_DAY})*)"
     rf"(?:的)?({_ZH_PART}?{_ZH_CLOCK}?)"
 )
+_ZH_CLOCK_WORD = re.compile(r"点|[:：]")
 _EN_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 EN_SCHEDULE = re.compile(
     rf"\b(every\s+(?:other\s+)?|each\s+|alternate\s+)?({_EN_DAYS}(s?)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
@@ -117,10 +118,17 @@ EN_SCHEDULE = re.compile(
 # unless it says from when on ("从这周起", "starting next week").
 ONE_OFF = re.compile(
     r"(?:这周|本周|下周|这星期|下星期|这礼拜|下礼拜)(?!起|开始|以后)|这次|下次|这一次|明天|今天|后天|昨天|"
-    r"第一次|首次|上周|上次|(?:去|参加|开|上|翘|错过|缺)了|"
+    r"第一次|首次|上周|上次|(?:去|参加|开|翘|错过|缺)了|"
     r"\b(?:went|attended|missed|skipped|was at|were at|had (?:a|my|our|the|his|her))\b|"
     r"(?<!starting )(?<!from )\b(?:this|next)\s+(?:week|time|one|month)\b|\b(?:tomorrow|today|tonight|"
     r"yesterday|first|last)\b|\b(?:this|next|last)\s+" + _EN_DAYS + r"\b",
+    re.IGNORECASE,
+)
+# a time of day alone: the day of a gathering that meets daily or whose day goes unsaid
+# ("standup is at 9:15 now", "站会改到十点了")
+ZH_CLOCK = re.compile(rf"(每天|每日)?({_ZH_PART}?{_ZH_CLOCK})(?![\d号日月年])")
+EN_CLOCK = re.compile(
+    r"\b(daily\s+|every\s+day\s+)?(?:at\s+)?(\d{1,2}(?::\d{2})\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm))(?![\w:])",
     re.IGNORECASE,
 )
 _EVERY = re.compile(
@@ -163,6 +171,10 @@ def schedule(text: str) -> Schedule | None:
         lead = "every other " if m.group(1) and "other" in m.group(1).casefold() else ""
         days = re.sub(r"(day)s\b", r"\1", m.group(2), flags=re.IGNORECASE)
         day = lead + " ".join(f"{days}{m.group(4)}".split())
+    elif (m := ZH_CLOCK.search(text)) and _ZH_CLOCK_WORD.search(m.group(2)):
+        every, day = bool(m.group(1)), f"{m.group(1) or ''}{m.group(2)}"
+    elif m := EN_CLOCK.search(text):
+        every, day = bool(m.group(1)), f"{'daily ' if m.group(1) else ''}{m.group(2)}"
     else:
         return None
     if ONE_OFF.search(_part(text, m.start(), m.end())) or not (g.standing or every):

@@ -31,6 +31,21 @@ CHANGES = [
         "周六早上",
     ),
     (
+        ["站会每天早上九点，挺早的", "站会改到十点了，终于能睡个懒觉"],
+        "站会现在几点开",
+        "event:standup",
+        "十点",
+    ),
+    (
+        [
+            "Standup at Tidewell is at 9:15, nobody sits down.",
+            "standup moved to 10am since the US team joined",
+        ],
+        "what time is standup these days?",
+        "event:standup",
+        "10am",
+    ),
+    (
         [
             "my 1:1 with Karen is every Monday 9am and I always forget what to bring",
             "Karen moved our 1:1 to Thursdays because Mondays are always full of incidents",
@@ -54,7 +69,7 @@ CHANGES = [
 @pytest.mark.parametrize(
     ("turns", "question", "subject", "day"),
     CHANGES,
-    ids=["zh-weekly-meeting", "zh-class", "en-1:1", "en-book-club"],
+    ids=["zh-weekly-meeting", "zh-class", "zh-daily-time", "en-daily-time", "en-1:1", "en-book-club"],
 )
 def test_a_gatherings_new_day_supersedes_and_answers(
     mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, subject: str, day: str

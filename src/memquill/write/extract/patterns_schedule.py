@@ -29,6 +29,8 @@ _OTHERS = re.compile(
 # "周会从这周起改到周一", "starting next week standup is at 10": the time said is when the day starts
 _FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|beginning)\b", re.IGNORECASE)
 
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
+
 
 def schedule(c: Clause) -> list[Candidate]:
     """A gathering's standing day, said as a statement of the user's own life."""
@@ -39,12 +41,19 @@ def schedule(c: Clause) -> list[Candidate]:
         return []
     g = found.gathering
     said = c.text[g.start : g.end]
+    if g.start == 0 and said[:1].isupper() and said[1:2].islower():
+        said = said[0].lower() + said[1:]  # "Book club moved to Sundays": the club, not a name
     if c.language == "zh":
-        every = "" if found.day.startswith("隔") else "每"
-        content = f"用户的{said}定在{every}{found.day}"
+        content = f"用户的{said}定在{'每' if found.day.startswith('周') else ''}{found.day}"
     else:
-        every = "" if found.day.casefold().startswith("every") else "every "
-        content = f"The user's {said} is {every}{found.day}"
+        lead = (
+            ""
+            if re.match(r"every|daily", found.day, re.I)
+            else "every "
+            if _WEEKDAY.match(found.day)
+            else "at "
+        )
+        content = f"The user's {said} is {lead}{found.day}"
     return [
         c.make(
             MemoryType.FACT,
