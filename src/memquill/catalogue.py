@@ -91,6 +91,9 @@ class Relation(_Frozen):
     # what one goes to the relation's person for, which a question asks by ("我现在剪头找的是谁",
     # "who cuts my hair these days?": the hairdresser)
     asked_by: KindWords = KindWords()
+    # what one sees the relation's person for, said in a turn that names only the person
+    # ("first cleaning with Dr. Alvarez": the dentist; "小雨剪的这个层次": the hairdresser)
+    seen_for: KindWords = KindWords()
 
 
 class Attribute(_Frozen):

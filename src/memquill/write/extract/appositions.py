@@ -17,7 +17,7 @@ from functools import cache
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType
-from memquill.write.extract import value_kinds
+from memquill.write.extract import providers, value_kinds
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import blocked
 from memquill.write.extract.subjects import relation_alternations
@@ -249,14 +249,15 @@ _CONTENT = {"zh": "{rel}叫{name}", "en": "The user's {rel} is named {name}"}
 
 
 def named_relations(c: Clause, taken: list[Candidate]) -> list[Candidate]:
-    """Name facts of the people the clause names beside their relation, unless the clause's
-    other candidates already name them."""
+    """Name facts of the people the clause names beside their relation or by the service the
+    user sees them for (``providers.py``), unless the clause's other candidates already name them."""
     if blocked(c):
         return []
     zh = c.language == "zh"
     have = {(x.subject, x.key) for x in taken}
     out = []
-    for key, name in relation_names(c.text, zh):
+    # …and the person the user now goes to for a service ("first cleaning with Dr. Alvarez")
+    for key, name in [*relation_names(c.text, zh), *providers.seen(c.text, zh, c.event.content)]:
         subject = f"person:{key}"
         if (subject, "name") in have:
             continue
