@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -42,7 +43,8 @@ class Schedule:
 
 
 _ZH_NOT_NAME = frozenset(
-    "上 下 加 值 换 排 早 晚 夜 中 白 选 听 讲 备 逃 翘 补 开 去 报 约 的 个 节 堂 门".split()
+    "上 下 加 值 换 排 早 晚 夜 中 白 选 听 讲 备 逃 翘 补 开 去 报 约 的 个 节 堂 门 有 要 点 午 "
+    "每 周 日 天 一 二 三 四 五 六 在 和 跟 带 了 坐 轮 接 送 是 都 也 还 那 这".split()
 )
 _EN_NOT_NAME = frozenset(
     "a an the my our your his her their this that next last first every each one some any no "
@@ -60,11 +62,11 @@ def _table() -> tuple[re.Pattern[str], dict[str, tuple[str, bool]], re.Pattern[s
     for g in raw["gatherings"]:
         for w in (*g.get("en", ()), *g.get("zh", ())):
             words[w.casefold()] = (str(g["id"]), bool(g.get("standing")))
-    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    # a Chinese word anywhere, but not inside the name of who runs it ("心理咨询师", "读书会长")
-    named = re.compile(
-        rf"(?<![\w-])(?:{alternation})(?![\w-])|(?:{alternation})(?![师员者长])", re.IGNORECASE
-    )
+    latin = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w.isascii())
+    cjk = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if not w.isascii())
+    # an English word whole ("1:1" is not in "1:15"), a Chinese one anywhere but inside the name
+    # of who runs it ("心理咨询师", "读书会长")
+    named = re.compile(rf"(?<![\w:-])(?:{latin})s?(?![\w:-])|(?:{cjk})(?![师员者长])", re.IGNORECASE)
     heads = raw.get("heads", {})
     en = "|".join(re.escape(h) for h in sorted(heads.get("en", ()), key=len, reverse=True))
     zh = "|".join(re.escape(h) for h in sorted(heads.get("zh", ()), key=len, reverse=True))
@@ -78,7 +80,8 @@ def find(text: str) -> Gathering | None:
     what is done there (never standing)."""
     named, words, en_head, zh_head = _table()
     if m := named.search(text):
-        gid, standing = words[m.group(0).casefold()]
+        said = m.group(0).casefold()
+        gid, standing = words.get(said) or words[said[:-1]]  # "standups": the plural of one
         return Gathering(gid, standing, m.start(), m.end())
     for m in en_head.finditer(text):
         mod = m.group(1).casefold()
@@ -103,13 +106,15 @@ _ZH_CLOCK = (
 )
 _ZH_PART = r"(?:上午|下午|晚上|早上|中午|傍晚|晚|早)"
 ZH_SCHEDULE = re.compile(
-    rf"(每(?:个)?|隔|双)?(?:周|星期|礼拜)({_ZH_DAY}(?:[、和跟与及到至]?(?:周|星期)?{_ZH_DAY})*)"
+    rf"(每(?:个)?月(?:第[一二三四]个|最后一个)|每(?:个)?|隔|双)?(?<![两几三四五六七八九十\d])(?:周|星期|礼拜)"
+    rf"({_ZH_DAY}(?:[、和跟与及到至]?(?:周|星期)?{_ZH_DAY})*)(?![次遍趟])"
     rf"(?:的)?({_ZH_PART}?{_ZH_CLOCK}?)"
 )
 _ZH_CLOCK_WORD = re.compile(r"点|[:：]")
 _EN_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 EN_SCHEDULE = re.compile(
-    rf"\b(every\s+(?:other\s+)?|each\s+|alternate\s+)?({_EN_DAYS}(s?)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
+    rf"\b(every\s+(?:other\s+|first\s+|second\s+|third\s+|last\s+)?|each\s+|alternate\s+|"
+    rf"(?:first|second|third|last)\s+)?({_EN_DAYS}(s?)(?!'s)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
     r"((?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b)?)",
     re.IGNORECASE,
 )
@@ -118,7 +123,7 @@ EN_SCHEDULE = re.compile(
 # unless it says from when on ("从这周起", "starting next week").
 ONE_OFF = re.compile(
     r"(?:这周|本周|下周|这星期|下星期|这礼拜|下礼拜)(?!起|开始|以后)|这次|下次|这一次|明天|今天|后天|昨天|"
-    r"第一次|首次|上周|上次|(?:去|参加|开|翘|错过|缺)了|"
+    r"第一次|首次|上周|上次|明早|明晚|今早|今晚|(?:去|参加|开|翘|错过|缺)了|"
     r"\b(?:went|attended|missed|skipped|was at|were at|had (?:a|my|our|the|his|her))\b|"
     r"(?<!starting )(?<!from )\b(?:this|next)\s+(?:week|time|one|month)\b|\b(?:tomorrow|today|tonight|"
     r"yesterday|first|last)\b|\b(?:this|next|last)\s+" + _EN_DAYS + r"\b",
@@ -151,10 +156,30 @@ def _part(text: str, start: int, end: int) -> str:
 def standing(sentence: str, start: int, end: int) -> bool:
     """Is the bare weekday at ``start:end`` of a sentence the day of a gathering's standing
     schedule ("周会改到周一了", "book club is on Sunday now"), not one date?"""
-    g = find(sentence)
-    if g is None or ONE_OFF.search(_part(sentence, start, end)):
+    part = _part(sentence, start, end)
+    g = find(part)
+    if g is None or ONE_OFF.search(part):
         return False
     return g.standing or _EVERY.search(sentence) is not None
+
+
+# a part that says when "we" meet carries the day of the gathering said just before it
+# ("joined the local running club, we meet on Thursdays")
+_MEET = re.compile(r"\b(?:we|they) meet\b|\bmeets\b|\bmeeting\b|聚一次|见面|碰头", re.IGNORECASE)
+
+
+def _days(text: str, g: Gathering) -> Iterator[re.Match[str]]:
+    """The days or times said in the gathering's own part of the text (or in a part saying
+    when it meets), weekdays first, then times of day: a day said of something else in the
+    sentence is not its day ("不是周四，读书会是每周三晚上")."""
+    said = text[g.start : g.end]
+    for rx in (ZH_SCHEDULE, EN_SCHEDULE, ZH_CLOCK, EN_CLOCK):
+        for m in rx.finditer(text):
+            if rx is ZH_CLOCK and not _ZH_CLOCK_WORD.search(m.group(2)):
+                continue
+            part = _part(text, m.start(), m.end())
+            if said in part or (_MEET.search(part) and m.start() > g.end):
+                yield m
 
 
 def schedule(text: str) -> Schedule | None:
@@ -163,22 +188,25 @@ def schedule(text: str) -> Schedule | None:
     g = find(text)
     if g is None:
         return None
-    if m := ZH_SCHEDULE.search(text):
+    m = next(_days(text, g), None)
+    if m is None:
+        return None
+    if m.re is ZH_SCHEDULE:
         every = bool(m.group(1)) or "每" in text
-        day = f"{'隔' if m.group(1) in ('隔', '双') else ''}周{m.group(2)}{m.group(3)}"
-    elif m := EN_SCHEDULE.search(text):
+        lead = "隔" if m.group(1) in ("隔", "双") else m.group(1) if m.group(1) and "月" in m.group(1) else ""
+        day = f"{lead}周{m.group(2)}{m.group(3)}"
+    elif m.re is EN_SCHEDULE:
         every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
-        lead = "every other " if m.group(1) and "other" in m.group(1).casefold() else ""
+        lead = " ".join((m.group(1) or "").casefold().split()[-1:])
+        lead = f"every {lead} " if lead in ("other", "first", "second", "third", "last") else ""
         days = re.sub(r"(day)s\b", r"\1", m.group(2), flags=re.IGNORECASE)
         day = lead + " ".join(f"{days}{m.group(4)}".split())
-    elif (m := ZH_CLOCK.search(text)) and _ZH_CLOCK_WORD.search(m.group(2)):
+    elif m.re is ZH_CLOCK:
         every, day = bool(m.group(1)), f"{m.group(1) or ''}{m.group(2)}"
-    elif m := EN_CLOCK.search(text):
-        every, day = bool(m.group(1)), f"{'daily ' if m.group(1) else ''}{m.group(2)}"
     else:
-        return None
+        every, day = bool(m.group(1)), f"{'daily ' if m.group(1) else ''}{m.group(2)}"
     if ONE_OFF.search(_part(text, m.start(), m.end())) or not (g.standing or every):
-        return None
+        return None  # an occasion's day
     return Schedule(g, day[0].upper() + day[1:] if day.isascii() else day)
 
 

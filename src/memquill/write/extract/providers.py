@@ -24,9 +24,10 @@ _EN_CUES = (
     re.compile(
         r"\b(?:referred me (?:on )?to|switch(?:ed|ing)? (?:over )?to|sticking with|stick with|staying with|"
         r"(?:appointment|cleaning|session|visit|check-?up|haircut|cut|consult|consultation|trim)s?\s+with|"
-        r"(?:now )?seeing|(?:now )?see|booked (?:in )?with|go(?:ing)? to)\s+"
-        r"(?:(?:a|her|his|their|my) (?:colleague|new \w+),?\s+)?" + _EN_NAME
+        r"booked (?:in )?with)\s+(?:(?:a|her|his|their|my) (?:colleague|new \w+),?\s+)?" + _EN_NAME
     ),
+    # seeing someone is a doctor's only with the title ("now seeing Dr. Osei"; "seeing Sarah" is a date)
+    re.compile(r"\b(?:seeing|see)\s+(Dr\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?)"),
     re.compile(
         _EN_NAME + r"\s+(?:did|does|has done|redid|fixed|cut|trimmed|coloured|colored)\s+"
         r"(?:(?:a|such a) (?:great|good|nice|brilliant) job (?:on|with)\s+)?my\b"
