@@ -198,3 +198,24 @@ def test_a_question_about_a_childs_kindergarten_goes_to_the_school_slot(question
 )
 def test_a_question_looks_in_every_slot_its_answer_may_be_filed_in(question: str, keys: set[str]) -> None:
     assert keys <= {s.key for s in routing.route(question)}
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ("我们组周会现在是周几", "event:weekly meeting"),
+        ("部门例会定在星期几来着", "event:weekly meeting"),
+        ("what day does my book club meet now?", "event:book club"),
+        ("what time is standup these days?", "event:standup"),
+        ("which day is my one-on-one with Karen these days", "event:1:1"),
+    ],
+)
+def test_a_gatherings_day_is_asked_of_its_event(query: str, subject: str) -> None:
+    assert routing.route(query)[0] == routing.Slot(subject, "recurrence", "words")
+
+
+@pytest.mark.parametrize(
+    "query", ["When did Melanie join the book club?", "What day is Caroline's book club?", "周会上讲了什么"]
+)
+def test_no_gathering_day_for_someone_else_or_without_a_when(query: str) -> None:
+    assert all(s.key != "recurrence" for s in routing.route(query))

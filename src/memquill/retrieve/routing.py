@@ -225,7 +225,9 @@ def route(
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if items := asked.named_item(query):  # "dog's name?", "猫现在叫啥": the pet's name, not the reader's
         found = [*(Slot(i, "name", "words") for i in items), *(s for s in found if s.key != "name")]
-    if gathering := gatherings.asked_day(query):  # "周会现在是周几", "what day is book club on now"
+    # "周会现在是周几", "what day is book club on now": the reader's gathering ("When did Melanie
+    # join the book club?" asks about Melanie)
+    if (gathering := gatherings.asked_day(query)) and asked.about_reader(query):
         found.insert(0, Slot(f"event:{gathering}", "recurrence", "words"))
     who = "manager" if _BOSS_Q.search(query) else bare_relation(query) or who_for(query)
     if who:  # "boss?", "老板？", "剪头找的是谁": who that is
