@@ -38,8 +38,12 @@ class Gathering:
 
 @dataclass(frozen=True)
 class Schedule:
+    """A gathering's standing day: the recurrence record's value."""
+
     gathering: Gathering
-    day: str  # the day and time as said, without "every"/"每" ("周四下午", "Thursday 9am")
+    # the day and time as said, without a weekly "every"/"每" ("周四下午", "Thursday 9am") but
+    # with any other rhythm ("每月第一个周一", "Every other Tuesday", "daily 9:15")
+    day: str
 
 
 _ZH_NOT_NAME = frozenset(

@@ -197,8 +197,9 @@ class Retriever:
         """Exact slot lookups first (DESIGN: questions go to slots): what they find enters
         the pool with full relevance and says which route found it. Returns what the slots'
         replaced versions said (their values and evidence): other hits stating only those
-        are outdated answers (``superseded.py``); and the learned question router's slot, if
-        it routed one."""
+        are outdated answers (``superseded.py``); and the slot to settle on first: a
+        gathering's that holds a record, asked by its name, else the learned question router's,
+        if it routed one."""
         replaced, held = Replaced(), []
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
         names = self._names(f, q.text)

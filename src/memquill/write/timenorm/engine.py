@@ -270,7 +270,8 @@ def _habit(text: str, start: int, end: int, lang: str) -> bool:
 
 def _resolve(text: str, p: _Piece, c: _Ctx, lang: str) -> TimeMention | None:
     """A fragment group becomes a mention; a clock or part of day without a day is dropped,
-    and so is a bare weekday in a habitual sentence ("我周六一般不工作")."""
+    and so is a bare weekday in a habitual sentence ("我周六一般不工作") or a gathering's
+    standing day ("周会改到周一了")."""
     try:
         rng = _range(p)
     except (ValueError, OverflowError):
