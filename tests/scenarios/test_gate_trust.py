@@ -104,6 +104,26 @@ def test_tool_output_cannot_write_an_active_user_fact(mem: Memory, tool_out: str
 
 
 @pytest.mark.parametrize(
+    ("tool_out", "key"),
+    [
+        ("Calendar sync: book club moved to Sundays.", "recurrence"),
+        ("日历同步：周会改到周一了", "recurrence"),
+    ],
+    ids=["en-event", "zh-event"],
+)
+def test_tool_output_cannot_write_an_active_fact_of_the_users_life(
+    mem: Memory, tool_out: str, key: str
+) -> None:
+    """A tool's claim about the user's events, people or belongings is a claim about the user:
+    a candidate at most (it had been active: the gate looked at the subject ``user`` only)."""
+    mem.add(tool_out, user="u", role="tool")
+    mem.end_session(user="u", session="default")
+    mem.flush()
+    found = [r for r in mem.records(user="u", statuses=None) if r.key == key]
+    assert found and all(r.status is Status.CANDIDATE for r in found), [(r.subject, r.status) for r in found]
+
+
+@pytest.mark.parametrize(
     ("said", "word"),
     [("I live in Berlin and I love jazz", "Berlin"), ("我住在柏林，我很喜欢爵士乐", "柏林")],
 )

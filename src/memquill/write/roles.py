@@ -83,11 +83,18 @@ def as_assistant(c: Candidate, event: Event) -> Candidate:
     )
 
 
+# Subjects of the user's own life: the user, the people in it, its events and belongings. A
+# claim about any of them is a claim about the user ("book club moved to Sundays" in a calendar
+# sync, "your dentist is Dr. Patel" in a scraped page); a project's or an organisation's facts
+# may come from tool output (a build log names the CI).
+PERSONAL = frozenset({"user", "person", "event", "item"})
+
+
 def gate(c: Candidate, event: Event) -> Candidate | None:
     """The trust gate for one candidate of ``event``: drop, demote to candidate, or keep."""
     if event.source in UNTRUSTED or event.role is Role.TOOL:
         if noise.injected(event.content):
             return None
-        if c.subject == "user" or c.attributes.get("explicit"):
+        if c.subject.split(":", 1)[0] in PERSONAL or c.attributes.get("explicit"):
             return needs_confirmation(c, f"said by {event.role.value} output, not the user")
     return c
