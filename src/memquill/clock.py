@@ -65,8 +65,9 @@ def zone(name: str | None) -> tzinfo:
         return timezone(-delta if sign == "-" else delta)
     try:
         return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValidationError(f"unknown timezone {name!r}") from exc
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: a name too long for a path
+        shown = name if name is None or len(name) <= 64 else f"{name[:64]}…"
+        raise ValidationError(f"unknown timezone {shown!r}") from exc
 
 
 def as_utc(dt: datetime) -> datetime:

@@ -41,9 +41,7 @@ class Schedule:
     """A gathering's standing day: the recurrence record's value."""
 
     gathering: Gathering
-    # the day and time as said, without a weekly "every"/"每" ("周四下午", "Thursday 9am") but
-    # with any other rhythm ("每月第一个周一", "Every other Tuesday", "daily 9:15")
-    day: str
+    day: str  # the day and time as said ("每周四下午", "Thursdays", "every other Tuesday", "9:15")
 
 
 _ZH_NOT_NAME = frozenset(
@@ -115,7 +113,7 @@ ZH_SCHEDULE = re.compile(
     rf"(?:的)?({_ZH_PART}?{_ZH_CLOCK}?)"
 )
 _ZH_CLOCK_WORD = re.compile(r"点|[:：]")
-_EN_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_EN_DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday)"
 EN_SCHEDULE = re.compile(
     rf"\b(every\s+(?:other\s+|first\s+|second\s+|third\s+|last\s+)?|each\s+|alternate\s+|"
     rf"(?:first|second|third|last)\s+)?({_EN_DAYS}(s?)(?!'s)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
@@ -140,6 +138,8 @@ EN_CLOCK = re.compile(
     r"\b(daily\s+|every\s+day\s+)?(?:at\s+)?(\d{1,2}(?::\d{2})\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm))(?![\w:])",
     re.IGNORECASE,
 )
+# one occasion said as such, without a rhythm ("有个读书会", "there's a book club meeting on Saturday")
+_ONE = re.compile(r"有个|有一个|有场|有一场|\bthere(?:'s| is) an?\b", re.IGNORECASE)
 _EVERY = re.compile(
     r"每|隔周|双周|\b(?:every|each|weekly|biweekly|fortnightly|usually|always)\b", re.IGNORECASE
 )
@@ -197,21 +197,14 @@ def schedule(text: str) -> Schedule | None:
         return None
     if m.re is ZH_SCHEDULE:
         every = bool(m.group(1)) or "每" in text
-        lead = "隔" if m.group(1) in ("隔", "双") else m.group(1) if m.group(1) and "月" in m.group(1) else ""
-        day = f"{lead}周{m.group(2)}{m.group(3)}"
     elif m.re is EN_SCHEDULE:
         every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
-        lead = " ".join((m.group(1) or "").casefold().split()[-1:])
-        lead = f"every {lead} " if lead in ("other", "first", "second", "third", "last") else ""
-        days = re.sub(r"(day)s\b", r"\1", m.group(2), flags=re.IGNORECASE)
-        day = lead + " ".join(f"{days}{m.group(4)}".split())
-    elif m.re is ZH_CLOCK:
-        every, day = bool(m.group(1)), f"{m.group(1) or ''}{m.group(2)}"
     else:
-        every, day = bool(m.group(1)), f"{'daily ' if m.group(1) else ''}{m.group(2)}"
-    if ONE_OFF.search(_part(text, m.start(), m.end())) or not (g.standing or every):
-        return None  # an occasion's day
-    return Schedule(g, day[0].upper() + day[1:] if day.isascii() else day)
+        every = bool(m.group(1))
+    part = _part(text, m.start(), m.end())
+    if ONE_OFF.search(part) or not (g.standing or every) or (not every and _ONE.search(part)):
+        return None  # an occasion's day ("周六晚上七点在望京那边有个读书会")
+    return Schedule(g, " ".join(text[m.start() : m.end()].split()))
 
 
 _WHEN_ASKED = re.compile(

@@ -31,6 +31,8 @@ def nothing_written(mem: Memory, user: str = "u") -> bool:
         ({"content": "我喜欢茶", "role": "robot"}, ValidationError),
         ({"content": "我喜欢茶", "source": "web"}, ValidationError),
         ({"content": "我喜欢茶", "timezone": "Mars/Olympus"}, ValidationError),
+        # a name too long for a file path: zoneinfo raised OSError (found by the fuzz test)
+        ({"content": "I like tea", "timezone": "x" * 300}, ValidationError),
         ({"content": "我喜欢茶", "at": "next tuesday"}, ValidationError),
         ({"content": 42}, ContentError),
         ({"content": "I like tea", "team": "x"}, ScopeError),

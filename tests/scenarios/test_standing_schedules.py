@@ -28,7 +28,7 @@ CHANGES = [
         ["每周三晚上去上瑜伽课，最近腰有点酸", "瑜伽课换到每周六早上了，工作日实在赶不上"],
         "瑜伽课现在是星期几上",
         "event:瑜伽课",
-        "周六早上",
+        "每周六早上",
     ),
     (
         ["站会每天早上九点，挺早的", "站会改到十点了，终于能睡个懒觉"],
@@ -52,7 +52,7 @@ CHANGES = [
         ],
         "which day is my one-on-one with Karen these days",
         "event:1:1",
-        "Thursday",
+        "Thursdays",
     ),
     (
         [
@@ -61,7 +61,7 @@ CHANGES = [
         ],
         "what day does my book club meet now?",
         "event:book club",
-        "Sunday",
+        "Sundays",
     ),
 ]
 
@@ -94,7 +94,7 @@ def test_a_gatherings_new_day_supersedes_and_answers(
         (
             "Our team standup moved to Tuesdays and Thursdays only.",
             "站会现在是周几开",
-            "Tuesday and Thursday",
+            "Tuesdays and Thursdays",
         ),
     ],
     ids=["zh-said-en-asked", "en-said-zh-asked"],

@@ -14,17 +14,17 @@ from memquill import gatherings
     [
         ("老板说周会改到周四下午了", "weekly meeting", "周四下午"),
         ("部门例会每月第一个周一开", "weekly meeting", "每月第一个周一"),
-        ("不是周四，读书会是每周三晚上", "book club", "周三晚上"),
-        ("每周一和周三晚上七点上瑜伽课，这两个时间别排会", "瑜伽课", "周一和周三晚上七点"),
+        ("不是周四，读书会是每周三晚上", "book club", "每周三晚上"),
+        ("每周一和周三晚上七点上瑜伽课，这两个时间别排会", "瑜伽课", "每周一和周三晚上七点"),
         ("站会改到十点了", "standup", "十点"),
-        ("Karen moved our 1:1 to Thursdays because Mondays are always full", "1:1", "Thursday"),
-        ("our book club meets every second Tuesday", "book club", "Every second Tuesday"),
-        ("joined the local running club, we meet on Thursdays", "running club", "Thursday"),
+        ("Karen moved our 1:1 to Thursdays because Mondays are always full", "1:1", "Thursdays"),
+        ("our book club meets every second Tuesday", "book club", "every second Tuesday"),
+        ("joined the local running club, we meet on Thursdays", "running club", "Thursdays"),
         ("My boss insists on 8am standups and I'm dying", "standup", "8am"),
         (
             "my pottery class is every other Wednesday evening",
             "pottery class",
-            "Every other Wednesday evening",
+            "every other Wednesday evening",
         ),
     ],
 )
@@ -45,6 +45,7 @@ def test_a_gatherings_standing_day(text: str, gathering: str, day: str) -> None:
         "周五去医院，周会照常",  # Friday is the hospital's
         "I take piano lessons",  # no day
         "每周三晚上去见心理咨询师",  # the counsellor is a person, not a gathering
+        "周六晚上七点在望京那边有个读书会，我报名了",  # one book club evening
     ],
 )
 def test_no_standing_day(text: str) -> None:

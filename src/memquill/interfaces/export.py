@@ -159,8 +159,8 @@ def slugify(text: str, limit: int = 60) -> str:
 def zone_of(name: str) -> tzinfo:
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown timezone {name!r}") from exc
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: a name too long for a path
+        raise ValueError(f"unknown timezone {name[:64]!r}") from exc
 
 
 # --- writing ----------------------------------------------------------------------------------

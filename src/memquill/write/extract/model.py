@@ -122,6 +122,10 @@ class Open:
     # confidence, whatever the memory head says; the model still names its attribute ("I'd
     # rather take the bus than drive to work" is a liking and the commute, memory head 0.60)
     stated: float = 0.0
+    # keys a rule gave beside the model's reading of the whole clause (a gathering's standing day,
+    # ``patterns_schedule``): the model reads the rest of the clause — its venue, whose it is —
+    # but does not give those keys again
+    beside: frozenset[str] = frozenset()
 
 
 class ModelExtractor:
@@ -169,6 +173,7 @@ class ModelExtractor:
             faint = p.memory < self.thresholds.memory and not c.ruled
             lifted = [self._lifted(o, q, faint) for o, q in zip(ps, [next(rest) for _ in ps], strict=True)]
             made += self._segment_facts(c.said, ps, lifted, have, times, c.refused)
+            made = [x for x in made if x.key not in c.beside]
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             # a speaker is a person
             out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
@@ -278,8 +283,10 @@ class ModelExtractor:
             if blocked(c):
                 continue  # orders and chit-chat are the memory head's negatives
             taken = next((found for p in self.rules.patterns if (found := p(c))), [])
-            if all(_freeform(x.key) for x in taken):
-                out.append(Open(c, words, who, to, stated=max((x.confidence for x in taken), default=0.0)))
+            if all(_freeform(x.key) or x.rule in BESIDE for x in taken):
+                stated = max((x.confidence for x in taken if _freeform(x.key)), default=0.0)
+                beside = frozenset(x.key for x in taken if x.rule in BESIDE)
+                out.append(Open(c, words, who, to, stated=stated, beside=beside))
             elif len(segments(words)) >= 2:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
                 refused = frozenset(k for k, _ in ruled) - {
@@ -753,6 +760,10 @@ FREEFORM = frozenset({"likes", "uses", "instruction", "note", "plan", "temp", "r
 def _pets_name(c: Candidate, pets: set[str]) -> bool:
     """Is ``c`` the user's ``name`` read from a clause naming a pet ("猫叫芝士" read as a name)?"""
     return c.key == "name" and c.subject == "user" and (c.value or "").casefold() in pets
+
+
+# Rules whose candidates stand beside the model's reading of the clause rather than taking it.
+BESIDE = frozenset({"schedule"})
 
 
 def _freeform(key: str) -> bool:

@@ -55,9 +55,9 @@ _TABLE: tuple[Pattern, ...] = (
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time
     task_state,  # done / pending steps, confirmed parameters
     decision,  # confirmed choices; tentative talk and conditional rules never match
-    schedule,  # a recurring gathering's standing day: "周会改到周四了", "book club is on Sundays"
     short_lived,  # "今天下午五点前发布": expires at the end of its window
     profile,  # name, contacts, role, employer, place, team, manager, allergies
+    schedule,  # a recurring gathering's standing day ("周会改到周四了"), before a liking's switch
     preference,  # likes, dislikes, switches, reply language and style
     project_facts,  # architecture and business context (session end), tech stack
     plan,  # appointments and trips with an absolute, future time

@@ -44,16 +44,11 @@ def schedule(c: Clause) -> list[Candidate]:
     if g.start == 0 and said[:1].isupper() and said[1:2].islower():
         said = said[0].lower() + said[1:]  # "Book club moved to Sundays": the club, not a name
     if c.language == "zh":
-        content = f"用户的{said}定在{'每' if found.day.startswith('周') else ''}{found.day}"
+        content = f"用户的{said}定在{found.day}"
     else:
-        lead = (
-            ""
-            if re.match(r"every|daily", found.day, re.I)
-            else "every "
-            if _WEEKDAY.match(found.day)
-            else "at "
-        )
-        content = f"The user's {said} is {lead}{found.day}"
+        day = found.day if _WEEKDAY.match(found.day) else found.day[:1].lower() + found.day[1:]
+        lead = "on " if _WEEKDAY.match(day) else "at " if day[:1].isdigit() else ""
+        content = f"The user's {said} is {lead}{day}"
     return [
         c.make(
             MemoryType.FACT,
