@@ -97,3 +97,15 @@ class Clause:
 
 
 Pattern = Callable[[Clause], list[Candidate]]
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A pattern family whose candidates stand beside those of the family that takes the
+    clause, instead of taking it: a gathering's standing day is read in a clause that also says
+    the user's plan for the week or the boss's name (``patterns_schedule``)."""
+
+    read: Pattern
+
+    def __call__(self, c: Clause) -> list[Candidate]:
+        return self.read(c)

@@ -34,7 +34,7 @@ from memquill.write.extract import (
 from memquill.write.extract.appositions import named_relations
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.classifier import AttributeClassifier, Prediction
-from memquill.write.extract.clause import Clause
+from memquill.write.extract.clause import Beside, Clause
 from memquill.write.extract.item_names import named_items
 from memquill.write.extract.lexicon import only_verb, role_of, tech_roles
 from memquill.write.extract.model_gates import (
@@ -122,10 +122,9 @@ class Open:
     # confidence, whatever the memory head says; the model still names its attribute ("I'd
     # rather take the bus than drive to work" is a liking and the commute, memory head 0.60)
     stated: float = 0.0
-    # keys a rule gave beside the model's reading of the whole clause (a gathering's standing day,
-    # ``patterns_schedule``): the model reads the rest of the clause — its venue, whose it is —
-    # but does not give those keys again
-    beside: frozenset[str] = frozenset()
+    # the keys and values a ``Beside`` family gave (a gathering's standing day, ``patterns_schedule``):
+    # the model reads the rest of the clause — its venue, whose it is — but gives neither again
+    beside: tuple[tuple[str, str], ...] = ()
 
 
 class ModelExtractor:
@@ -173,7 +172,7 @@ class ModelExtractor:
             faint = p.memory < self.thresholds.memory and not c.ruled
             lifted = [self._lifted(o, q, faint) for o, q in zip(ps, [next(rest) for _ in ps], strict=True)]
             made += self._segment_facts(c.said, ps, lifted, have, times, c.refused)
-            made = [x for x in made if x.key not in c.beside]
+            made = [x for x in made if not _beside(x, c.beside)]
             owned = [as_said_by(x, c.speaker, c.clause.event, c.to) if c.speaker else x for x in made]
             # a speaker is a person
             out.extend(x for x in owned if x is not None and self.catalogue.allows(x.key, x.subject))
@@ -282,10 +281,11 @@ class ModelExtractor:
         for c, words in zip(norm, said, strict=True):
             if blocked(c):
                 continue  # orders and chit-chat are the memory head's negatives
-            taken = next((found for p in self.rules.patterns if (found := p(c))), [])
-            if all(_freeform(x.key) or x.rule in BESIDE for x in taken):
-                stated = max((x.confidence for x in taken if _freeform(x.key)), default=0.0)
-                beside = frozenset(x.key for x in taken if x.rule in BESIDE)
+            families = self.rules.patterns
+            taken = next((found for p in families if not isinstance(p, Beside) and (found := p(c))), [])
+            beside = tuple((x.key, x.value or "") for p in families if isinstance(p, Beside) for x in p(c))
+            if all(_freeform(x.key) for x in taken):
+                stated = max((x.confidence for x in taken), default=0.0)
                 out.append(Open(c, words, who, to, stated=stated, beside=beside))
             elif len(segments(words)) >= 2:
                 ruled = tuple((keyed(x).key, x.value or "") for x in taken)
@@ -293,7 +293,7 @@ class ModelExtractor:
                     keyed(x).key for x in taken if x.polarity is not Polarity.NEGATIVE
                 }
                 if _unruled(Open(c, words, who, to, ruled=ruled)):
-                    out.append(Open(c, words, who, to, ruled=ruled, refused=refused))
+                    out.append(Open(c, words, who, to, ruled=ruled, refused=refused, beside=beside))
         return out, named
 
     def propose(self, o: Open, p: Prediction, times: Sequence[Any] = ()) -> list[Candidate]:
@@ -762,10 +762,6 @@ def _pets_name(c: Candidate, pets: set[str]) -> bool:
     return c.key == "name" and c.subject == "user" and (c.value or "").casefold() in pets
 
 
-# Rules whose candidates stand beside the model's reading of the clause rather than taking it.
-BESIDE = frozenset({"schedule"})
-
-
 def _freeform(key: str) -> bool:
     return key.split(":", 1)[0] in FREEFORM and ":" in key
 
@@ -911,6 +907,13 @@ def _beside_change(whole: str, value: str | None) -> bool:
 
 # A segment that refers back to a thing by a pronoun talks about a value already given.
 _BACK = re.compile(r"\b(?:it|them|that one|this one)\b|它|这个|那个", re.IGNORECASE)
+
+
+def _beside(x: Candidate, given: Sequence[tuple[str, str]]) -> bool:
+    """Did a ``Beside`` family already give the candidate's key, or its value as another key's
+    (the class's day "每周六早上" read again as working hours)?"""
+    value = (x.value or "").casefold()
+    return any(x.key == k or (value and value == v.casefold()) for k, v in given)
 
 
 def _known(value: str | None, seen: set[str]) -> bool:

@@ -3,7 +3,8 @@
 Every pattern reads one clause (``rules.Clause``: a sentence of the turn after time and
 reference normalisation, with its conditions and resolved time) and returns candidates or
 ``[]``; the first family that returns something wins for that clause, and a family may
-return several candidates ("I work as a data scientist at Spotify" → role + employer).
+return several candidates ("I work as a data scientist at Spotify" → role + employer). A
+``Beside`` family (a gathering's standing day) adds its candidates without taking the clause.
 
 Key conventions — reconciliation relies on them: two statements conflict only when they
 share ``subject`` + ``key``, so the same attribute must always get the same key, in either
@@ -42,7 +43,7 @@ holds a relative time: the time stage has already written absolute labels.
 
 from __future__ import annotations
 
-from memquill.write.extract.clause import Pattern
+from memquill.write.extract.clause import Beside, Pattern
 from memquill.write.extract.patterns_common import conditioned
 from memquill.write.extract.patterns_decision import decision
 from memquill.write.extract.patterns_prefs import instruction, preference
@@ -52,19 +53,21 @@ from memquill.write.extract.patterns_schedule import schedule
 from memquill.write.extract.patterns_time import plan, reminder, short_lived, task_state
 
 _TABLE: tuple[Pattern, ...] = (
+    Beside(schedule),  # a recurring gathering's standing day ("周会改到周四了"), beside the family below
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time
     task_state,  # done / pending steps, confirmed parameters
     decision,  # confirmed choices; tentative talk and conditional rules never match
     short_lived,  # "今天下午五点前发布": expires at the end of its window
     profile,  # name, contacts, role, employer, place, team, manager, allergies
-    schedule,  # a recurring gathering's standing day ("周会改到周四了"), before a liking's switch
     preference,  # likes, dislikes, switches, reply language and style
     project_facts,  # architecture and business context (session end), tech stack
     plan,  # appointments and trips with an absolute, future time
     instruction,  # standing "if/when/always … do …" instructions with their conditions
 )
 # Every family sees the clause's conditions completed ("如果下雨就取消", no comma) and cleaned.
-PATTERNS: tuple[Pattern, ...] = tuple(conditioned(p) for p in _TABLE)
+PATTERNS: tuple[Pattern, ...] = tuple(
+    Beside(conditioned(p.read)) if isinstance(p, Beside) else conditioned(p) for p in _TABLE
+)
 
 __all__ = [
     "PATTERNS",

@@ -18,7 +18,7 @@ from memquill.text import NOT_AFTER_TITLE, detect_language
 from memquill.write import noise
 from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
-from memquill.write.extract.clause import Clause, Pattern
+from memquill.write.extract.clause import Beside, Clause, Pattern
 from memquill.write.extract.lexicon import slug
 from memquill.write.extract.patterns_common import REMIND, asks_en, zh_asks
 from memquill.write.extract.phrasing import strip_terminal
@@ -159,15 +159,21 @@ class RuleExtractor:
         text = without_vocative(text, to)
         out: list[Candidate] = []
         for clause in self.clauses(event, text, times, transcript=who is not None):
+            taken, typed = False, set()
             for pattern in self.patterns:
-                found = pattern(clause)
+                # a value a family beside the others typed is no other family's ("瑜伽课换到每周六早上了"
+                # is the class's day, not a switch to using "每周六早上")
+                found = [c for c in pattern(clause) if (c.value or "").casefold() not in typed]
                 if found:
                     # keyed once: a catalogue key is no value-named key to map again
                     out.extend(x for c in found for x in self._respan(keyed(c), clause))
-                    break
-            else:
-                if clause.explicit:
-                    out.append(keyed(_note(clause)))
+                    if isinstance(pattern, Beside):  # a family beside the others takes nothing
+                        typed |= {(c.value or "").casefold() for c in found} - {""}
+                    else:
+                        taken = True
+                        break
+            if not taken and clause.explicit:
+                out.append(keyed(_note(clause)))
         if not who:
             return out
         owned = (as_said_by(c, who, event, to) for c in out)
