@@ -114,6 +114,7 @@ ZH_SCHEDULE = re.compile(
 )
 _ZH_CLOCK_WORD = re.compile(r"点|[:：]")
 _EN_DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday)"
+EN_WEEKDAY = re.compile(_EN_DAYS, re.IGNORECASE)  # a day said as one ("Thursdays", not "every …")
 EN_SCHEDULE = re.compile(
     rf"\b(every\s+(?:other\s+|first\s+|second\s+|third\s+|last\s+)?|each\s+|alternate\s+|"
     rf"(?:first|second|third|last)\s+)?({_EN_DAYS}(s?)(?!'s)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"

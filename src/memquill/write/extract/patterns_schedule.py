@@ -29,8 +29,6 @@ _OTHERS = re.compile(
 # "周会从这周起改到周一", "starting next week standup is at 10": the time said is when the day starts
 _FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|beginning)\b", re.IGNORECASE)
 
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
-
 
 def schedule(c: Clause) -> list[Candidate]:
     """A gathering's standing day, said as a statement of the user's own life."""
@@ -46,8 +44,8 @@ def schedule(c: Clause) -> list[Candidate]:
     if c.language == "zh":
         content = f"用户的{said}定在{found.day}"
     else:
-        day = found.day if _WEEKDAY.match(found.day) else found.day[:1].lower() + found.day[1:]
-        lead = "on " if _WEEKDAY.match(day) else "at " if day[:1].isdigit() else ""
+        day = found.day if gatherings.EN_WEEKDAY.match(found.day) else found.day[:1].lower() + found.day[1:]
+        lead = "on " if gatherings.EN_WEEKDAY.match(day) else "at " if day[:1].isdigit() else ""
         content = f"The user's {said} is {lead}{day}"
     return [
         c.make(
