@@ -59,6 +59,19 @@ ALIASES: dict[str, tuple[str | None, str] | None] = {
     "database": ("project", "stack:database"),
     "office": (None, "workplace"),
     "gym_name": (None, "gym"),
+    # dev20's names
+    "carrier": (None, "mobile_carrier"),
+    "day": (None, "recurrence"),
+    "food_brand": (None, "pet_food"),
+    "hosting": ("project", "stack:deploy_target"),
+    "cloud": ("project", "stack:cloud"),
+    "framework": ("project", "stack:framework"),
+    "coffee_order": (None, "beverage"),
+    "neighborhood": (None, "address"),
+    "gp": ("person:doctor", "name"),
+    "dentist": ("person:dentist", "name"),
+    "activity": (None, "sport"),
+    "running_target": (None, "goal"),
 }
 
 
@@ -101,7 +114,7 @@ def reaches(slots: list[routing.Slot], want: tuple[str, str]) -> bool:
         if s.key != want[1]:
             continue
         if s.subject == want[0] or any(
-            want[0].startswith(p) and s.subject.startswith(p) for p in ("project", "item:")
+            want[0].startswith(p) and s.subject.startswith(p) for p in ("project", "item:", "event:")
         ):
             return True
     return False

@@ -149,7 +149,7 @@ _EVERY = re.compile(
 _PART = re.compile(r"[，,;；]|\s(?:but|because|since|so|and then)\s|\s{2,}")
 
 
-def _part(text: str, start: int, end: int) -> str:
+def part(text: str, start: int, end: int) -> str:
     """The comma-delimited part of a text around a span: where an occasion word bears on
     the day ("周教授每周二开组会，让我下周汇报": "下周" is the talk's, not the meeting's)."""
     cuts = [0, *(m.end() for m in _PART.finditer(text)), len(text) + 1]
@@ -161,9 +161,9 @@ def _part(text: str, start: int, end: int) -> str:
 def standing(sentence: str, start: int, end: int) -> bool:
     """Is the bare weekday at ``start:end`` of a sentence the day of a gathering's standing
     schedule ("周会改到周一了", "book club is on Sunday now"), not one date?"""
-    part = _part(sentence, start, end)
-    g = find(part)
-    if g is None or ONE_OFF.search(part):
+    own = part(sentence, start, end)
+    g = find(own)
+    if g is None or ONE_OFF.search(own):
         return False
     return g.standing or _EVERY.search(sentence) is not None
 
@@ -182,8 +182,8 @@ def _days(text: str, g: Gathering) -> Iterator[re.Match[str]]:
         for m in rx.finditer(text):
             if rx is ZH_CLOCK and not _ZH_CLOCK_WORD.search(m.group(2)):
                 continue
-            part = _part(text, m.start(), m.end())
-            if said in part or (_MEET.search(part) and m.start() > g.end):
+            own = part(text, m.start(), m.end())
+            if said in own or (_MEET.search(own) and m.start() > g.end):
                 yield m
 
 
@@ -202,8 +202,8 @@ def schedule(text: str) -> Schedule | None:
         every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
     else:
         every = bool(m.group(1))
-    part = _part(text, m.start(), m.end())
-    if ONE_OFF.search(part) or not (g.standing or every) or (not every and _ONE.search(part)):
+    own = part(text, m.start(), m.end())
+    if ONE_OFF.search(own) or not (g.standing or every) or (not every and _ONE.search(own)):
         return None  # an occasion's day ("周六晚上七点在望京那边有个读书会")
     return Schedule(g, " ".join(text[m.start() : m.end()].split()))
 

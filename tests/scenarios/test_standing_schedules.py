@@ -142,3 +142,38 @@ def test_a_standing_day_is_no_date(mem_modes: Memory, clock: FixedClock, turn: s
     assert not any(dated.search(r.content) for r in mem_modes.records(user="u", statuses=None)), [
         r.content for r in mem_modes.records(user="u", statuses=None)
     ]
+
+
+@pytest.mark.parametrize(
+    ("turn", "subject", "day"),
+    [
+        (
+            "组里周会定在周一上午九点半 我每次都起不来 有没有快速清醒的办法",
+            "event:weekly meeting",
+            "周一上午九点半",
+        ),
+        (
+            "book club is every Thursday now, any short novels you'd recommend?",
+            "event:book club",
+            "every Thursday",
+        ),
+    ],
+    ids=["zh-spaced", "en"],
+)
+def test_a_day_said_before_a_request_is_still_the_day(
+    mem_modes: Memory, clock: FixedClock, turn: str, subject: str, day: str
+) -> None:
+    """A Chinese turn typed with spaces is one clause of parts: the question after the day
+    asks something else, and once blocked the whole turn."""
+    say(mem_modes, clock, [turn], "s0")
+    assert active_values(mem_modes, "recurrence").get(subject) == {day}, held(mem_modes, ("recurrence",))
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["周会是不是改到周一了 我有点懵", "book club is on Sundays now?"],
+    ids=["zh-spaced-question", "en-question"],
+)
+def test_the_gatherings_own_part_asking_is_no_day(mem_modes: Memory, clock: FixedClock, turn: str) -> None:
+    say(mem_modes, clock, [turn], "s0")
+    assert not held(mem_modes, ("recurrence",)), held(mem_modes, ("recurrence",))

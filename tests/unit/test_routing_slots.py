@@ -54,6 +54,8 @@ def test_who_am_i_doing_something_is_no_name_question(route_with_model, query: s
         ("我的上司现在是谁？", ("person:manager", "name")),
         ("我现在的导师是谁？", ("person:mentor", "name")),  # "现在的" before the word was no relation
         ("who is my mentor right now?", ("person:mentor", "name")),
+        ("我们组现在的头儿是谁啊 一下子想不起来", ("person:manager", "name")),  # 头儿: the boss
+        ("现在跟我合租的那位叫什么", ("person:roommate", "name")),  # "叫什么" asks who, like 是谁
     ],
 )
 def test_a_bare_relation_asks_who_that_is(route_with_model, query: str, slot: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]

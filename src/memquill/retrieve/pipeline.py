@@ -30,6 +30,7 @@ from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
 from memquill.retrieve.turn_readings import TOP, stated
 from memquill.store.base import Store
+from memquill.write import truecase
 from memquill.write.entities import NAME_LOOKUP_LIMIT
 from memquill.write.extract.classifier import AttributeClassifier
 
@@ -202,11 +203,12 @@ class Retriever:
         if it routed one."""
         replaced, held = Replaced(), []
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        names = self._names(f, q.text)
+        asked = truecase.restore(q.text, sentences=False)  # "which school does mia go to now"
+        names = self._names(f, asked)
         slots = routing.route(
-            q.text, q.reader.project, self.router, qvec, forms, self.asker, whose.known(names)
+            asked, q.reader.project, self.router, qvec, forms, self.asker, whose.known(names)
         )
-        slots = routing.several(slots, names, q.text)
+        slots = routing.several(slots, names, asked)
         for s in slots:
             slot = RecordFilter(f.reader, f.statuses, f.types, f.at, subject=s.subject, key=s.key)
             found = self.store.find(slot, limit=3)

@@ -325,7 +325,7 @@ def bare_relation(query: str) -> str | None:
     return load().relation(m.group(1).strip().casefold()) if m else None
 
 
-_WHO = re.compile(r"谁|哪位|哪个|哪家|\bwho\b|\bwhich\b", re.I)
+_WHO = re.compile(r"谁|哪位|哪个|哪家|叫什么|叫啥|\bwho\b|\bwhich\b", re.I)
 # "哪个医生？", "which dentist do I…", "which family doctor…": the word after the question word
 _WHICH = re.compile(
     r"(?:哪个|哪位|哪家)([\u4e00-\u9fff]{1,4}?)(?:[？?呀啊呢]|$)|\bwhich\s+(\w+)(?:\s+(\w+))?", re.I
@@ -361,13 +361,13 @@ _WHO_MY = re.compile(
 def _asked_words(query: str) -> list[str]:
     """The words a who-question may name its person by where ``_WHICH`` finds no relation:
     the relation word that opens what follows 哪个/哪位 ("哪个大夫在管") or ends what comes
-    before 是谁 ("房子房东是谁"), or the one after "who is my" ("Who is my therapist at this
-    point?")."""
+    before 是谁 or 叫什么 ("房子房东是谁", "跟我合租的那位叫什么"), or the one after "who is my"
+    ("Who is my therapist at this point?")."""
     out = []
     for m in re.finditer(r"哪个|哪位", query):
         rest = query[m.end() :]
         out += [rest[:n] for n in (4, 3, 2)]
-    for m in re.finditer(r"是谁|是哪位", query):  # "我现在租的房子房东是谁"
+    for m in re.finditer(r"(?:那位|那个人|那个)?(?:是谁|是哪位|叫什么|叫啥)", query):  # "房子房东是谁"
         out += [query[max(0, m.start() - n) : m.start()] for n in (4, 3, 2)]
     if who := _WHO_MY.search(query):
         out += [w for w in (who.group(1), f"{who.group(1)} {who.group(2)}" if who.group(2) else "") if w]

@@ -32,6 +32,7 @@ from memquill.write import (
     staleness,
     supposed,
     timenorm,
+    truecase,
 )
 from memquill.write.episodes import episodes
 from memquill.write.extract.base import ExtractionInput, Extractor
@@ -151,6 +152,7 @@ class WritePipeline:
             if content is None:
                 outcomes.append(EventOutcome(e.id, False, verdict.reason))
                 continue
+            content = truecase.restore(content)  # "switched to dr nguyen": the name's capitals back
             language = timenorm.detect_language(content)
             mentions = timenorm.find_times(content, e.occurred_at, e.timezone, language)
             text = timenorm.rewrite(content, mentions, language) if mentions else content

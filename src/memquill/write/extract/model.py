@@ -64,8 +64,10 @@ from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
 from memquill.write.extract.value_kinds import (
+    CONDITION,
     closed,
     closed_list,
+    condition_within,
     distinctive,
     domain_kind,
     kind_value,
@@ -487,6 +489,8 @@ class ModelExtractor:
             kept[left] = None  # "Nextcloud sync finished, migrated from Dropbox": the word not left behind
         out = []
         for value, span_p in kept.items():
+            if (cond := condition_within(attr.key, value, o.whole or o.said)) is not None:
+                value, attr = cond, self.catalogue.get(CONDITION) or attr  # "老婆在治乳腺癌"
             if (typed := self._typed(attr, value, o.said, p)) is not None:
                 pupil = subjects.named_person(o.said, value) if typed.key == "school" else None
                 who = f"person:{pupil}" if pupil and subject == "user" else subject  # "moving Maya to …"

@@ -16,7 +16,7 @@ from memquill import gatherings
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract import span_path
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.patterns_common import blocked, flags
+from memquill.write.extract.patterns_common import asks_en, flags, tentative, zh_asks
 
 # whose gathering it is, when not the user's (or the user's team's): the words right before it
 _OTHERS = re.compile(
@@ -32,10 +32,10 @@ _FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|be
 
 def schedule(c: Clause) -> list[Candidate]:
     """A gathering's standing day, said as a statement of the user's own life."""
-    if blocked(c) or c.conditions or (c.when is not None and not _FROM_ON.search(c.event.content)):
+    if c.conditions or (c.when is not None and not _FROM_ON.search(c.event.content)):
         return []  # a resolved time is an occasion's ("这周周会挪到周三"), unless it says from when on
     found = gatherings.schedule(c.text)
-    if found is None or _OTHERS.search(c.text[: found.gathering.start]):
+    if found is None or _OTHERS.search(c.text[: found.gathering.start]) or _blocked(c, found.gathering):
         return []
     g = found.gathering
     said = c.text[g.start : g.end]
@@ -59,3 +59,14 @@ def schedule(c: Clause) -> list[Candidate]:
             **flags(c),
         )
     ]
+
+
+def _blocked(c: Clause, g: gatherings.Gathering) -> bool:
+    """A question or a supposition in the gathering's own part of the clause blocks the day: a
+    Chinese turn typed with spaces is one clause of comma parts ("组里周会定在周一上午九点半
+    我每次都起不来 有没有快速清醒的办法"), and a request after the day asks something else; a
+    part asked with a rising statement ("book club is on Sundays now?") asks the day."""
+    part = gatherings.part(c.text, g.start, g.end).strip(" ，,;；")
+    last = c.text.rstrip(" ，,;；。.").endswith(part)
+    asks = zh_asks(part) if c.language == "zh" else asks_en(part)
+    return asks or tentative(part) or (c.asked and last)

@@ -52,9 +52,14 @@ _ORG = re.compile(r"公司|我司|\b(?:company|startup|our firm|the business)\b"
 @cache
 def relation_alternations() -> tuple[str, str]:
     """The catalogue's relation words as two regex alternations, Chinese and English, longest
-    first (so "表妹" is tried before "妹")."""
-    words = load().relation_words()
-    zh = sorted((w for w in words if re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
+    first (so "表妹" is tried before "妹"). The Chinese one holds the Latin words Chinese says
+    a relation by too ("新leader陈姐让我…"); the English one every Latin word."""
+    cat = load()
+    words = cat.relation_words()
+    zh_words = {w for w in words if re.search(r"[\u4e00-\u9fff]", w)} | {
+        w for r in cat.relations for w in r.zh
+    }
+    zh = sorted(zh_words, key=len, reverse=True)
     en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
     return "|".join(map(re.escape, zh)), "|".join(map(re.escape, en))
 

@@ -115,6 +115,45 @@ def domain_kind(key: str, value: str, said: str) -> str | None:
     return best[1] if best else None
 
 
+CONDITION = "medical_condition"
+
+
+@cache
+def _condition_keeps() -> frozenset[str]:
+    return frozenset(data().get("condition_keeps", ()))
+
+
+def condition_within(key: str, value: str, said: str) -> str | None:
+    """The condition a reading holds, when its value says it only in part or as another
+    attribute, in a clause about health: a reading of another attribute whose value ends with
+    a condition ("老婆在治乳腺癌" read as an occupation "治乳腺癌", "以前得过乙肝" as a medication
+    "乙肝") or is only a word of treating one ("我爸在做化疗，肺癌中期" read as an industry "化疗")
+    states that condition, not a job or a medicine; a condition's own reading is the condition
+    as the lexicon names it ("had hepatitis" in "had hepatitis B years ago"). Attributes whose
+    value may name a condition and still be theirs (a diet for diabetes) keep it
+    (``condition_keeps``), and so does a value the condition does not end: it names something
+    else by it ("肿瘤医院", "cancer researcher")."""
+    kind = kinds().get(CONDITION)
+    if kind is None or kind.context is None or not kind.context.search(said):
+        return None
+    zh = not value.isascii()
+    said_at = [(a, b) for a, b in _mentions(kind, said, not said.isascii()) if not negated(said, a)]
+    if key == CONDITION:
+        at = said.find(value)
+        over = [said[a:b] for a, b in said_at if at >= 0 and a < at + len(value) and at < b]
+        return over[0] if over and over[0] != value else None
+    if key in _condition_keeps() and not names_kind(CONDITION, value):
+        return None
+    end = len(value.rstrip(" .。!！,，"))
+    inside = [(a, b) for a, b in _mentions(kind, value, zh) if b == end and not negated(value, a)]
+    if inside:
+        a, b = max(inside, key=lambda x: x[1] - x[0])
+        return value[a:b]
+    if said_at and key not in _condition_keeps() and kind.context.fullmatch(value.strip()):
+        return said[said_at[0][0] : said_at[0][1]]
+    return None
+
+
 def kind_of(obj: str) -> tuple[str, str] | None:
     """(attribute key, kind word) of the first consumable kind ``obj`` names ("Coke Zero" →
     beverage, "coke"): a preference object the lexicon does not list still fills its slot."""
