@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 
 from memquill.errors import ConfigError
+from memquill.text import comma_part
 
 FILE = "data/gatherings.json"
 
@@ -146,22 +147,10 @@ _EVERY = re.compile(
 )
 
 
-_PART = re.compile(r"[，,;；]|\s(?:but|because|since|so|and then)\s|\s{2,}")
-
-
-def part(text: str, start: int, end: int) -> str:
-    """The comma-delimited part of a text around a span: where an occasion word bears on
-    the day ("周教授每周二开组会，让我下周汇报": "下周" is the talk's, not the meeting's)."""
-    cuts = [0, *(m.end() for m in _PART.finditer(text)), len(text) + 1]
-    lo = max(c for c in cuts if c <= start)
-    hi = min(c for c in cuts if c > end - 1 and c > lo) if end > lo else len(text)
-    return text[lo:hi]
-
-
 def standing(sentence: str, start: int, end: int) -> bool:
     """Is the bare weekday at ``start:end`` of a sentence the day of a gathering's standing
     schedule ("周会改到周一了", "book club is on Sunday now"), not one date?"""
-    own = part(sentence, start, end)
+    own = comma_part(sentence, start, end)
     g = find(own)
     if g is None or ONE_OFF.search(own):
         return False
@@ -182,7 +171,7 @@ def _days(text: str, g: Gathering) -> Iterator[re.Match[str]]:
         for m in rx.finditer(text):
             if rx is ZH_CLOCK and not _ZH_CLOCK_WORD.search(m.group(2)):
                 continue
-            own = part(text, m.start(), m.end())
+            own = comma_part(text, m.start(), m.end())
             if said in own or (_MEET.search(own) and m.start() > g.end):
                 yield m
 
@@ -202,7 +191,7 @@ def schedule(text: str) -> Schedule | None:
         every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
     else:
         every = bool(m.group(1))
-    own = part(text, m.start(), m.end())
+    own = comma_part(text, m.start(), m.end())
     if ONE_OFF.search(own) or not (g.standing or every) or (not every and _ONE.search(own)):
         return None  # an occasion's day ("周六晚上七点在望京那边有个读书会")
     return Schedule(g, " ".join(text[m.start() : m.end()].split()))

@@ -173,3 +173,16 @@ def query_terms(text: str) -> list[str]:
 def norm_value(text: str | None) -> str:
     """Casefolded text without spaces or punctuation: equality of claims, not of typing."""
     return re.sub(r"[\s\W_]+", "", (text or "").casefold())
+
+
+_PART = re.compile(r"[，,;；]|\s(?:but|because|since|so|and then)\s|\s{2,}")
+
+
+def comma_part(text: str, start: int, end: int) -> str:
+    """The comma-delimited part of a text around a span: what bears on a value said in it
+    ("周教授每周二开组会，让我下周汇报": "下周" is the talk's, not the meeting's; a Chinese turn
+    typed with spaces is one sentence of such parts)."""
+    cuts = [0, *(m.end() for m in _PART.finditer(text)), len(text) + 1]
+    lo = max(c for c in cuts if c <= start)
+    hi = min(c for c in cuts if c > end - 1 and c > lo) if end > lo else len(text)
+    return text[lo:hi]

@@ -203,7 +203,7 @@ class Retriever:
         if it routed one."""
         replaced, held = Replaced(), []
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
-        asked = truecase.restore(q.text, sentences=False)  # "which school does mia go to now"
+        asked = truecase.restore(q.text)  # "which school does mia go to now"
         names = self._names(f, asked)
         slots = routing.route(
             asked, q.reader.project, self.router, qvec, forms, self.asker, whose.known(names)

@@ -5,7 +5,7 @@ Sydney"). A user who never presses shift ("mia's first week at the new school we
 "switched to dr nguyen, she's great") gave the readers nothing to go by: on a tuning set
 written in that style the people, the doctor and the city were never read. A turn with no
 capital letter at all gets them back where the word itself says so: "i" and its
-contractions, a sentence's first word, a given name that is no everyday English word
+contractions, a given name that is no everyday English word
 ("mia", "sam"; not "mark", "grace"), the word after a title ("dr nguyen"), a city of the
 gazetteer that is no word, after a word that says a place ("to sydney"; not "reading"). A
 turn with any capital is cased by its writer and stays as it is; the stored event keeps the
@@ -34,7 +34,6 @@ _WORDS_TOO = frozenset(
 )
 _TITLES = frozenset("dr mr mrs ms prof".split())
 _WORD = re.compile(r"[a-z][a-z'’-]*")
-_SENTENCE_END = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 _I = re.compile(r"(?<![\w'’])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’]))")
 MAX_CITY_WORDS = 3
 # a one-word city only where a place is said ("moved to sydney", "back in leeds"): many
@@ -62,9 +61,10 @@ def lower_cased(text: str) -> bool:
     return any("a" <= c <= "z" for c in text) and not any(c.isupper() for c in text) and text.isascii()
 
 
-def restore(text: str, sentences: bool = True) -> str:
+def restore(text: str) -> str:
     """``text`` with its names' capitals back, when it has none (``lower_cased``); any other
-    text as it is. ``sentences`` also capitalises each sentence's first word."""
+    text as it is. A sentence's first word stays as typed: a brand or a project written in
+    lower case ("giffgaff", "pantrybot") keeps its spelling."""
     if not lower_cased(text):
         return text
     chars = list(text)
@@ -81,8 +81,6 @@ def restore(text: str, sentences: bool = True) -> str:
             continue
         w = m.group(0).rstrip("'’")
         bare = re.sub(r"['’]s$", "", w)
-        if sentences and _SENTENCE_END.search(text[: m.start()]):
-            cap(m.start(), m.start() + 1)
         if i and words[i - 1].group(0) in _TITLES and text[words[i - 1].end() : m.start()].strip(". ") == "":
             cap(m.start(), m.start() + len(bare))  # "dr nguyen"
             continue

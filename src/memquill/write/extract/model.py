@@ -59,7 +59,7 @@ from memquill.write.extract.patterns import PATTERNS
 from memquill.write.extract.patterns_common import asks_en, blocked, say, zh_asks
 from memquill.write.extract.patterns_time import expiry
 from memquill.write.extract.rules import RuleExtractor, keyed
-from memquill.write.extract.span_features import negated
+from memquill.write.extract.span_features import retired
 from memquill.write.extract.span_scorer import SpanScorer
 from memquill.write.extract.thresholds import Thresholds
 from memquill.write.extract.transcript import addressee, as_said_by, speaker, speakers, without_vocative
@@ -243,7 +243,7 @@ class ModelExtractor:
                 x
                 for x in pooled
                 if (self._sure(x, attr) if bar is None else x.confidence >= bar)
-                and not _retired(whole, x.value)
+                and not retired(whole, x.value)
                 and not _known(x.value, keys.get(attr.key, set()))
                 and not (attr.key in keys and _beside_change(whole, x.value))
             ]
@@ -479,7 +479,7 @@ class ModelExtractor:
                 continue  # "She's from Lyon" read "She's" as a hometown
             bare = past_opening_verb(bare, o.said)
             k = kind_value(attr.key, bare, o.said, zh)
-            if attr.single and (_retired(o.said, k) if k != bare else change_cues.ended(o.said, k)):
+            if attr.single and (retired(o.said, k) if k != bare else change_cues.ended(o.said, k)):
                 continue  # "after quitting soda", "深圳的房子已经退了": the value left behind
             if change_cues.holds_old(o.said, bare):
                 continue  # the span "after quitting soda" itself (the ranker's since 0017c)
@@ -535,7 +535,7 @@ class ModelExtractor:
         """The first word of the attribute's closed kind the clause says and does not retire,
         when the ranker found no value it keeps (its span was the one left behind, or none)."""
         for w in said_kinds(attr.key, said, zh):
-            if not _retired(said, w) and not change_cues.holds_old(said, w):
+            if not retired(said, w) and not change_cues.holds_old(said, w):
                 return w
         return None
 
@@ -827,16 +827,6 @@ def _ends_in_verb(value: str) -> bool:
     One capitalised word that is also a verb is a name ("Google", "Slack")."""
     words = value.split()
     return len(words) > 1 and words[-1].islower() and only_verb(words[-1])
-
-
-def _retired(said: str, value: str | None) -> bool:
-    """Does the clause negate ``value``, name it as an old value or set it aside ("把飞度卖了")?"""
-    at = said.find(value) if value else -1
-    if at < 0 or not value:
-        return False
-    return (
-        negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
-    )
 
 
 def _replacing(

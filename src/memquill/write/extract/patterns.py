@@ -46,6 +46,7 @@ from __future__ import annotations
 from memquill.write.extract.clause import Beside, Pattern
 from memquill.write.extract.patterns_common import conditioned
 from memquill.write.extract.patterns_decision import decision
+from memquill.write.extract.patterns_kinds import kinds
 from memquill.write.extract.patterns_prefs import instruction, preference
 from memquill.write.extract.patterns_profile import profile
 from memquill.write.extract.patterns_project import project_facts
@@ -54,6 +55,7 @@ from memquill.write.extract.patterns_time import plan, reminder, short_lived, ta
 
 _TABLE: tuple[Pattern, ...] = (
     Beside(schedule),  # a recurring gathering's standing day ("周会改到周四了"), beside the family below
+    Beside(kinds),  # a carrier, a gym, a pet food named by its brand in a part about its domain
     reminder,  # "下次提醒我…" / "remind me to …": explicit, hot path, keeps its time
     task_state,  # done / pending steps, confirmed parameters
     decision,  # confirmed choices; tentative talk and conditional rules never match

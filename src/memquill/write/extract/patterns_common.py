@@ -9,6 +9,7 @@ from typing import Any
 
 from memquill.model import Candidate
 from memquill.model.scope import Level
+from memquill.text import comma_part
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import EXCLUSIVE, classify, english_words, slug
 from memquill.write.extract.phrasing import clean_object, ensure_subject
@@ -135,6 +136,24 @@ _EN_FRAGMENT = re.compile(r"^(?!.*\b(?:i|i'm|im|my|we|we're|our|me)\b)\W*(?:\S+\
 def blocked(c: Clause) -> bool:
     """Neither a question nor tentative talk may become a statement."""
     return question(c) or tentative(c.text)
+
+
+_FIRST_PERSON_EN = re.compile(r"\b(?:i|i'm|i've|im|my|me|we|we're|our)\b", I)
+
+
+def part_blocked(c: Clause, start: int, end: int) -> bool:
+    """A question or a supposition in the comma part of the clause around ``start:end``
+    blocks what is said there: a Chinese turn typed with spaces is one clause of parts
+    ("组里周会定在周一上午九点半 我每次都起不来 有没有快速清醒的办法"), and a request after a
+    statement asks something else; a part asked with a rising statement ("book club is on
+    Sundays now?") asks it."""
+    part = comma_part(c.text, start, end).strip(" ，,;；")
+    last = c.text.rstrip(" ，,;；。.").endswith(part)
+    if c.language == "zh":
+        return zh_asks(part) or tentative(part) or (c.asked and last)
+    # "giffgaff says I've used all my data already??": a statement of the speaker's own, asked
+    # in surprise; "book club is on Sundays now?" asks
+    return asks_en(part) or tentative(part) or (c.asked and last and not _FIRST_PERSON_EN.search(part))
 
 
 def flags(c: Clause) -> dict[str, Any]:

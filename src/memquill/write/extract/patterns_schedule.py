@@ -16,7 +16,7 @@ from memquill import gatherings
 from memquill.model import Candidate, MemoryType
 from memquill.write.extract import span_path
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.patterns_common import asks_en, flags, tentative, zh_asks
+from memquill.write.extract.patterns_common import flags, part_blocked
 
 # whose gathering it is, when not the user's (or the user's team's): the words right before it
 _OTHERS = re.compile(
@@ -35,7 +35,11 @@ def schedule(c: Clause) -> list[Candidate]:
     if c.conditions or (c.when is not None and not _FROM_ON.search(c.event.content)):
         return []  # a resolved time is an occasion's ("这周周会挪到周三"), unless it says from when on
     found = gatherings.schedule(c.text)
-    if found is None or _OTHERS.search(c.text[: found.gathering.start]) or _blocked(c, found.gathering):
+    if (
+        found is None
+        or _OTHERS.search(c.text[: found.gathering.start])
+        or part_blocked(c, found.gathering.start, found.gathering.end)
+    ):
         return []
     g = found.gathering
     said = c.text[g.start : g.end]
@@ -59,14 +63,3 @@ def schedule(c: Clause) -> list[Candidate]:
             **flags(c),
         )
     ]
-
-
-def _blocked(c: Clause, g: gatherings.Gathering) -> bool:
-    """A question or a supposition in the gathering's own part of the clause blocks the day: a
-    Chinese turn typed with spaces is one clause of comma parts ("组里周会定在周一上午九点半
-    我每次都起不来 有没有快速清醒的办法"), and a request after the day asks something else; a
-    part asked with a rising statement ("book club is on Sundays now?") asks the day."""
-    part = gatherings.part(c.text, g.start, g.end).strip(" ，,;；")
-    last = c.text.rstrip(" ，,;；。.").endswith(part)
-    asks = zh_asks(part) if c.language == "zh" else asks_en(part)
-    return asks or tentative(part) or (c.asked and last)

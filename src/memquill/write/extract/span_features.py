@@ -409,3 +409,13 @@ def known_spans(text: str, toks: list[Token], known: Collection[str]) -> list[Sp
             continue  # inside an English word ("text" of "context")
         out.append(Span(at, at + len(k), text[at : at + len(k)], *_cover(toks, at, at + len(k))))
     return out
+
+
+def retired(said: str, value: str | None) -> bool:
+    """Does the clause negate ``value``, name it as an old value or set it aside ("把飞度卖了")?"""
+    at = said.find(value) if value else -1
+    if at < 0 or not value:
+        return False
+    return (
+        negated(said, at) or bool(change_cues.old_spans(said, [value])) or change_cues.set_aside(said, value)
+    )

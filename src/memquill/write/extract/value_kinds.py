@@ -23,6 +23,7 @@ from typing import Any
 
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
+from memquill.text import comma_part
 from memquill.write.extract import values
 from memquill.write.extract.lexicon import everyday_word
 from memquill.write.extract.span_features import negated
@@ -152,6 +153,27 @@ def condition_within(key: str, value: str, said: str) -> str | None:
     if said_at and key not in _condition_keeps() and kind.context.fullmatch(value.strip()):
         return said[said_at[0][0] : said_at[0][1]]
     return None
+
+
+def domain_words(text: str, zh: bool) -> list[tuple[str, str, int]]:
+    """(attribute key, kind word, where) for each word of a kind with a domain that ``text``
+    says in a comma part that also says a word of that domain ("giffgaff says I've used all
+    my data", "一兆韦德那个私教又在推课"), earliest first. The word must name the kind by itself:
+    no everyday word ("Three", "United"), a Chinese one cut out as a word or of three
+    characters or more, not negated."""
+    out = []
+    for key, kind in kinds().items():
+        if kind.context is None or kind.owned:
+            continue
+        for a, b in _mentions(kind, text, zh):
+            word = text[a:b]
+            if negated(text, a) or not (distinctive(word) or (not word.isascii() and whole_word(text, word))):
+                continue
+            part = comma_part(text, a, b)
+            rest = part.replace(word, " ")
+            if kind.context.search(rest):
+                out.append((key, word, a))
+    return sorted(out, key=lambda x: x[2])
 
 
 def kind_of(obj: str) -> tuple[str, str] | None:

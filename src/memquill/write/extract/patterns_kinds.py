@@ -1,0 +1,71 @@
+"""What the user has, named by the kind lexicon in a clause about its domain.
+
+People seldom say "my mobile carrier is giffgaff"; they say "giffgaff says I've used all my
+data already", "一兆韦德那个私教又在推课", "Biscuit's scratching has stopped on the Ziwi Peak
+but it's $90 a bag". The brand names the kind (``data/value_kinds.json``: carriers, gyms,
+pet foods, banks, streaming services, airlines…) and a word of its domain in the same part
+of the clause says the brand is what it is there ("data", "私教", "a bag"), so the value is
+the kind's attribute of the user's (a pet's food of the pet the clause names), beside any
+other reading of the clause. Not read: a question, a supposition or a request in that part
+("giffgaff or Three?", "要不要换到一兆韦德"), a brand the clause retires ("cancelled Netflix",
+"之前在乐刻的时候"), one someone else has ("my mum's on EE"), an everyday word that is also a
+brand ("Three", "United"), and a safety-critical kind (a condition is read with the model's
+care, not from its name alone).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memquill.catalogue import load
+from memquill.model import Candidate, MemoryType
+from memquill.text import comma_part
+from memquill.write.extract import span_path, subjects
+from memquill.write.extract.clause import Clause
+from memquill.write.extract.patterns_common import flags, imperative, part_blocked
+from memquill.write.extract.span_features import retired
+from memquill.write.extract.value_kinds import domain_words
+
+_TYPES = {"fact": MemoryType.FACT, "preference": MemoryType.PREFERENCE}
+# a membership or a plan ended in the brand's part: no longer the user's
+_ENDED = re.compile(
+    r"\b(?:cancel+ed|cancel+ing|unsubscribed|closed|quit|dropped|ditched|left|leaving|ended)\b|"
+    r"退订|取消|不续|没续|注销|销户|停了|退了|退卡",
+    re.IGNORECASE,
+)
+
+
+def kinds(c: Clause) -> list[Candidate]:
+    """The user's carrier, gym, pet food… named by its brand in a part about its domain."""
+    if c.conditions:
+        return []
+    cat, zh, out = load(), c.language == "zh", []
+    for key, word, at in domain_words(c.text, zh):
+        attr = cat.get(key)
+        if attr is None or attr.safety_critical or any(x.key == key for x in out):
+            continue
+        part = comma_part(c.text, at, at + len(word))
+        if part_blocked(c, at, at + len(word)) or imperative(part.strip(" ，,"), c.language):
+            continue
+        if retired(part, word) or _ENDED.search(part) or subjects.relation(part) is not None:
+            continue  # "之前在乐刻的时候", "Netflix is cancelled", "my mum's on EE"
+        subject = "user"
+        if attr.subjects[0] == "item" and (pet := subjects.pet_said(c.text)):
+            subject = f"item:{pet}"  # "Biscuit's scratching has stopped on the Ziwi Peak"
+        if not cat.allows(key, subject):
+            continue
+        label = attr.labels.zh if zh else attr.labels.en
+        content = f"用户的{label}：{word}" if zh else f"The user's {label}: {word}"
+        out.append(
+            c.make(
+                _TYPES.get(attr.memory_type, MemoryType.FACT),
+                subject,
+                key,
+                content,
+                value=word,
+                rule="kinds",
+                span=span_path.TYPED,
+                **flags(c),
+            )
+        )
+    return out
