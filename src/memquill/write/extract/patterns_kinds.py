@@ -39,7 +39,8 @@ def kinds(c: Clause) -> list[Candidate]:
     """The user's carrier, gym, pet food… named by its brand in a part about its domain."""
     if c.conditions:
         return []
-    cat, zh, out = load(), c.language == "zh", []
+    cat, zh = load(), c.language == "zh"
+    out: list[Candidate] = []
     for key, word, at in domain_words(c.text, zh):
         attr = cat.get(key)
         if attr is None or attr.safety_critical or any(x.key == key for x in out):
