@@ -75,6 +75,8 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
     the rest does not; else the whole clause (``question`` reads what it asks)."""
     part = strip_terminal(sentence)
     asked = sentence.rstrip().endswith(("?", "？"))
+    if detect_language(part) == "zh" and (split := _zh_questions(part, asked)):
+        return split
     m = _TAIL.match(part)
     if m is None or zh_asks(m.group(1)):
         return [(part, asked)]
@@ -85,6 +87,30 @@ def question_tail(sentence: str) -> list[tuple[str, bool]]:
         stated = not asks_en(head) and not _SUPPOSING.match(head)  # "If I lived in Tokyo, what…?"
         tail_asks = zh_asks(tail) or (asked and asks_en(tail) and stated)
     return [(head, False), (tail, True)] if tail_asks else [(part, asked)]
+
+
+def _zh_questions(part: str, asked: bool) -> list[tuple[str, bool]] | None:
+    """A Chinese sentence whose question stands between its comma parts ("组里周会定在周一上午
+    九点半，我每次都起不来，有没有快速清醒的办法，别让我喝咖啡", typed with spaces): the statements
+    before it, each part that asks, and the parts after one, each run its own clause. None when
+    no part after the first asks (``question_tail`` reads a trailing question as before)."""
+    parts = [p for p in re.split(r"(?<=[，,])", part) if p.strip(" ，,")]
+    asks = [zh_asks(p.strip(" ，,")) or (asked and i == len(parts) - 1) for i, p in enumerate(parts)]
+    if len(parts) < 3 or asks[0] or not any(asks[1:-1]):
+        return None
+    out: list[tuple[str, bool]] = []
+    run: list[str] = []
+    for p, q in zip(parts, asks, strict=True):
+        if q:
+            if run:
+                out.append(("".join(run).strip(" ，,"), False))
+                run = []
+            out.append((p.strip(" ，,"), True))
+        else:
+            run.append(p)
+    if run:
+        out.append(("".join(run).strip(" ，,"), False))
+    return out
 
 
 _HEDGE = re.compile(

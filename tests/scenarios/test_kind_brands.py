@@ -1,0 +1,63 @@
+"""A brand the kind lexicon knows, said in a part about its domain, is the user's carrier, gym
+or pet food, and supersedes the one before (zh + en, every backend, rules only and with the
+attribute model): "giffgaff says I've used all my data already" after "my Vodafone contract
+ends in November" answers "who's my mobile provider now?" with giffgaff.
+
+Before: nothing said "my carrier is", so the new brand stayed in an episode and the old
+one answered (a knowledge-update tuning set: the carrier, the gym, the cat's food)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import active_values, held, say, say_apart
+
+CHANGES = [
+    (
+        [
+            "My Vodafone contract ends in November, worth haggling?",
+            "giffgaff says I've used all my data already",
+        ],
+        "who's my mobile provider now?",
+        "mobile_carrier",
+        "giffgaff",
+    ),
+    (
+        ["我在乐刻健身办了年卡，一周去三次", "一兆韦德那个私教又在推课，一节380 值吗"],
+        "我现在去的是哪家健身房",
+        "gym",
+        "一兆韦德",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turns", "question", "key", "brand"), CHANGES, ids=["en-carrier", "zh-gym"])
+def test_a_brand_said_in_its_domain_is_the_users_now(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, key: str, brand: str
+) -> None:
+    say_apart(mem_modes, clock, turns, gap_days=40)
+    assert active_values(mem_modes, key).get("user") == {brand}, active_values(mem_modes, key)
+    top = mem_modes.search(question, user="u", k=1)[0].memory
+    assert (top.key, top.value) == (key, brand), (top.key, top.value, top.content)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "my mum's on EE and says she gets a better deal than me",  # someone else's
+        "should I switch to giffgaff? my data runs out every month",  # a question
+        "Netflix is cancelled finally, too many price hikes",  # ended
+        "我妈用的是中国移动的卡，流量老不够",  # someone else's
+        "要不要换到一兆韦德？听说私教不错",  # a question
+        "乐刻的年卡退了，太远了",  # ended
+    ],
+    ids=["en-theirs", "en-question", "en-ended", "zh-theirs", "zh-question", "zh-ended"],
+)
+def test_a_brand_someone_elses_asked_or_ended_is_not_read(
+    mem_read: Memory, clock: FixedClock, turn: str
+) -> None:
+    say(mem_read, clock, [turn], "s0")
+    keys = ("mobile_carrier", "gym", "video_streaming")
+    assert not held(mem_read, keys), held(mem_read, keys)
