@@ -30,10 +30,21 @@ CHANGES = [
         "gym",
         "一兆韦德",
     ),
+    (
+        [
+            "I keep all my paper notes in Notion, 400 pages now",
+            "moved everything into obsidian over the break",
+        ],
+        "where do i keep my notes these days",
+        "notes_app",
+        "obsidian",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("turns", "question", "key", "brand"), CHANGES, ids=["en-carrier", "zh-gym"])
+@pytest.mark.parametrize(
+    ("turns", "question", "key", "brand"), CHANGES, ids=["en-carrier", "zh-gym", "en-switched-into"]
+)
 def test_a_brand_said_in_its_domain_is_the_users_now(
     mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, key: str, brand: str
 ) -> None:

@@ -57,6 +57,11 @@ from memquill.write.extract.appositions import relation_names
         ("我同事小K下周离职", True, [("colleague", "小K")]),
         ("帮我写封邮件给新领导阿May，介绍一下自己", True, [("manager", "阿May")]),
         ("给领导发个消息，说我晚点到", True, []),
+        # a relation word Chinese says in Latin letters; a new one opening the clause without "my"
+        ("新leader陈姐让我周五前出一份技术方案", True, [("manager", "陈姐")]),
+        ("new gp, Dr Nguyen at the clinic on booth st, wants bloods done", False, [("doctor", "Dr Nguyen")]),
+        ("New manager Priya starts Monday", False, [("manager", "Priya")]),
+        ("new phone, Pixel 8, loving it", False, []),
     ],
 )
 def test_relation_names(text: str, zh: bool, expected: list[tuple[str, str]]) -> None:

@@ -62,7 +62,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     titles, ends, zh_titles = _data()
     title = _alternation(titles)
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
-    # "my sister Amy" ("my sister in Boston, Amy"), and a new one someone got ("got a spot with a
+    # "my sister Amy" ("my sister in Boston, Amy"), a new one opening the clause without "my"
+    # ("new gp, Dr Nguyen at the clinic…", chat drops it), and a new one someone got ("got a spot with a
     # new family doctor finally, Dr. Lavoie", "we hired a permanent manager, Marisol"), not one
     # wished for ("I need a new…"), or one signed up with ("Registered with a huisarts…, Dr. Visser")
     got = (
@@ -70,7 +71,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         r"(?:registered|signed\s+up|enrolled)\s+with\s+(?:a|an)(?:\s+new)?"
     )
     en_rx = re.compile(
-        rf"\b(?:(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?|(?i:{got})\s+)(?:[A-Za-z][A-Za-z-]*\s+){{0,2}}?((?i:"
+        rf"(?:\b(?:(?i:my|our)\s+(?i:(?:new|current|old|dear)\s+)?|(?i:{got})\s+)|^\W*(?i:new)\s+)"
+        rf"(?:[A-Za-z][A-Za-z-]*\s+){{0,2}}?((?i:"
         + en
         + r"))(?:\s+(?i:finally|now))?(?:\s+(?:in|at)\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}(?=\s*,))?"
         + r"(?:\s*,\s*|\s+(?:is\s+)?(?:named|called)\s+|\s+)"

@@ -24,7 +24,7 @@ from typing import Any
 from memquill.catalogue import Attribute
 from memquill.errors import ConfigError
 from memquill.text import comma_part
-from memquill.write.extract import values
+from memquill.write.extract import change_cues, values
 from memquill.write.extract.lexicon import everyday_word
 from memquill.write.extract.span_features import negated
 
@@ -158,22 +158,38 @@ def condition_within(key: str, value: str, said: str) -> str | None:
 def domain_words(text: str, zh: bool) -> list[tuple[str, str, int]]:
     """(attribute key, kind word, where) for each word of a kind with a domain that ``text``
     says in a comma part that also says a word of that domain ("giffgaff says I've used all
-    my data", "一兆韦德那个私教又在推课"), earliest first. The word must name the kind by itself:
-    no everyday word ("Three", "United"), a Chinese one cut out as a word or of three
-    characters or more, not negated."""
+    my data", "一兆韦德那个私教又在推课") or right after a change cue ("moved everything into
+    obsidian"), earliest first. Beside a domain word the word must name the kind by itself: no
+    everyday word ("Three", "United"), a Chinese one cut out as a word or of three characters
+    or more. Never a negated one."""
     out = []
+    switched = _switched_to(text)
     for key, kind in kinds().items():
         if kind.context is None or kind.owned:
             continue
         for a, b in _mentions(kind, text, zh):
             word = text[a:b]
-            if negated(text, a) or not (distinctive(word) or (not word.isascii() and whole_word(text, word))):
+            if negated(text, a):
                 continue
+            named = distinctive(word) or (not word.isascii() and whole_word(text, word))
             part = comma_part(text, a, b)
-            rest = part.replace(word, " ")
-            if kind.context.search(rest):
+            if a in switched or (named and kind.context.search(part.replace(word, " "))):
                 out.append((key, word, a))
     return sorted(out, key=lambda x: x[2])
+
+
+# change cues too common to say the value is now the speaker's ("it's Netflix night", "love Spotify's ads")
+_WEAK_CUES = frozenset({"it's", "it is", "love", "use"})
+
+
+def _switched_to(text: str) -> set[int]:
+    """Where a change cue introduces a value right after it ("moved everything into Obsidian",
+    "换成了渴望"): a brand there is what the speaker has now, whatever the clause's domain words."""
+    return {
+        c.value_start + (len(text[c.value_start :]) - len(text[c.value_start :].lstrip()))
+        for c in change_cues.find(text)
+        if c.kind == "new" and text[c.start : c.end].casefold() not in _WEAK_CUES
+    }
 
 
 def kind_of(obj: str) -> tuple[str, str] | None:
