@@ -26,7 +26,13 @@ from memquill.write.extract.patterns_common import flags, imperative, part_block
 from memquill.write.extract.span_features import retired
 from memquill.write.extract.value_kinds import domain_words
 
-_TYPES = {"fact": MemoryType.FACT, "preference": MemoryType.PREFERENCE}
+_THAN = re.compile(r"(?:\bthan|比|不如)\s*$", re.IGNORECASE)
+# not (yet) the user's: a plan, a guess, a verdict on one of several ("Vodafone looks cheapest")
+_NOT_YET = re.compile(
+    r"\b(?:i'll|i will|going to|gonna|plan(?:ning)? to|might|thinking|considering|looks|seems)\b|"
+    r"打算|准备|想换|考虑|看起来|好像",
+    re.IGNORECASE,
+)
 # a membership or a plan ended in the brand's part: no longer the user's
 _ENDED = re.compile(
     r"\b(?:cancel+ed|cancel+ing|unsubscribed|closed|quit|dropped|ditched|left|leaving|ended)\b|"
@@ -41,15 +47,24 @@ def kinds(c: Clause) -> list[Candidate]:
         return []
     cat, zh = load(), c.language == "zh"
     out: list[Candidate] = []
-    for key, word, at in domain_words(c.text, zh):
+    found = domain_words(c.text, zh)
+    for key, word, at in found:
         attr = cat.get(key)
-        if attr is None or attr.safety_critical or any(x.key == key for x in out):
-            continue
+        if (
+            attr is None
+            or attr.memory_type != "fact"
+            or attr.safety_critical
+            or any(x.key == key for x in out)
+        ):
+            continue  # an airline flown once is no preference; a condition needs the model's care
         part = comma_part(c.text, at, at + len(word))
         if part_blocked(c, at, at + len(word)) or imperative(part.strip(" ，,"), c.language):
             continue
-        if retired(part, word) or _ENDED.search(part) or subjects.relation(part) is not None:
-            continue  # "之前在乐刻的时候", "Netflix is cancelled", "my mum's on EE"
+        if retired(part, word) or _ENDED.search(part) or _NOT_YET.search(part) or subjects.relation(part):
+            continue  # "之前在乐刻的时候", "Netflix is cancelled", "I'll port to Vodafone", "my mum's on EE"
+        rival = any(k == key and w != word and part.find(w) >= 0 for k, w, _ in found)
+        if rival or _THAN.search(c.text[:at]):
+            continue  # "Macquarie or Bendigo", "better than Optus was": a choice or a comparison
         subject = "user"
         if attr.subjects[0] == "item" and (pet := subjects.pet_said(c.text)):
             subject = f"item:{pet}"  # "Biscuit's scratching has stopped on the Ziwi Peak"
@@ -59,7 +74,7 @@ def kinds(c: Clause) -> list[Candidate]:
         content = f"用户的{label}：{word}" if zh else f"The user's {label}: {word}"
         out.append(
             c.make(
-                _TYPES.get(attr.memory_type, MemoryType.FACT),
+                MemoryType.FACT,
                 subject,
                 key,
                 content,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -162,7 +163,7 @@ def domain_words(text: str, zh: bool) -> list[tuple[str, str, int]]:
     obsidian"), earliest first. Beside a domain word the word must name the kind by itself: no
     everyday word ("Three", "United"), a Chinese one cut out as a word or of three characters
     or more. Never a negated one."""
-    out = []
+    out: list[tuple[str, str, int, bool]] = []
     switched = _switched_to(text)
     for key, kind in kinds().items():
         if kind.context is None or kind.owned:
@@ -173,9 +174,23 @@ def domain_words(text: str, zh: bool) -> list[tuple[str, str, int]]:
                 continue
             named = distinctive(word) or (not word.isascii() and whole_word(text, word))
             part = comma_part(text, a, b)
-            if a in switched or (named and kind.context.search(part.replace(word, " "))):
-                out.append((key, word, a))
-    return sorted(out, key=lambda x: x[2])
+            if a in switched:
+                out.append((key, word, a, kind.context.search(text.replace(word, " ")) is not None))
+            elif named and kind.context.search(part.replace(word, " ")):
+                out.append((key, word, a, True))
+    # a word of several kinds ("Optus": a carrier and an internet provider) switched to is the
+    # kinds whose domain the clause speaks of; and the kind's other words in a clause that
+    # switches to one are what it left ("switched to Telstra, the Optus dropouts…")
+    kinds_of = Counter((w, a) for _, w, a, _ in out)
+    new = {k for k, _, a, _ in out if a in switched}
+    return sorted(
+        (
+            (k, w, a)
+            for k, w, a, spoken in out
+            if (spoken or kinds_of[(w, a)] == 1) and (a in switched or k not in new)
+        ),
+        key=lambda x: x[2],
+    )
 
 
 # change cues too common to say the value is now the speaker's ("it's Netflix night", "love Spotify's ads")
