@@ -118,6 +118,10 @@ class Attribute(_Frozen):
     # however the statement was read ("where is it hosted": a PaaS is filed as the deploy
     # target, a cloud as the cloud)
     also_in: tuple[str, ...] = ()
+    # the role words a question names the attribute by, whatever else it says ("what db is
+    # pantrybot on now", "where does it run, hosting-wise", "用的什么框架"): a project's stack
+    # asked about a project named by a word no router has seen
+    asked_by: KindWords = KindWords()
     labels: Bilingual
     questions: Questions
     description: str

@@ -221,3 +221,25 @@ def test_a_gatherings_day_is_asked_of_its_event(query: str, subject: str) -> Non
 )
 def test_no_gathering_day_for_someone_else_or_without_a_when(query: str) -> None:
     assert all(s.key != "recurrence" for s in routing.route(query))
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [
+        ("what db is pantrybot sitting on right now", "stack:database"),
+        ("where does pantrybot run these days, hosting-wise", "stack:deploy_target"),
+        ("小票识别那个现在托管在哪", "stack:deploy_target"),
+        ("thesis code is built on which framework now", "stack:framework"),
+    ],
+)
+def test_a_stack_role_word_routes_to_the_project(query: str, key: str) -> None:
+    assert routing.Slot("project", key, "words") in routing.route(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["what do I use for notes", "我现在住哪", "what database does my sister use"]
+)
+def test_no_role_word_no_project_slot(query: str) -> None:
+    assert not routing.role_keys(query) or not any(
+        s.subject.startswith("project") for s in routing.route(query)
+    )

@@ -229,6 +229,7 @@ def route(
     # join the book club?" asks about Melanie)
     if (gathering := gatherings.asked_day(query)) and asked.about_reader(query):
         found.insert(0, Slot(f"event:{gathering}", "recurrence", "words"))
+    found += [Slot(subject, key, "words") for key in role_keys(query)]  # "what db is pantrybot on now"
     who = "manager" if _BOSS_Q.search(query) else bare_relation(query) or who_for(query)
     if who:  # "boss?", "老板？", "剪头找的是谁": who that is
         found.insert(0, Slot(f"person:{who}", "name", "words"))
@@ -263,6 +264,17 @@ def route(
     elif owned:  # "what breed is my dog": a belonging's own attributes
         guessed = [Slot(owned[0], s.key, s.via) if cat.allows(s.key, "item") else s for s in guessed]
     return _distinct(_with_belongings([*found, *guessed], query), cat, project)
+
+
+def role_keys(query: str) -> list[str]:
+    """The attributes a question names by a role word of the catalogue's (``asked_by``: "db",
+    "hosting", "框架"): a project's stack asked about a project the router cannot place."""
+    folded = query.casefold()
+    return [
+        a.key
+        for a in load().attributes
+        if any(_said(folded, w.casefold()) for w in (*a.asked_by.en, *a.asked_by.zh))
+    ]
 
 
 def _router_slots(
