@@ -243,3 +243,15 @@ def test_no_role_word_no_project_slot(query: str) -> None:
     assert not routing.role_keys(query) or not any(
         s.subject.startswith("project") for s in routing.route(query)
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [("我这阵子上下班主要靠啥", "commute"), ("who's my mobile provider atm", "mobile_carrier")],
+)
+def test_a_role_word_names_the_readers_slot_first(route_with_model, query: str, key: str) -> None:  # type: ignore[no-untyped-def]
+    assert route_with_model(query)[0] == ("user", key)
+
+
+def test_a_role_word_in_a_question_about_someone_else_is_not_the_readers() -> None:
+    assert routing.Slot("user", "gym", "words") not in routing.route("Which gym does Caroline go to?")

@@ -229,7 +229,10 @@ def route(
     # join the book club?" asks about Melanie)
     if (gathering := gatherings.asked_day(query)) and asked.about_reader(query):
         found.insert(0, Slot(f"event:{gathering}", "recurrence", "words"))
-    found += [Slot(subject, key, "words") for key in role_keys(query)]  # "what db is pantrybot on now"
+    # "what db is pantrybot on now", "我这阵子上下班主要靠啥": a role word names the slot; the
+    # reader's own only in a question about the reader ("which gym does Caroline go to" is not)
+    reader = subject != "user" or asked.about_reader(query)
+    found += [Slot(subject, k, "words") for k in role_keys(query) if reader or not cat.allows(k, "user")]
     who = "manager" if _BOSS_Q.search(query) else bare_relation(query) or who_for(query)
     if who:  # "boss?", "老板？", "剪头找的是谁": who that is
         found.insert(0, Slot(f"person:{who}", "name", "words"))
@@ -268,7 +271,8 @@ def route(
 
 def role_keys(query: str) -> list[str]:
     """The attributes a question names by a role word of the catalogue's (``asked_by``: "db",
-    "hosting", "框架"): a project's stack asked about a project the router cannot place."""
+    "hosting", "框架", "上下班", "carrier"): a project's stack asked about a project the router
+    cannot place, an attribute asked around its name."""
     folded = query.casefold()
     return [
         a.key
