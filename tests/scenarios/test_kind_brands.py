@@ -72,3 +72,23 @@ def test_a_brand_someone_elses_asked_or_ended_is_not_read(
     say(mem_read, clock, [turn], "s0")
     keys = ("mobile_carrier", "gym", "video_streaming")
     assert not held(mem_read, keys), held(mem_read, keys)
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value"),
+    [
+        (
+            ["上周携号转网到中国电信了，宽带也一起换了", "电信营业厅说可以免费送张副卡，流量共享"],
+            "mobile_carrier",
+            "中国电信",
+        ),
+        (["I bank with ICBC, my salary card is there", "工行的app又崩了 工资卡转账好麻烦"], "bank", "ICBC"),
+    ],
+    ids=["zh-short-name", "en-then-zh-short-name"],
+)
+def test_a_brand_said_by_its_short_or_other_language_name_is_no_change(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], key: str, value: str
+) -> None:
+    """ "电信" is 中国电信, "工行" is ICBC (``data/value_synonyms.json``): a restatement, not a switch."""
+    say_apart(mem_modes, clock, turns, gap_days=20)
+    assert active_values(mem_modes, key).get("user") == {value}, active_values(mem_modes, key)
