@@ -1,16 +1,17 @@
 """What the user has, named by the kind lexicon in a clause about its domain.
 
 People seldom say "my mobile carrier is giffgaff"; they say "giffgaff says I've used all my
-data already", "一兆韦德那个私教又在推课", "Biscuit's scratching has stopped on the Ziwi Peak
-but it's $90 a bag". The brand names the kind (``data/value_kinds.json``: carriers, gyms,
-pet foods, banks, streaming services, airlines…) and a word of its domain in the same part
-of the clause says the brand is what it is there ("data", "私教", "a bag"), so the value is
-the kind's attribute of the user's (a pet's food of the pet the clause names), beside any
-other reading of the clause. Not read: a question, a supposition or a request in that part
-("giffgaff or Three?", "要不要换到一兆韦德"), a brand the clause retires ("cancelled Netflix",
-"之前在乐刻的时候"), one someone else has ("my mum's on EE"), an everyday word that is also a
-brand ("Three", "United"), and a safety-critical kind (a condition is read with the model's
-care, not from its name alone).
+data already", "一兆韦德那个私教又在推课", "moved everything into obsidian over the break".
+The brand names the kind (``data/value_kinds.json``: carriers, internet providers, gyms, pet
+foods, banks, streaming services, notes apps…) and a word of its domain in the same part of
+the clause ("data", "私教"), or a change cue right before it ("moved … into"), says the brand
+is what the user has there: a fact of the user's (a pet's food of the pet the clause names),
+read beside any other reading of the clause. Not read: a question, a supposition, a request
+or a plan in that part ("giffgaff or Three?", "要不要换到一兆韦德", "I'll port to Vodafone"), a
+brand the clause retires or compares ("cancelled Netflix", "之前在乐刻的时候", "better than Optus
+was"), one someone else has ("my mum's on EE"), an everyday word that is also a brand ("Three",
+"United") unless a change cue introduces it, a preference (an airline flown once is none) and
+a safety-critical kind (a condition is read with the model's care, not from its name alone).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def kinds(c: Clause) -> list[Candidate]:
             continue  # "Macquarie or Bendigo", "better than Optus was": a choice or a comparison
         subject = "user"
         if attr.subjects[0] == "item" and (pet := subjects.pet_said(c.text)):
-            subject = f"item:{pet}"  # "Biscuit's scratching has stopped on the Ziwi Peak"
+            subject = f"item:{pet}"  # "煤球上个月换成渴望的猫粮了": the cat's food
         if not cat.allows(key, subject):
             continue
         label = attr.labels.zh if zh else attr.labels.en
