@@ -5,7 +5,9 @@ answers postgres.
 
 Before: the learned question router read a question naming a project by a word it had never
 seen as asking about no remembered slot, and no other route fired ("what database is
-pantrybot on now" reached no slot); the catalogue's role words (``asked_by``) now route it."""
+pantrybot on now" reached no slot); the catalogue's role words (``asked_by``) now route it.
+And a later turn about the project that names no technology of the role ("…I can just run
+it at 3am") was taken for a newer statement of the slot and led."""
 
 from __future__ import annotations
 

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from memquill.catalogue import load
+from memquill.keymap import TECH_ROLES
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.superseded import states_value
 from memquill.text import is_cjk
 from memquill.write.covered import clauses
 from memquill.write.extract import change_cues, values
+from memquill.write.extract.lexicon import classify
 
 # Value types whose typed extractor finds names, not phrases; free text only as a short
 # Chinese span ("大麦茶"), since an English free-text span may be any word ("work").
@@ -55,7 +57,15 @@ def named(key: str, st: Said, record_words: bool = True) -> set[str]:
         found = {st.record.value} | (found if record_words else set())
     if attr.value_type not in NAMED:
         found = {v for v in found if is_cjk(v) and 2 <= len(v) <= SHORT_ZH}
+    if key.startswith("stack:"):  # a role's statement names no other role's technology, nor "3am"
+        found = {v for v in found if _role(v) == key or (_role(v) is None and not _digits(v))}
     return {v.strip() for v in found if len(v.strip()) >= 2}
+
+
+def _role(value: str) -> str | None:
+    """The stack role of a technology the lexicon knows ("postgres" → ``stack:database``)."""
+    known = classify(value)
+    return TECH_ROLES.get(known[1]) if known else None
 
 
 def values_said(key: str, newest: Said, older: Sequence[Said]) -> tuple[set[str], set[str]]:
@@ -119,3 +129,7 @@ def retired(text: str, value: str) -> bool:
     cues = [c for c in change_cues.find(text) if c.kind == "old"]
     spots = [i for i in range(len(text)) if text.startswith(value, i)]
     return bool(spots) and all(any(c.start <= i <= c.value_end for c in cues) for i in spots)
+
+
+def _digits(value: str) -> bool:
+    return any(c.isdigit() for c in value)
