@@ -92,3 +92,37 @@ def test_a_brand_said_by_its_short_or_other_language_name_is_no_change(
     """ "电信" is 中国电信, "工行" is ICBC (``data/value_synonyms.json``): a restatement, not a switch."""
     say_apart(mem_modes, clock, turns, gap_days=20)
     assert active_values(mem_modes, key).get("user") == {value}, active_values(mem_modes, key)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "brand"),
+    [
+        (
+            [
+                "中国移动的套餐每个月128 流量根本用不完",
+                "客服说只能降到保号套餐 那算了",
+                "转到中国电信以后信号在地库特别差 能投诉吗",
+            ],
+            "我这个手机号目前挂在哪家运营商",
+            "中国电信",
+        ),
+        (
+            [
+                "my Vodafone bill is £30 a month",
+                "they said I can only keep the number on a £5 plan",
+                "giffgaff says I've used all my data already",
+            ],
+            "which network is my phone number on now?",
+            "giffgaff",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_question_naming_the_number_asks_its_carrier(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, brand: str
+) -> None:
+    """ "手机号…哪家运营商" names the phone number (a fixed phrasing) and asks the carrier: the
+    role word's slot is settled on, not the number's (whose newest turn was about the plan)."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    top = mem_e5.search(question, user="u", k=1)[0].memory
+    assert (top.key, top.value) == ("mobile_carrier", brand), (top.key, top.value, top.content)

@@ -233,7 +233,7 @@ def test_no_gathering_day_for_someone_else_or_without_a_when(query: str) -> None
     ],
 )
 def test_a_stack_role_word_routes_to_the_project(query: str, key: str) -> None:
-    assert routing.Slot("project", key, "words") in routing.route(query)
+    assert routing.Slot("project", key, "role") in routing.route(query)
 
 
 @pytest.mark.parametrize(
@@ -254,4 +254,4 @@ def test_a_role_word_names_the_readers_slot_first(route_with_model, query: str, 
 
 
 def test_a_role_word_in_a_question_about_someone_else_is_not_the_readers() -> None:
-    assert routing.Slot("user", "gym", "words") not in routing.route("Which gym does Caroline go to?")
+    assert routing.Slot("user", "gym", "role") not in routing.route("Which gym does Caroline go to?")

@@ -199,8 +199,8 @@ class Retriever:
         the pool with full relevance and says which route found it. Returns what the slots'
         replaced versions said (their values and evidence): other hits stating only those
         are outdated answers (``superseded.py``); and the slot to settle on first: a
-        gathering's that holds a record, asked by its name, else the learned question router's,
-        if it routed one."""
+        gathering's that holds a record, asked by its name, else the learned question router's or
+        the one a role word names ("哪家运营商"), if any."""
         replaced, held = Replaced(), []
         forms = question_forms.bundled(self.embedder.name) if self.embedder is not None else None
         asked = truecase.restore(q.text)  # "which school does mia go to now"
@@ -222,7 +222,7 @@ class Retriever:
         # a gathering asked by its name ("周会现在是周几") is settled on before any reading of
         # the question's words: the turn that moved it reads as the event's time, not its day
         learned = next(iter(held), None) or next(
-            ((s.subject, s.key) for s in slots if s.via == "router"), None
+            ((s.subject, s.key) for s in slots if s.via in ("router", "role")), None
         )
         return replaced, [(s.subject, s.key) for s in slots], learned
 

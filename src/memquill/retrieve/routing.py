@@ -89,7 +89,7 @@ OVERLAP_MIN = 0.6  # word-overlap score with a catalogue question needed to rout
 class Slot:
     subject: str
     key: str
-    via: str  # "words" | "catalogue" | "question_form" | "router" | "model"
+    via: str  # "words" | "role" | "catalogue" | "question_form" | "router" | "model"
 
 
 # A question asking who holds a relation now ("我现在的导师是谁", "who's my roommate now?").
@@ -229,10 +229,12 @@ def route(
     # join the book club?" asks about Melanie)
     if (gathering := gatherings.asked_day(query)) and asked.about_reader(query):
         found.insert(0, Slot(f"event:{gathering}", "recurrence", "words"))
-    # "what db is pantrybot on now", "我这阵子上下班主要靠啥": a role word names the slot; the
-    # reader's own only in a question about the reader ("which gym does Caroline go to" is not)
+    # "what db is pantrybot on now", "我这阵子上下班主要靠啥": a role word names the slot, before
+    # a fixed phrasing it asks about ("我这个手机号挂在哪家运营商": the carrier, not the number);
+    # the reader's own only in a question about the reader ("which gym does Caroline go to")
     reader = subject != "user" or asked.about_reader(query)
-    found += [Slot(subject, k, "words") for k in role_keys(query) if reader or not cat.allows(k, "user")]
+    roles = [Slot(subject, k, "role") for k in role_keys(query) if reader or not cat.allows(k, "user")]
+    found = [*roles, *found]
     who = "manager" if _BOSS_Q.search(query) else bare_relation(query) or who_for(query)
     if who:  # "boss?", "老板？", "剪头找的是谁": who that is
         found.insert(0, Slot(f"person:{who}", "name", "words"))
