@@ -23,7 +23,7 @@ from memquill.model import Candidate, MemoryType
 from memquill.text import comma_part
 from memquill.write.extract import span_path, subjects
 from memquill.write.extract.clause import Clause
-from memquill.write.extract.patterns_common import flags, imperative, part_blocked
+from memquill.write.extract.patterns_common import flags, imperative, part_blocked, say
 from memquill.write.extract.span_features import retired
 from memquill.write.extract.value_kinds import domain_words
 
@@ -46,9 +46,9 @@ def kinds(c: Clause) -> list[Candidate]:
     """The user's carrier, gym, pet food… named by its brand in a part about its domain."""
     if c.conditions:
         return []
-    cat, zh = load(), c.language == "zh"
+    cat = load()
     out: list[Candidate] = []
-    found = domain_words(c.text, zh)
+    found = domain_words(c.text, c.language == "zh")
     for key, word, at in found:
         attr = cat.get(key)
         if (
@@ -71,14 +71,12 @@ def kinds(c: Clause) -> list[Candidate]:
             subject = f"item:{pet}"  # "煤球上个月换成渴望的猫粮了": the cat's food
         if not cat.allows(key, subject):
             continue
-        label = attr.labels.zh if zh else attr.labels.en
-        content = f"用户的{label}：{word}" if zh else f"The user's {label}: {word}"
         out.append(
             c.make(
                 MemoryType.FACT,
                 subject,
                 key,
-                content,
+                say(c),  # the clause as said, as the model files it
                 value=word,
                 rule="kinds",
                 span=span_path.TYPED,
