@@ -25,7 +25,7 @@ from memquill.write.extract import span_path, subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import flags, imperative, part_blocked, say
 from memquill.write.extract.span_features import retired
-from memquill.write.extract.value_kinds import domain_words
+from memquill.write.extract.value_kinds import domain_words, own_contexts
 
 _THAN = re.compile(r"(?:\bthan|比|不如)\s*$", re.IGNORECASE)
 # not (yet) the user's: a plan, a guess, a verdict on one of several ("Vodafone looks cheapest")
@@ -63,6 +63,8 @@ def kinds(c: Clause) -> list[Candidate]:
             continue
         if retired(part, word) or _ENDED.search(part) or _NOT_YET.search(part) or subjects.relation(part):
             continue  # "之前在乐刻的时候", "Netflix is cancelled", "I'll port to Vodafone", "my mum's on EE"
+        if any(rx.search(part) for rx in own_contexts().values()):
+            continue  # "I work at Verizon on the network team": an employer, the model's to read
         rival = any(k == key and w != word and part.find(w) >= 0 for k, w, _ in found)
         if rival or _THAN.search(c.text[:at]):
             continue  # "Macquarie or Bendigo", "better than Optus was": a choice or a comparison
