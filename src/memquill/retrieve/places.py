@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from memquill.catalogue import load
 from memquill.retrieve.attributes import Attribute, Catalogue
 from memquill.text import _jieba, jieba_posseg
+from memquill.write.extract.subjects import relation_alternations
 
 if TYPE_CHECKING:
     from memquill.retrieve.sentences import Reading
@@ -72,13 +73,9 @@ def names_place(text: str) -> bool:
 
 @cache
 def _relations() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    words = load().relation_words()
-    zh = sorted((w for w in words if _CJK.search(w)), key=len, reverse=True)
-    en = sorted((w for w in words if not _CJK.search(w)), key=len, reverse=True)
-    zh_rx = re.compile(r"(?:^|我的?|我们|我家|咱)(" + "|".join(map(re.escape, zh)) + ")")
-    en_rx = re.compile(
-        r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(map(re.escape, en)) + r")s?\b", re.IGNORECASE
-    )
+    zh, en = relation_alternations()  # the Chinese one with the Latin words Chinese says ("leader")
+    zh_rx = re.compile(r"(?:^|我的?|我们|我家|咱)(" + zh + ")")
+    en_rx = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + en + r")s?\b", re.IGNORECASE)
     return zh_rx, en_rx
 
 

@@ -93,7 +93,8 @@ def _zh_questions(part: str, asked: bool) -> list[tuple[str, bool]] | None:
     """A Chinese sentence whose question stands between its comma parts ("组里周会定在周一上午
     九点半，我每次都起不来，有没有快速清醒的办法，别让我喝咖啡", typed with spaces): the statements
     before it, each part that asks, and the parts after one, each run its own clause. None when
-    no part after the first asks (``question_tail`` reads a trailing question as before)."""
+    the first part asks or none between the first and the last does (``question_tail`` reads a
+    trailing question as before)."""
     parts = [p for p in re.split(r"(?<=[，,])", part) if p.strip(" ，,")]
     asks = [zh_asks(p.strip(" ，,")) or (asked and i == len(parts) - 1) for i, p in enumerate(parts)]
     if len(parts) < 3 or asks[0] or not any(asks[1:-1]):
