@@ -55,12 +55,9 @@ def relation_alternations() -> tuple[str, str]:
     first (so "表妹" is tried before "妹"). The Chinese one holds the Latin words Chinese says
     a relation by too ("新leader陈姐让我…"); the English one every Latin word."""
     cat = load()
-    words = cat.relation_words()
-    zh_words = {w for w in words if re.search(r"[\u4e00-\u9fff]", w)} | {
-        w for r in cat.relations for w in r.zh
-    }
-    zh = sorted(zh_words, key=len, reverse=True)
-    en = sorted((w for w in words if not re.search(r"[\u4e00-\u9fff]", w)), key=len, reverse=True)
+    zh = sorted({w for r in cat.relations for w in r.zh}, key=len, reverse=True)
+    latin = (w for w in cat.relation_words() if not re.search(r"[\u4e00-\u9fff]", w))
+    en = sorted(latin, key=len, reverse=True)
     return "|".join(map(re.escape, zh)), "|".join(map(re.escape, en))
 
 
