@@ -95,6 +95,8 @@ def _zh_questions(part: str, asked: bool) -> list[tuple[str, bool]] | None:
     before it, each part that asks, and the parts after one, each run its own clause. None when
     the first part asks or none between the first and the last does (``question_tail`` reads a
     trailing question as before)."""
+    if part.count("，") + part.count(",") < 2:
+        return None
     parts = [p for p in re.split(r"(?<=[，,])", part) if p.strip(" ，,")]
     asks = [zh_asks(p.strip(" ，,")) or (asked and i == len(parts) - 1) for i, p in enumerate(parts)]
     if len(parts) < 3 or asks[0] or not any(asks[1:-1]):

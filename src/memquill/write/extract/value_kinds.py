@@ -50,6 +50,7 @@ class Kind:
     objects: bool = True  # a liked object naming a word fills the slot ("I love Coke Zero"); not a diet
     context: re.Pattern[str] | None = None  # words of the kind's domain (flying, a phone plan)
     closed: bool = True  # an open kind's words only type a value; its attribute holds others too
+    zh_rx: re.Pattern[str] | None = None  # the Chinese words, longest first: one scan finds them all
 
 
 @cache
@@ -76,7 +77,8 @@ def kinds() -> dict[str, Kind]:
         zh = tuple(sorted(spec.get("zh", []), key=len, reverse=True))
         context = _context(spec["context"]) if spec.get("context") else None
         objects, closed = bool(spec.get("objects", True)), bool(spec.get("closed", True))
-        out[key] = Kind(bool(spec.get("owned")), rx, zh, objects, context, closed)
+        zh_rx = re.compile(_alternation(list(zh))) if zh else None
+        out[key] = Kind(bool(spec.get("owned")), rx, zh, objects, context, closed, zh_rx)
     return out
 
 
@@ -163,21 +165,25 @@ def domain_words(text: str, zh: bool) -> list[tuple[str, str, int]]:
     obsidian"), earliest first. Beside a domain word the word must name the kind by itself: no
     everyday word ("Three", "United"), a Chinese one cut out as a word or of three characters
     or more. Never a negated one."""
+    said = [
+        (key, kind.context, a, b)
+        for key, kind in kinds().items()
+        if kind.context is not None and not kind.owned
+        for a, b in _mentions(kind, text, zh)
+        if not negated(text, a)
+    ]
+    if not said:
+        return []
     out: list[tuple[str, str, int, bool]] = []
     switched = _switched_to(text)
-    for key, kind in kinds().items():
-        if kind.context is None or kind.owned:
-            continue
-        for a, b in _mentions(kind, text, zh):
-            word = text[a:b]
-            if negated(text, a):
-                continue
-            named = distinctive(word) or (not word.isascii() and whole_word(text, word))
-            part = comma_part(text, a, b)
-            if a in switched:
-                out.append((key, word, a, kind.context.search(text.replace(word, " ")) is not None))
-            elif named and kind.context.search(part.replace(word, " ")):
-                out.append((key, word, a, True))
+    for key, domain, a, b in said:
+        word = text[a:b]
+        if a in switched:
+            out.append((key, word, a, domain.search(text.replace(word, " ")) is not None))
+        elif domain.search(comma_part(text, a, b).replace(word, " ")) and (
+            distinctive(word) or (not word.isascii() and whole_word(text, word))
+        ):
+            out.append((key, word, a, True))
     # a word of several kinds ("Optus": a carrier and an internet provider) switched to is the
     # kinds whose domain the clause speaks of; and the kind's other words in a clause that
     # switches to one are what it left ("switched to Telstra, the Optus dropouts…")
@@ -228,17 +234,8 @@ def thing_word(word: str) -> bool:
 
 def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
     """Where the kind's words stand in ``text``, earliest first, the longest at a place."""
-    if not zh:
-        return [(m.start(), m.end()) for m in kind.en.finditer(text)]
-    found: list[tuple[int, int]] = []
-    for w in kind.zh:
-        found += [(m.start(), m.start() + len(w)) for m in re.finditer(re.escape(w), text)]
-    found.sort(key=lambda x: (x[0], -(x[1] - x[0])))
-    out: list[tuple[int, int]] = []
-    for a, b in found:
-        if not any(a < y and x < b for x, y in out):
-            out.append((a, b))
-    return out
+    rx = kind.zh_rx if zh else kind.en
+    return [] if rx is None else [(m.start(), m.end()) for m in rx.finditer(text)]
 
 
 # A wish or a supposition owns nothing ("everyone should own a dog", "要是能养只猫就好了").
