@@ -117,6 +117,7 @@ def render(
     spend_once: bool = True,
     _room: int | None = None,
     fuller: Mapping[str, MemoryRecord] | None = None,
+    keeps: Callable[[MemoryRecord, str], bool] | None = None,
 ) -> Context:
     """Core blocks, standing sections, checkpoint and session, then memories by rank.
 
@@ -148,6 +149,7 @@ def render(
         language,
         set(withheld),
         spend_once,
+        keeps,
     )
     chosen = [h.memory for h in hits if _chosen(block, "memory", h.memory.id)]
     _widen(block, fuller or {}, [*shown, *chosen], texts or {}, set(withheld), language)
@@ -178,6 +180,7 @@ def render(
             spend_once,
             block.room - (tokens - budget),
             fuller,
+            keeps,
         )
     return Context(text=text, items=block.items(), tokens=tokens, budget_tokens=budget, language=language)
 
@@ -307,6 +310,7 @@ def _put_memories(
     language: str,
     withheld: set[str],
     spend_once: bool = True,
+    keeps: Callable[[MemoryRecord, str], bool] | None = None,
 ) -> None:
     """Rank order, per-type quotas, and evidence spent once (re-packed until nothing changes).
 
@@ -326,7 +330,8 @@ def _put_memories(
         items = [made[(r.id, r.content)] for r in records]
         packed = pack(items, lambda i: i.tokens, lambda i: kinds.get(i.memory_id or ""), room, refill=True)
         chosen = [records[i] for i in packed.chosen] if spend_once else []
-        spent = _spend_once(records, profile if spend_once else [], chosen, texts, withheld, spend_once)
+        shown = profile if spend_once else []
+        spent = _spend_once(records, shown, chosen, texts, withheld, spend_once, keeps)
         if [(r.id, r.content) for r in spent] == [(r.id, r.content) for r in records]:
             break
         records = spent
@@ -340,16 +345,19 @@ def _spend_once(
     texts: Mapping[str, str],
     withheld: set[str],
     once: bool = True,
+    keeps: Callable[[MemoryRecord, str], bool] | None = None,
 ) -> list[MemoryRecord]:
     """Candidates without what shown records already carry (see ``retrieve/spend.py``) and
-    without withheld turns; with ``once`` off only the withheld turns go (privacy stays)."""
+    without withheld turns; with ``once`` off only the withheld turns go (privacy stays).
+    A trimmed episode stays only when ``keeps`` says what is left still bears on the request
+    (``retrieve.pipeline.StillNear``)."""
     records_shown = [r for r in [*profile, *chosen] if r.type is not MemoryType.EPISODE]
     carried = withheld | {e for r in records_shown for e in r.evidence}
     out: list[MemoryRecord] = []
     for rec in records:
         if rec.type is MemoryType.EPISODE:
             content = spend.trim_episode(rec, carried, texts)
-            if content is not None:
+            if content is not None and (content == rec.content or keeps is None or keeps(rec, content)):
                 out.append(rec if content == rec.content else rec.model_copy(update={"content": content}))
         elif not (once and spend.redundant_record(rec, [*profile, *out], records)):
             out.append(rec)

@@ -39,11 +39,11 @@ from memquill.providers.base import Embedder, Tokenizer
 from memquill.providers.registry import make_embedder, make_llm, make_tokenizer
 from memquill.retrieve import intents, profile, recipes, sentences, session, timeline
 from memquill.retrieve.critical import attribute as is_critical
-from memquill.retrieve.pipeline import Query, Retriever, focus
+from memquill.retrieve.pipeline import Query, Retriever, StillNear, focus
 from memquill.retrieve.recipes import Recipe
 from memquill.settings import Settings, default_db_path
 from memquill.store.base import Store
-from memquill.text import detect_language
+from memquill.text import detect_language, query_terms
 from memquill.write import scoping
 from memquill.write.extract import classifier
 from memquill.write.extract.base import Extractor
@@ -369,6 +369,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             a.withheld,
             self.settings.context_spend_once,
             fuller=a.fuller,
+            keeps=StillNear(self.embedder, query, near, {*query_terms(query), *intents.expansion(query)}),
         )
 
     # --- records and audit -----------------------------------------------------------------

@@ -22,10 +22,13 @@ from memquill.model.result import Hit
 from memquill.providers.base import Embedder
 from memquill.retrieve import derived, intents, question_forms, question_router, routing, whose
 from memquill.retrieve.attributes import attribute_of
+from memquill.retrieve.critical import safety_critical
 from memquill.retrieve.dedup import dedup
 from memquill.retrieve.hybrid import Recall, max_fused, recall, shares_script
 from memquill.retrieve.recipes import Recipe, recipe
 from memquill.retrieve.rerank import Reranker, Scored, WeightedReranker
+from memquill.retrieve.sensitivity import Sensitivity
+from memquill.retrieve.spend import sentence_terms
 from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
 from memquill.retrieve.turn_readings import TOP, stated
@@ -346,6 +349,58 @@ def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ())
         or h.why["legs"].get("vector", {}).get("score", 0.0) >= best - margin
         or (standing and _standing_of(h.memory, standing))
     ]
+
+
+class StillNear:
+    """Does what is left of a trimmed episode still bear on the request?
+
+    An episode is ranked by its whole wording; spending evidence once then trims it to the
+    sentences no shown record carries, and those can be about anything else ("正在准备秋招…"
+    left of an episode whose eating-out turn matched "宿舍聚餐点外卖" and is carried by a
+    preference). What is left keeps its place as ``focus`` would judge it: it shares a word
+    of the request's own, or its vector sits within ``margin`` of the best vector match.
+    Remainders are embedded once each, only when trimming happened."""
+
+    def __init__(
+        self,
+        embedder: Embedder | None,
+        query: str,
+        hits: Sequence[Hit],
+        asked: Collection[str],
+        margin: float = 0.02,
+    ) -> None:
+        self.embedder = embedder
+        self.query = query
+        self.asked = frozenset(asked)
+        self.asked_for = {h.memory.id for h in hits if {"slot", "pending"} & set(h.why.get("legs", {}))}
+        cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
+        self.bar = max(cosines, default=0.0) - margin
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, rec: MemoryRecord, content: str) -> bool:
+        if rec.id in self.asked_for or self.asked & sentence_terms(content) or _states_safety(rec, content):
+            return True
+        if self.embedder is None or self.bar <= 0:
+            return True
+        if content not in self._seen:
+            q = np.asarray(self.embedder.embed_query(self.query), dtype=np.float32)
+            v = self.embedder.embed_passages([content])[0]
+            cos = float(v @ q / ((np.linalg.norm(v) * np.linalg.norm(q)) or 1.0))
+            self._seen[content] = cos >= self.bar
+        return self._seen[content]
+
+
+def _states_safety(rec: MemoryRecord, content: str) -> bool:
+    """A turn of the episode still shown whose stored reading is safety-critical ("有哮喘，包里
+    永远揣着吸入器" is for a packing list whatever words it shares): never dropped as far."""
+    return any(
+        isinstance(st, dict)
+        and isinstance(text := st.get("text"), str)
+        and text in content
+        and (head := Sensitivity.of_stored(st.get("sensitive"))) is not None
+        and safety_critical(head=head)
+        for st in rec.attributes.get("statements") or []
+    )
 
 
 def _standing_of(rec: MemoryRecord, keys: Collection[str]) -> bool:
