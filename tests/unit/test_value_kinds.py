@@ -9,7 +9,14 @@ from memquill.catalogue import load
 from memquill.write.extract import values
 from memquill.write.extract.model_gates import empty, predicate
 from memquill.write.extract.span_path import clause_cut
-from memquill.write.extract.value_kinds import closed_list, domain_kind, kind_of, kind_value, names_kind
+from memquill.write.extract.value_kinds import (
+    closed_list,
+    condition_named,
+    domain_kind,
+    kind_of,
+    kind_value,
+    names_kind,
+)
 
 
 @pytest.mark.parametrize(
@@ -171,3 +178,18 @@ def test_a_kind_word_in_its_domain_is_that_kind(
     attribute; two kinds claiming it (Telstra: phone and internet) go to the nearer word; a
     reading whose own attribute's words the clause says (``own_context``) keeps its attribute."""
     assert domain_kind(key, value, said) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("我老公在治肺癌，最近总跑医院。", True),
+        ("I've got a bit of a betting habit I keep meaning to kick.", True),
+        ("我没有糖尿病，只是体检血糖有点高。", False),  # negated
+        ("I don't have diabetes, just watching my sugar.", False),
+        ("今天好累，想早点睡。", False),
+        ("I love cooking Thai food.", False),
+    ],
+)
+def test_a_condition_is_named_only_when_said_and_not_denied(text: str, named: bool) -> None:
+    assert condition_named(text) is named

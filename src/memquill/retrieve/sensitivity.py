@@ -32,12 +32,15 @@ from memquill.errors import ConfigError
 from memquill.model import MemoryRecord, MemoryType
 from memquill.retrieve.critical import THEIRS, safety_critical
 from memquill.retrieve.spend import sentences
+from memquill.write.extract import value_kinds
 from memquill.write.extract.classifier import Head, unit_rows
 from memquill.write.extract.phrasing import first_person
 
 Array = npt.NDArray[np.float32]
 MODEL_FILE = "data/sensitivity_model.npz"
 NOT_PRIVATE = ("none", "safety")
+HEALTH_TOPICS = frozenset({"health", "mental", "pregnancy"})  # a condition's topic, when the head says one
+CONDITIONS = "+c1"  # the condition lexicon's part of the reading's version (``with_conditions``)
 PREFIX = "sensitive:"  # a private label the head gives: ``sensitive:<topic>``
 REQUEST_SAFETY = 0.7  # a request the head reads this likely as bearing on the user's safety. On the
 # seven specs (344 requests of users with a safety-critical fact) the head with the request rows
@@ -249,8 +252,26 @@ class SensitivityModel:
 
 @cache
 def bundled() -> SensitivityModel | None:
-    """The shipped head, or None when this build carries no weights."""
+    """The shipped head, or None when this build carries no weights. Its version names the
+    condition lexicon too (``with_conditions``): readings stored by the head alone are read
+    again when met."""
     path = resources.files("memquill").joinpath(MODEL_FILE)
     if not path.is_file():
         return None
-    return SensitivityModel.from_bytes(path.read_bytes())
+    model = SensitivityModel.from_bytes(path.read_bytes())
+    model.version += CONDITIONS
+    return model
+
+
+def with_conditions(found: Sensitivity, text: str) -> Sensitivity:
+    """A text naming a condition of the typed lexicon (``value_kinds.condition_named``) is at
+    least as private as the head's bar, on a health topic. The head, trained on a few thousand
+    rows, reads some conditions as ordinary (a wife's breast cancer 0.46, "a sports betting
+    habit I'm struggling to shake" 0.09) and they rode into every request; the lexicon is data,
+    a condition more is a line. A safety need stays one: the head's safety reading is kept, and
+    a safety-critical text is never hidden by this head (``Sensitivity.label``)."""
+    model = bundled()
+    if model is None or found.private >= model.threshold or not value_kinds.condition_named(text):
+        return found
+    topic = found.topic if found.topic in HEALTH_TOPICS else "health"
+    return Sensitivity(topic, model.threshold, found.safety, found.version)

@@ -126,6 +126,7 @@ class SentenceReader:
                     key=lambda r: r.private,
                     default=None,
                 )
+                most = most and sensitivity.with_conditions(most, s)
                 self._cache[s] = Reading(crit, whole.attribute, whole.score, most)
         return [self._cache[s] for s in texts]
 

@@ -127,6 +127,16 @@ def _condition_keeps() -> frozenset[str]:
     return frozenset(data().get("condition_keeps", ()))
 
 
+def condition_named(text: str) -> bool:
+    """The text names a condition of the lexicon, not negated, in words about health ("老婆在治
+    乳腺癌", "I've got a sports betting habit I'm struggling to shake"): the sensitivity head
+    may read it as ordinary, the lexicon knows what it is."""
+    kind = kinds().get(CONDITION)
+    if kind is None or kind.context is None or not kind.context.search(text):
+        return False
+    return any(not negated(text, a) for a, _ in _mentions(kind, text, not text.isascii()))
+
+
 def condition_within(key: str, value: str, said: str) -> str | None:
     """The condition a reading holds, when its value says it only in part or as another
     attribute, in a clause about health: a reading of another attribute whose value ends with
