@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType, Role
-from memquill.write.extract import introductions, subjects
+from memquill.write.extract import introductions, subjects, value_kinds
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, only_verb, slug
 from memquill.write.extract.model_gates import phrase
@@ -64,6 +64,28 @@ _TEAM_EN = r"(?:team|group|department|squad)"
 _ROLE = rf"([^，,。.!！?？]{{0,24}}?(?:{_ROLE_ZH}|\b(?:{_ROLE_EN})s?\b))"
 # where an English employer ends: "at Google on the search team", "at Bank of America in Charlotte"
 _AFTER_EMPLOYER = r"(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since|on|in|doing|where|which|with)\b)"
+
+
+def _teaching() -> re.Pattern[str]:
+    subjects = value_kinds.data()["school_subjects"]
+    zh, en = ("|".join(sorted(map(re.escape, subjects[x]), key=len, reverse=True)) for x in ("zh", "en"))
+    return rx(
+        rf"^(?:我(?:现在|目前)?)?(?:在[^，,。]{{1,14}}?)?教(书|(?:[^，,。教我你他她]{{0,4}}?)(?:{zh}))(?:课)?",
+        r"(?=$|[，,。了的]|\s)|",
+        r"\bi(?:'m| am)? (?:teach|teaching) (?!myself\b|yourself\b)",
+        rf"((?:(?:high|middle|primary|secondary|elementary|grammar) school |(?:year|grade) \d+ )?(?:{en}))\b",
+    )
+
+
+_PAST_JOB = rx(r"退休|以前|之前|曾经|当年|\bretired\b")
+
+
+def _teacher(said: str, zh: bool) -> str:
+    """The job a teaching clause says: the subject's teacher, less the grade ("高二英语" →
+    英语老师, "high school history" → history teacher)."""
+    subjects = value_kinds.data()["school_subjects"]["zh" if zh else "en"]
+    subject = next((w for w in sorted(subjects, key=len, reverse=True) if said.casefold().endswith(w)), "")
+    return (f"{subject}老师" if zh else f"{subject} teacher") if subject else "老师"
 
 
 # (key, pattern): group 1 (or the first non-empty group) is the value; first match per key wins.
@@ -247,14 +269,19 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # "我在顺丰当快递员", "我是REI的销售助理", "I'm a sales associate at REI": a role no lexicon
-    # lists, known by the workplace beside it and (Chinese) by a job word's ending
+    # lists, known by the workplace beside it and (Chinese) by a job word's ending; Chinese drops
+    # the subject ("在国企当会计，月底结账那几天走不开")
     (
         "role",
         rx(
-            r"^(?:我(?:现在|目前)?|现在|目前)(?:在[^，,。]{1,20}?(?:做|当|干)了?|是[^，,。]{1,20}?的)",
-            rf"(?:一名|一个|一位|个)?([\u4e00-\u9fff]{{0,8}}?(?:{_JOB_END_ZH}))(?=$|[，,。了的]|\s)",
+            r"^(?:(?:我(?:现在|目前)?|现在|目前)?在[^，,。]{1,20}?(?:做|当|干)了?|(?:我(?:现在|目前)?|现在|目前)是[^，,。]{1,20}?的)",
+            rf"(?:一名|一个|一位|个)?((?:(?![的当做干])[\u4e00-\u9fff]){{0,8}}?(?:{_JOB_END_ZH}))(?=$|[，,。了的]|\s)",
         ),
     ),
+    # a teacher said by the verb: "我在公立高中教英语", "在中学教物理", "我在成都七中教书", "I teach
+    # maths at a boys' high school", "I teach high school history"; the subject is a school subject
+    # of the lexicon (``school_subjects``), so "教我个快手菜", "I'm teaching myself Korean" are no job
+    ("teaches", _teaching()),
     # a role moved into or held for a while: "从UI设计师转产品经理", "转岗做运营了", "当产品经理第三周",
     # "moved from support into a product manager role", "three weeks into being a data engineer"
     (
@@ -427,6 +454,10 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
         if who:
             owners[key] = who
         value = _value(key, first(m))
+        if key == "teaches":
+            if "role" in seen or _PAST_JOB.search(c.text):
+                continue  # "我在讲台上站了三十四年，教的化学，退休以后…": no job now
+            key, value = "role", _teacher(value, c.language == "zh")
         if key == "role" and not _a_role(value):
             continue  # "I'm a regular at Blue Bottle": a customer, no job
         if _MADE_ME.search(m.group(0)):
