@@ -358,8 +358,9 @@ class StillNear:
     sentences no shown record carries, and those can be about anything else ("正在准备秋招…"
     left of an episode whose eating-out turn matched "宿舍聚餐点外卖" and is carried by a
     preference). What is left keeps its place as ``focus`` would judge it: it shares a word
-    of the request's own, or its vector sits within ``margin`` of the best vector match.
-    Remainders are embedded once each, only when trimming happened."""
+    of the request or of its situations, or its vector sits within ``margin`` of the best
+    vector match; an episode a slot or the session asked for, and a turn stating a safety need,
+    stay whatever they share. Remainders are embedded once each, only when trimming happened."""
 
     def __init__(
         self,
@@ -392,7 +393,7 @@ class StillNear:
 
 def _states_safety(rec: MemoryRecord, content: str) -> bool:
     """A turn of the episode still shown whose stored reading is safety-critical ("有哮喘，包里
-    永远揣着吸入器" is for a packing list whatever words it shares): never dropped as far."""
+    永远揣着吸入器" is for a packing list whatever words it shares): never dropped for being far."""
     return any(
         isinstance(st, dict)
         and isinstance(text := st.get("text"), str)
