@@ -539,9 +539,11 @@ def profile(c: Clause) -> list[Candidate]:
         found = _one_part(c, part, seen, owners)
         if company and i:  # "我们公司叫云杉科技，做工业物联网的": what the company does, no role
             found = [(k, v) for k, v in found if k != "role"]
-        if not found and "name" in seen and "name" not in owners and "role" not in seen:
-            found = _introduced(c, part)  # "I'm Marcus Hale, a chemistry teacher from Denver"
-            seen.update(k for k, _ in found)
+        if "name" in seen and "name" not in owners:  # "I'm Marcus Hale, a chemistry teacher from
+            # Denver"; "我是李航，在深圳一家跨境电商做运营": the place too when the role rule read the job
+            more = [(k, v) for k, v in _introduced(c, part) if k not in seen]
+            found += more
+            seen.update(k for k, _ in more)
         facts += found
     # a turn opening with the speaker's bare name or job ("Ben Fischer. let's get to it",
     # "Hi，李佳慧，以后多多关照", "急诊科护士，昨晚又抢救到凌晨"): the user's, or a transcript
