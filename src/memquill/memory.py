@@ -357,6 +357,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             near=near,
         )
         checkpoint = working.latest_checkpoint(self.store, reader) if reader.session else None
+        wanted = [*query_terms(query), *intents.expansion(query)]  # the lexical leg's terms
         parts = sections(self.store, reader, covered, self.tokenizer, checkpoint, a.hides)
         return render(
             parts,
@@ -369,7 +370,7 @@ class Memory(Curation, WorkingMemory, PolicyOps, Erasure):
             a.withheld,
             self.settings.context_spend_once,
             fuller=a.fuller,
-            keeps=StillNear(self.embedder, query, near, {*query_terms(query), *intents.expansion(query)}),
+            keeps=StillNear(self.embedder, query, near, wanted, needs),
         )
 
     # --- records and audit -----------------------------------------------------------------

@@ -63,3 +63,12 @@ def test_words_of_the_request_a_slot_or_a_safety_need_keep_a_far_leftover() -> N
     assert StillNear(emb, "q", [asked], asked=[])(ep, "anything") is True
     assert StillNear(emb, "q", [hit(ep, 0.9)], asked=[])(ep, "有哮喘，包里永远揣着吸入器。") is True
     assert emb.passages == []
+
+
+def test_a_far_leftover_stating_what_the_request_needs_stays() -> None:
+    emb = TwoDims({"Biscuit chewed the sofa again.": 0.70})
+    reading = [0.9, [["pet", 0.91], ["name", 0.05]]]
+    ep = episode("x", [{"text": "Biscuit chewed the sofa again.", "reading": reading}])
+    hits = [hit(ep, 0.9)]
+    assert StillNear(emb, "q", hits, asked=[], needs=["pet", "commute"])(ep, "Biscuit chewed the sofa again.")
+    assert not StillNear(emb, "q", hits, asked=[], needs=["commute"])(ep, "Biscuit chewed the sofa again.")

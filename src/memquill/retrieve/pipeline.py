@@ -31,7 +31,7 @@ from memquill.retrieve.sensitivity import Sensitivity
 from memquill.retrieve.spend import sentence_terms
 from memquill.retrieve.superseded import Replaced
 from memquill.retrieve.timeline import Timeline, asks_history, single_slot, timeline
-from memquill.retrieve.turn_readings import TOP, stated
+from memquill.retrieve.turn_readings import TOP, stated, states, turns
 from memquill.store.base import Store
 from memquill.write import truecase
 from memquill.write.entities import NAME_LOOKUP_LIMIT
@@ -359,8 +359,10 @@ class StillNear:
     left of an episode whose eating-out turn matched "宿舍聚餐点外卖" and is carried by a
     preference). What is left keeps its place as ``focus`` would judge it: it shares a word
     of the request or of its situations, or its vector sits within ``margin`` of the best
-    vector match; an episode a slot or the session asked for, and a turn stating a safety need,
-    stay whatever they share. Remainders are embedded once each, only when trimming happened."""
+    vector match; an episode a slot or the session asked for, a turn stating a safety need, and
+    a turn stating an attribute the request's situations need (``needs``: a dog that has to be
+    walked for "a morning routine that gets me outside") stay whatever they share. Remainders
+    are embedded once each, only when trimming happened."""
 
     def __init__(
         self,
@@ -368,18 +370,20 @@ class StillNear:
         query: str,
         hits: Sequence[Hit],
         asked: Collection[str],
+        needs: Collection[str] = (),
         margin: float = 0.02,
     ) -> None:
         self.embedder = embedder
         self.query = query
         self.asked = frozenset(asked)
+        self.needs = frozenset(needs)
         self.asked_for = {h.memory.id for h in hits if {"slot", "pending"} & set(h.why.get("legs", {}))}
         cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
         self.bar = max(cosines, default=0.0) - margin
         self._seen: dict[str, bool] = {}
 
     def __call__(self, rec: MemoryRecord, content: str) -> bool:
-        if rec.id in self.asked_for or self.asked & sentence_terms(content) or _states_safety(rec, content):
+        if rec.id in self.asked_for or self.asked & sentence_terms(content) or self._states(rec, content):
             return True
         if self.embedder is None or self.bar <= 0:
             return True
@@ -390,18 +394,16 @@ class StillNear:
             self._seen[content] = cos >= self.bar
         return self._seen[content]
 
-
-def _states_safety(rec: MemoryRecord, content: str) -> bool:
-    """A turn of the episode still shown whose stored reading is safety-critical ("有哮喘，包里
-    永远揣着吸入器" is for a packing list whatever words it shares): never dropped for being far."""
-    return any(
-        isinstance(st, dict)
-        and isinstance(text := st.get("text"), str)
-        and text in content
-        and (head := Sensitivity.of_stored(st.get("sensitive"))) is not None
-        and safety_critical(head=head)
-        for st in rec.attributes.get("statements") or []
-    )
+    def _states(self, rec: MemoryRecord, content: str) -> bool:
+        """A user turn still shown states, by its stored readings, a safety need ("有哮喘，包里永远
+        揣着吸入器" is for a packing list whatever words it shares) or what the request needs."""
+        for t in turns(rec):
+            if not isinstance(text := t.get("text"), str) or text not in content:
+                continue
+            head = Sensitivity.of_stored(t.get("sensitive"))
+            if (head is not None and safety_critical(head=head)) or (self.needs and states(t, self.needs)):
+                return True
+        return False
 
 
 def _standing_of(rec: MemoryRecord, keys: Collection[str]) -> bool:
