@@ -35,6 +35,8 @@ NO_JOB = [  # (turn, whose job a reading may hold: none of the user's)
     ("I'm teaching myself Spanish before the trip.", ""),
     ("我在讲台上站了三十年，教的化学，退休以后反倒不习惯了。", ""),
     ("我老公在医院当护士，天天倒夜班。", "person:husband"),
+    ("老公说长途太累，不跑了，在家附近的物流园当调度员。", ""),  # his, though no 我 names him
+    ("My husband says the long hauls are too much, so he's a dispatcher at the depot now.", ""),
 ]
 
 
@@ -44,4 +46,5 @@ def test_teaching_oneself_a_past_job_or_someone_elses_is_no_job_of_the_user(
 ) -> None:
     say(mem_modes, clock, [turn], "s1")
     jobs = held(mem_modes, ("occupation",))
-    assert all(s == whose for s, _, _ in jobs) and all(s != "user" for s, _, _ in jobs), jobs
+    assert all(s != "user" for s, _, _ in jobs), jobs
+    assert not whose or all(s == whose for s, _, _ in jobs), jobs

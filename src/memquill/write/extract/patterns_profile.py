@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from memquill.catalogue import load
 from memquill.model import Candidate, MemoryType, Role
+from memquill.retrieve import places
 from memquill.write.extract import introductions, subjects, value_kinds
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.lexicon import classify, english_words, only_verb, slug
@@ -78,6 +79,17 @@ def _teaching() -> re.Pattern[str]:
 
 
 _PAST_JOB = rx(r"退休|以前|之前|曾经|当年|\bretired\b")
+
+
+def _someone_before(c: Clause, part: str) -> bool:
+    """A Chinese part without its subject after an earlier part names someone the clause's
+    subject reading missed ("老公说长途太累，不跑了，在家附近的物流园当调度员"): the job is not
+    the speaker's (``subjects.about_other`` files "我老公…" clauses to the husband already)."""
+    if c.language != "zh" or _FIRST_PERSON_ZH.search(part) or subjects.about_other(c.text):
+        return False  # "领导说…，把我提成了架构师": the speaker's
+    if (at := c.text.find(part)) <= 0:
+        return False
+    return bool(places.people(c.text[:at]))
 
 
 def _teacher(said: str, zh: bool) -> str:
@@ -449,7 +461,7 @@ def _one_part(c: Clause, part: str, seen: set[str], owners: dict[str, str]) -> l
             continue
         before = part[: m.start()]
         who = (doer(before) if c.language == "zh" else subjects.named_doer(before) or "") if before else ""
-        if who is None:
+        if who is None or (key in ("role", "teaches") and not before and _someone_before(c, part)):
             continue
         if who:
             owners[key] = who
