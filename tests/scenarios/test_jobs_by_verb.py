@@ -14,7 +14,7 @@ from tests.support.sessions import held, say
 JOBS = [
     ("我在公立初中教数学，这学期带初三。", "数学老师"),
     ("在一家连锁药店当店长，周末基本都要上班。", "店长"),
-    ("我最近换了个工作，在一家做新能源的公司当销售。", "销售"),
+    ("我上个月跳槽了，在一家做储能的公司当销售。", "销售"),
     ("I teach biology at a sixth-form college in Leeds.", "biology teacher"),
     ("I'm teaching year 3 maths this term and loving it.", "maths teacher"),
 ]
@@ -35,7 +35,7 @@ NO_JOB = [  # (turn, whose job a reading may hold: none of the user's)
     ("I'm teaching myself Spanish before the trip.", ""),
     ("我在讲台上站了三十年，教的化学，退休以后反倒不习惯了。", ""),
     ("我老公在医院当护士，天天倒夜班。", "person:husband"),
-    ("老公说长途太累，不跑了，在家附近的物流园当调度员。", ""),  # his, though no 我 names him
+    ("老公说跑长途太累了，现在在小区附近的仓库当保管员。", ""),  # his, though no 我 names him
     ("My husband says the long hauls are too much, so he's a dispatcher at the depot now.", ""),
 ]
 
