@@ -68,8 +68,9 @@ _AFTER_EMPLOYER = r"(?=$|[，,。.;；!！?？]|\s+(?:as|and|but|because|since|o
 
 
 def _teaching() -> re.Pattern[str]:
-    subjects = value_kinds.data()["school_subjects"]
-    zh, en = ("|".join(sorted(map(re.escape, subjects[x]), key=len, reverse=True)) for x in ("zh", "en"))
+    """Teaching a school subject of the lexicon (``school_subjects``), the grade allowed before it."""
+    taught = value_kinds.data()["school_subjects"]
+    zh, en = ("|".join(sorted(map(re.escape, taught[x]), key=len, reverse=True)) for x in ("zh", "en"))
     return rx(
         rf"^(?:我(?:现在|目前)?)?(?:在[^，,。]{{1,14}}?)?教(书|(?:[^，,。教我你他她]{{0,4}}?)(?:{zh}))(?:课)?",
         r"(?=$|[，,。了的]|\s)|",
@@ -95,8 +96,8 @@ def _someone_before(c: Clause, part: str) -> bool:
 def _teacher(said: str, zh: bool) -> str:
     """The job a teaching clause says: the subject's teacher, less the grade ("高二英语" →
     英语老师, "high school history" → history teacher)."""
-    subjects = value_kinds.data()["school_subjects"]["zh" if zh else "en"]
-    subject = next((w for w in sorted(subjects, key=len, reverse=True) if said.casefold().endswith(w)), "")
+    taught = value_kinds.data()["school_subjects"]["zh" if zh else "en"]
+    subject = next((w for w in sorted(taught, key=len, reverse=True) if said.casefold().endswith(w)), "")
     return (f"{subject}老师" if zh else f"{subject} teacher") if subject else "老师"
 
 
