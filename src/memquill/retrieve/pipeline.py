@@ -328,7 +328,16 @@ def _outdated(rec: MemoryRecord, replaced: Replaced) -> bool:
     return replaced.outdated(rec)
 
 
-def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ()) -> list[Hit]:
+FOCUS_MARGIN = 0.02  # cosine below the best vector match that still counts as near (``focus``, ``StillNear``)
+
+
+def best_vector(hits: Sequence[Hit]) -> float:
+    """The best vector-leg cosine among ``hits`` (0 when none came by vector)."""
+    cosines = (h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {}))
+    return max(cosines, default=0.0)
+
+
+def focus(hits: list[Hit], margin: float = FOCUS_MARGIN, standing: Collection[str] = ()) -> list[Hit]:
     """Fewer, better for the prompt: keep hits matched by words or by slot, and vector-only
     hits within ``margin`` cosine of the best vector match (e5 puts unrelated text ≈ 0.78,
     so an absolute threshold would not transfer across embedders).
@@ -340,8 +349,7 @@ def focus(hits: list[Hit], margin: float = 0.02, standing: Collection[str] = ())
     A wider margin admits any far hit (more must-not than must facts, decision 0016k); this
     admits only records of an attribute the request's kind of task is known to need, and
     episodes whose turns state one by a reading stored at write time (decision 0016o)."""
-    cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
-    best = max(cosines, default=0.0)
+    best = best_vector(hits)
     return [
         h
         for h in hits
@@ -371,15 +379,14 @@ class StillNear:
         hits: Sequence[Hit],
         asked: Collection[str],
         needs: Collection[str] = (),
-        margin: float = 0.02,
+        margin: float = FOCUS_MARGIN,
     ) -> None:
         self.embedder = embedder
         self.query = query
         self.asked = frozenset(asked)
         self.needs = frozenset(needs)
         self.asked_for = {h.memory.id for h in hits if {"slot", "pending"} & set(h.why.get("legs", {}))}
-        cosines = [h.why["legs"]["vector"]["score"] for h in hits if "vector" in h.why.get("legs", {})]
-        self.bar = max(cosines, default=0.0) - margin
+        self.bar = best_vector(hits) - margin
         self._seen: dict[str, bool] = {}
 
     def __call__(self, rec: MemoryRecord, content: str) -> bool:
