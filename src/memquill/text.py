@@ -113,6 +113,13 @@ def jieba_frequency(word: str) -> int:
     return int(_jieba().dt.FREQ.get(word) or 0)
 
 
+@lru_cache(maxsize=4096)
+def dictionary_words(text: str) -> tuple[str, ...]:
+    """``text`` cut into jieba's dictionary words only, without its guesses at unknown words
+    (which glue a name to the verb after it: "老刘开/的", "睿睿对/尘螨")."""
+    return tuple(_jieba().lcut(text, HMM=False))
+
+
 _local = threading.local()
 
 

@@ -237,8 +237,9 @@ class Retriever:
         names = RecordFilter(f.reader, f.statuses, None, f.at, key="name")
         found = self.store.find(names, limit=NAME_LOOKUP_LIMIT)
         for name in whose.named_in(question):
-            filed = RecordFilter(f.reader, f.statuses, None, f.at, subject=f"person:{name}")
-            found += self.store.find(filed, limit=1)
+            for kind in ("person", "item"):  # "Luna eats Hill's" is the pet's (``item:Luna``)
+                filed = RecordFilter(f.reader, f.statuses, None, f.at, subject=f"{kind}:{name}")
+                found += self.store.find(filed, limit=1)
         return found
 
     def _replaced(self, slot: tuple[str, str], f: RecordFilter, replaced: Replaced) -> None:

@@ -200,7 +200,7 @@ def name_said(query: str, named: Mapping[str, str]) -> str | None:
     """The subject of a known person the question names: a Latin-script name as a whole word
     in its own capitalisation ("Arjun's company?"), a Chinese one anywhere ("周琴现在在哪")."""
     for name, who in named.items():
-        if len(name) < 2 or not who.startswith("person:"):
+        if len(name) < 2 or not who.startswith(("person:", "item:")):
             continue
         if is_cjk(name) and name in query:
             return who

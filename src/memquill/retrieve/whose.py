@@ -14,6 +14,7 @@ from memquill.text import is_cjk, jieba_frequency
 from memquill.write import entities
 from memquill.write.extract import item_names, subjects
 from memquill.write.extract.lexicon import TECH, everyday_word
+from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.value_shapes import shapes
 from memquill.write.extract.values import pos_cut
 
@@ -40,20 +41,31 @@ def subject(text: str) -> str | None:
 
 
 def known(records: Sequence[MemoryRecord]) -> dict[str, str]:
-    """name → subject of the people the pool's name records name ("周琴" → ``person:manager``),
-    and of those filed under their name alone (``person:周琴``, a move the rules read)."""
+    """name → subject of the people and pets the pool's name records name ("周琴" →
+    ``person:manager``, "Luna" → ``item:dog``), and of those filed under their name alone
+    (``person:周琴``, a move the rules read; ``item:Luna``, a pet no kind word named)."""
     filed = {
         name: r.subject
         for r in records
-        if (name := r.subject.removeprefix("person:")) != r.subject
-        and name != "user"
-        and not entities.is_relation_subject(r.subject)
+        if (name := _filed_name(r.subject)) and name != "user" and not entities.is_relation_subject(r.subject)
     }
     return filed | {
         r.value: r.subject
         for r in records
-        if r.key == "name" and r.subject.startswith("person:") and r.value and r.subject != "person:user"
+        if r.key == "name" and r.subject.startswith(NAMED) and r.value and r.subject != "person:user"
     }
+
+
+NAMED = ("person:", "item:")  # the subjects a name may stand for
+
+
+def _filed_name(subject: str) -> str | None:
+    """The name a subject is filed under: a person's, or a pet's that is no kind word
+    (``item:dog`` is the dog, not one called "dog")."""
+    kind, _, name = subject.partition(":")
+    if kind == "person" or (kind == "item" and name and not thing_word(name)):
+        return name or None
+    return None
 
 
 _QUESTION_WORDS = frozenset(

@@ -86,6 +86,13 @@ def link(cand: Candidate, store: Store, scope: Scope) -> Candidate:
             return cand.model_copy(
                 update={"subject": subject, "attributes": {**cand.attributes, "linked_from": "user"}}
             )
+    if kind == "item" and name and cand.key != "name":
+        # "Luna eats Hill's" once "my dog Luna" is known: the dog's
+        pets = (s for n, s in _names(store, scope, "item") if n.casefold() == name.casefold())
+        if (pet := next(pets, cand.subject)) != cand.subject:
+            return cand.model_copy(
+                update={"subject": pet, "attributes": {**cand.attributes, "linked_from": cand.subject}}
+            )
     if kind != "person" or not name or cand.key == "name":
         return cand
     subject = named_subject(store, scope, name)

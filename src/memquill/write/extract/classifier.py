@@ -73,6 +73,18 @@ class Prediction:
         return self.memory * self.attributes[0][1]
 
 
+def blended(a: Prediction, b: Prediction, top: int = 3) -> Prediction:
+    """Two readings of one clause as one: the memory and attribute probabilities averaged
+    (an attribute one reading leaves out of its ``top`` counts 0 there), the subject kind
+    of the second (the reading with the pronoun standing in for a name: the name is what
+    pulled the kind head toward an event or an organisation)."""
+    probs: dict[str, float] = {}
+    for key, p in (*a.attributes, *b.attributes):
+        probs[key] = probs.get(key, 0.0) + p / 2
+    best = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
+    return Prediction((a.memory + b.memory) / 2, tuple(best), b.kind, b.kind_score)
+
+
 class AttributeClassifier:
     """The three heads plus the embedder name the weights were trained against."""
 

@@ -24,6 +24,7 @@ from memquill.text import comma_part
 from memquill.write.extract import span_path, subjects
 from memquill.write.extract.clause import Clause
 from memquill.write.extract.patterns_common import flags, imperative, part_blocked, say
+from memquill.write.extract.phrasing import said_of
 from memquill.write.extract.span_features import retired
 from memquill.write.extract.value_kinds import domain_words, own_contexts
 
@@ -68,9 +69,11 @@ def kinds(c: Clause) -> list[Candidate]:
         rival = any(k == key and w != word and part.find(w) >= 0 for k, w, _ in found)
         if rival or _THAN.search(c.text[:at]):
             continue  # "Macquarie or Bendigo", "better than Optus was": a choice or a comparison
-        subject = "user"
-        if attr.subjects[0] == "item" and (pet := subjects.pet_said(c.text)):
+        subject, named = "user", subjects.named_other(c.text)
+        if attr.subjects[0] == "item" and (pet := subjects.pet_said(c.text) or named):
             subject = f"item:{pet}"  # "煤球上个月换成渴望的猫粮了": the cat's food
+        elif named:
+            subject = f"person:{named}"  # "小杨办了超级猩猩的次卡": 小杨's gym
         if not cat.allows(key, subject):
             continue
         out.append(
@@ -78,7 +81,7 @@ def kinds(c: Clause) -> list[Candidate]:
                 MemoryType.FACT,
                 subject,
                 key,
-                say(c),  # the clause as said, as the model files it
+                said_of(say(c), subject),  # the clause as said, as the model files it
                 value=word,
                 rule="kinds",
                 span=span_path.TYPED,

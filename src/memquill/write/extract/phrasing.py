@@ -240,6 +240,15 @@ _LOWER_FIRST = frozenset(
 )
 
 
+def said_of(content: str, subject: str) -> str:
+    """A statement about someone named bare, worded about them: "乐乐这学期开始学钢琴了",
+    not "用户乐乐这学期…" (``say`` gives a Chinese clause without a first person the user as
+    its actor)."""
+    name = subject.partition(":")[2]
+    named = subject.startswith(("person:", "item:")) and name
+    return content[2:] if named and content.startswith(f"用户{name}") else content
+
+
 _ZH_ACTOR = re.compile(r"^(?:用户|团队|助手|公司|项目 \S+ )")
 _EN_ACTOR = re.compile(r"^(?:the user|the team|the assistant|project \w+)\b", re.I)
 

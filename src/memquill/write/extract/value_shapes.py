@@ -36,7 +36,7 @@ from functools import cache
 from importlib import resources
 
 from memquill.errors import ConfigError
-from memquill.text import EN_CALENDAR
+from memquill.text import EN_CALENDAR, jieba_frequency
 from memquill.write.extract import values
 
 KINDS_FILE = "data/value_kinds.json"
@@ -139,7 +139,18 @@ def names_school(value: str) -> bool:
 
 # jieba tags a Chinese organisation's name is made of: nouns, names, abbreviations, Latin
 # words, distinguishing words ("实验" vn, "附属" b); a verb, preposition or pronoun ends it
-_NAME_POS = ("n", "j", "eng", "vn", "b")
+_NAME_POS = (
+    "n",
+    "j",
+    "eng",
+    "vn",
+    "b",
+    "g",
+    "zg",
+)  # g, zg: a rare character jieba leaves alone ("琅/琊", "玳瑁/湾")
+# a verb or preposition jieba's guessing joins to a name's first character it does not know
+# ("转/到琅/琊/路/小学", "要/上琅/琊…"): not part of the name
+_GLUED = re.compile(r"[到上在去进于从读念]")
 MAX_NAME_WORDS = 5
 
 
@@ -162,6 +173,8 @@ def zh_orgs(text: str) -> list[str]:
             j -= 1
         last = word if word.endswith(head) else head
         name = "".join(w for w, _ in toks[j:i]) + last
+        if j < i and (glued := _GLUED.match(toks[j][0])) and jieba_frequency(toks[j][0]) == 0:
+            name = name[glued.end() :]  # "转到琅琊路小学": jieba glued 到 to the name's first character
         if len(name) > len(head) and name not in out:
             out.append(name)
     return out
