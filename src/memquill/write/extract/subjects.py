@@ -368,6 +368,7 @@ _WORD_NOT_NAME = 100  # jieba's count above which an opener is a word, not a nam
 _DOUBLED_WORD = 300  # a doubled syllable said as a word ("天天", "宝宝" 301; "乐乐" 14, "嘟嘟" 90)
 _FULL_NAME_WORD = 50  # a surname-shaped word the dictionary knows this often is a word ("格式化" 54)
 _INTERJECTIONS = "嗯哈呵嘿哦噢啊呀嘻哼呜"
+_THE_WORD = re.compile(r"(?:这|那)?个?名字")
 
 
 def opening_name(text: str) -> str | None:
@@ -390,6 +391,8 @@ def opening_name(text: str) -> str | None:
         name, t = _zh_name_shape(rest, pos_cut(rest[:16])), rest
     if name is None or not re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[len(name) :]) or _SAYS.match(t, len(name)):
         return None
+    if _THE_WORD.match(t, len(name)):
+        return None  # "小七这名字我越叫越不顺口": the name as a word, not someone
     return None if _thing_or_kin(name) else name
 
 
