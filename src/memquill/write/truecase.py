@@ -33,6 +33,14 @@ _WORDS_TOO = frozenset(
     black gray grey sage misty stormy smokey ginger pepper coco cookie""".split()
 )
 _TITLES = frozenset("dr mr mrs ms prof".split())
+
+
+def word_too(word: str) -> bool:
+    """Is ``word`` a given name that is also a word people write ("Long day at work", "Max 20
+    minutes", "Golden hour")? Opening a sentence, it is no sign of a person."""
+    return word.casefold() in _WORDS_TOO
+
+
 _WORD = re.compile(r"[a-z][a-z'’-]*")
 _I = re.compile(r"(?<![\w'’])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’]))")
 MAX_CITY_WORDS = 3

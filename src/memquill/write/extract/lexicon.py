@@ -473,6 +473,18 @@ def _given_names() -> frozenset[str]:
     return frozenset(json.loads(raw)["names"])
 
 
+@cache
+def _place_names() -> frozenset[str]:
+    raw = json.loads(resources.files("memquill").joinpath("data/places.json").read_text("utf-8"))
+    return frozenset(raw["names"]) | frozenset(raw["zh"])
+
+
+def place_name(word: str) -> bool:
+    """Is ``word`` a city or town of the gazetteer (``data/places.json``): "Sydney's been
+    stinking hot all week" names a city, not a Sydney?"""
+    return word in _place_names()
+
+
 def given_name(word: str) -> bool:
     """Is ``word`` a common English given name (``data/given_names.json``, from census
     name lists, ``scripts/build_given_names.py``): "Maya", "Mark", not "Matcha"?"""

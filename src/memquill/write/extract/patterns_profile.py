@@ -577,7 +577,7 @@ def profile(c: Clause) -> list[Candidate]:
     # "我姐下个月去杭州上班", "我老公说他去字节上班": the profile of the one the clause is about
     # ("my manager is Dana" names the relation itself: the user's slot, keyed to the person later)
     other = subjects.about_other(c.text) if any(k != "manager" for k, _ in facts) else None
-    if other and other[0] == other[1] and any(k == "name" and other[0] in v for k, v in facts):
+    if other and any(k == "name" and other[1] in v for k, v in facts):
         other = None  # "Ben Fischer. let's get to it": the speaker naming themself, not Ben
     subject = f"person:{other[0]}" if other else "user"
     several = (len(facts) > 1 or bare) and not owners

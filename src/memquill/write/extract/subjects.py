@@ -9,15 +9,17 @@ belongings are subjects too).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from functools import cache
+from importlib import resources
 from itertools import accumulate
 
 from memquill.catalogue import load
 from memquill.text import EN_STOP, dictionary_words, jieba_frequency
 from memquill.write import truecase
-from memquill.write.extract.lexicon import TECH, english_words, given_name, only_verb
+from memquill.write.extract.lexicon import TECH, english_words, given_name, only_verb, place_name
 from memquill.write.extract.patterns_common import THIRD_PERSON
 from memquill.write.extract.phrasing import TIME_LABEL
 from memquill.write.extract.value_kinds import thing_word
@@ -185,19 +187,28 @@ def about_other(text: str) -> tuple[str, str] | None:
     超级猩猩的次卡": 小杨's gym) — ``(name, name)``, filed as ``person:<name>`` like a relation."""
     if reported(text):
         return relation(text)
-    bare = _LEAD.sub("", TIME_LABEL.sub("", text, count=1) if TIME_LABEL.match(text) else text, count=1)
-    if rel := _first_relation(bare, at_start=True):
+    if rel := _first_relation(_untimed(text), at_start=True):
         return rel
-    if speaks_of_self(text) or (name := opening_name(bare.lstrip(" ，,"))) is None or not _named(bare, name):
-        return None
-    return name, name
+    return (name, name) if (name := _named_opening(text)) else None
 
 
 def named_other(text: str) -> str | None:
     """The name of the person (or pet) a clause is about, when it opens with one and says
     nothing of the speaker (``about_other`` by name, not by relation)."""
-    other = about_other(text)
-    return other[0] if other and other[0] == other[1] else None
+    if reported(text) or _first_relation(_untimed(text), at_start=True):
+        return None
+    return _named_opening(text)
+
+
+def _untimed(text: str) -> str:
+    """The clause without the time it opens with ("下个月", "2024年3月（…）")."""
+    return _LEAD.sub("", TIME_LABEL.sub("", text, count=1) if TIME_LABEL.match(text) else text, count=1)
+
+
+def _named_opening(text: str) -> str | None:
+    """The plain name (``_opening``) a clause that says nothing of the speaker opens with."""
+    found = None if speaks_of_self(text) else _opening(_untimed(text).lstrip(" ，,"))
+    return found[0] if found and found[1] else None
 
 
 def event_name(text: str) -> str | None:
@@ -365,6 +376,7 @@ def person_name(text: str) -> str | None:
 
 
 _WORD_NOT_NAME = 100  # jieba's count above which an opener is a word, not a name ("小米", "老家")
+_NAMED_WORD = 500  # …and one jieba tags a name ("阿里" 726 is the company; "小林" 267, "老李" 298)
 _DOUBLED_WORD = 300  # a doubled syllable said as a word ("天天", "宝宝" 301; "乐乐" 14, "嘟嘟" 90)
 _FULL_NAME_WORD = 50  # a surname-shaped word the dictionary knows this often is a word ("格式化" 54)
 _INTERJECTIONS = "嗯哈呵嘿哦噢啊呀嘻哼呜"
@@ -375,25 +387,38 @@ def opening_name(text: str) -> str | None:
     """The name a clause opens with, whatever follows it: ``person_name``, else a Chinese
     name by its shape, after any time word ("上周老周查出来高血压"): a doubled syllable
     ("乐乐从上个月开始学围棋"), a nickname of 小/老/大/阿 ("阿杰搬进来一个多月了", "小杨办了
-    乐刻的年卡"), or a surname and a given name jieba reads as one ("陈思远在字节"). People in
-    one's life are named bare far more often than with the word that says who they are, and
-    ``person_name`` knows a name only by a verb after it. Not a word the dictionary knows
-    well, a relation word, a thing's kind ("狗狗", "小猫"), a name with nothing said after it,
-    nor one who only speaks or bids ("老周说下周二要review代码": reported speech is about
-    whoever it names)."""
+    乐刻的年卡"), or a common surname and a given name jieba reads as one ("陈思远在字节").
+    People in one's life are named bare far more often than with the word that says who they
+    are, and ``person_name`` knows a name only by a verb after it. Not a word the dictionary
+    knows well, a relation word, a thing's kind ("狗狗", "小猫"), a name with nothing said
+    after it, nor one who only speaks or bids ("老周说下周二要review代码": reported speech is
+    about whoever it names)."""
+    found = _opening(text)
+    return found[0] if found else None
+
+
+def _opening(text: str) -> tuple[str, bool] | None:
+    """(the name a clause opens with, whether it is plainly one): a Chinese name by its shape,
+    an English given name that is no word people also write ("Long day at work", "Golden
+    hour"); ``person_name``'s other readings ("Desert Bloom got acquired", "瑞幸最近…") are
+    names only as far as the model's reading of the clause says a person."""
     t = text.lstrip()
-    if (name := person_name(t)) or t.isascii():
-        return name if name is None or name.isascii() or not _thing_or_kin(name) else None
+    if (name := person_name(t)) and name.isascii():
+        first = name.split()[0]
+        return name, given_name(first) and not truecase.word_too(first) and not place_name(first)
+    if t.isascii():
+        return None
     cut = pos_cut(t[:16])
-    name = _zh_name_shape(t, cut)
-    if name is None and cut and cut[0][1].startswith("t") and len(cut) > 1:
-        rest = t[len(cut[0][0]) :].lstrip()
-        name, t = _zh_name_shape(rest, pos_cut(rest[:16])), rest
+    shaped = _zh_name_shape(t, cut)
+    if shaped is None and name is None and cut and cut[0][1].startswith("t") and len(cut) > 1:
+        t = t[len(cut[0][0]) :].lstrip()
+        shaped = _zh_name_shape(t, pos_cut(t[:16]))
+    name = shaped or name
     if name is None or not re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[len(name) :]) or _SAYS.match(t, len(name)):
         return None
-    if _THE_WORD.match(t, len(name)):
+    if _THE_WORD.match(t, len(name)) or _thing_or_kin(name):
         return None  # "小七这名字我越叫越不顺口": the name as a word, not someone
-    return None if _thing_or_kin(name) else name
+    return name, shaped is not None and not place_name(name)
 
 
 # what stands in for a name the clause opens with when the attribute model reads it
@@ -427,8 +452,7 @@ def _zh_name_shape(t: str, cut: Sequence[tuple[str, str]]) -> str | None:
     """The Chinese name ``t`` opens with by its shape (see ``opening_name``); ``cut`` is
     jieba's reading of its start. The name ends where a word of jieba's does ("老地方" is no
     老地, "小伙伴" no 小伙)."""
-    from memquill.write.extract.appositions import surname  # they read relations from here
-    from memquill.write.extract.introductions import zh_full_name
+    from memquill.write.extract.introductions import zh_full_name  # it reads relations from here
 
     if not cut or not re.match(r"[\u4e00-\u9fff]{2}", t):
         return None
@@ -439,16 +463,25 @@ def _zh_name_shape(t: str, cut: Sequence[tuple[str, str]]) -> str | None:
         return pair if 2 in bounds and jieba_frequency(pair) < _DOUBLED_WORD else None
     if pair[0] in "小老大阿" and 2 in bounds:
         named = word == pair and flag.startswith(("nr", "nz"))
-        shaped = pair[0] == "阿" or surname(pair[1]) or named
-        return pair if shaped and (named or jieba_frequency(pair) < _WORD_NOT_NAME) else None
+        shaped = pair[0] == "阿" or pair[1] in zh_surnames() or named
+        common = jieba_frequency(pair) >= (_NAMED_WORD if named else _WORD_NOT_NAME)
+        return pair if shaped and not common else None
     if (
         2 <= len(word) <= 3
         and flag.startswith("nr")
+        and word[0] in zh_surnames()
         and zh_full_name(word)
         and jieba_frequency(word) < _FULL_NAME_WORD
     ):
         return word
     return None
+
+
+@cache
+def zh_surnames() -> frozenset[str]:
+    """The hundred most common Chinese surnames (``data/zh_surnames.json``)."""
+    raw = resources.files("memquill").joinpath("data/zh_surnames.json").read_text("utf-8")
+    return frozenset(json.loads(raw)["surnames"])
 
 
 def named_doer(prefix: str) -> str | None:
