@@ -500,7 +500,8 @@ class ModelExtractor:
         if pets_only and (subject in (None, "user") or no_person):
             # a pet's food or vet: "猫粮换成渴望了" the cat's; "Luna eats Hill's" Luna's (a pet
             # by the name the clause opens with, no person); "换爱肯拿了" said of no pet: the user's
-            pet = subjects.pet_said(said) or subjects.named_other(truecase.restore(said))
+            named = None if subjects.speaks_of_self(said) else subjects.opening_name(truecase.restore(said))
+            pet = subjects.pet_said(said) or named
             subject = f"item:{pet}" if pet else "user"
         if subject is None or not self.catalogue.allows(attr.key, subject):
             return []

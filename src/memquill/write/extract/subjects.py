@@ -376,7 +376,6 @@ def person_name(text: str) -> str | None:
 
 
 _WORD_NOT_NAME = 100  # jieba's count above which an opener is a word, not a name ("小米", "老家")
-_NAMED_WORD = 500  # …and one jieba tags a name ("阿里" 726 is the company; "小林" 267, "老李" 298)
 _DOUBLED_WORD = 300  # a doubled syllable said as a word ("天天", "宝宝" 301; "乐乐" 14, "嘟嘟" 90)
 _FULL_NAME_WORD = 50  # a surname-shaped word the dictionary knows this often is a word ("格式化" 54)
 _INTERJECTIONS = "嗯哈呵嘿哦噢啊呀嘻哼呜"
@@ -387,7 +386,7 @@ def opening_name(text: str) -> str | None:
     """The name a clause opens with, whatever follows it: ``person_name``, else a Chinese
     name by its shape, after any time word ("上周老周查出来高血压"): a doubled syllable
     ("乐乐从上个月开始学围棋"), a nickname of 小/老/大/阿 ("阿杰搬进来一个多月了", "小杨办了
-    乐刻的年卡"), or a common surname and a given name jieba reads as one ("陈思远在字节").
+    乐刻的年卡"), or a surname and a given name jieba reads as one ("陈思远在字节").
     People in one's life are named bare far more often than with the word that says who they
     are, and ``person_name`` knows a name only by a verb after it. Not a word the dictionary
     knows well, a relation word, a thing's kind ("狗狗", "小猫"), a name with nothing said
@@ -418,7 +417,23 @@ def _opening(text: str) -> tuple[str, bool] | None:
         return None
     if _THE_WORD.match(t, len(name)) or _thing_or_kin(name):
         return None  # "小七这名字我越叫越不顺口": the name as a word, not someone
-    return name, shaped is not None and not place_name(name)
+    return name, shaped is not None and _plain_zh(name) and not place_name(name)
+
+
+def _plain_zh(name: str) -> bool:
+    """A Chinese name by a shape nothing else has: a doubled syllable, 阿 and a character (not
+    a dictionary word: "阿里"), or a common surname first ("周凯", "老周"); jieba reads many a
+    brand, car or day as a name ("爱肯拿", "轩逸", "平安夜") by a surname no one is called by."""
+    doubled = len(name) == 2 and name[0] == name[1]
+    nickname = name[0] == "阿" and jieba_frequency(name) < _WORD_NOT_NAME  # "阿杰", not "阿里" (726)
+    return doubled or nickname or name[0 if name[0] not in "小老大" else 1] in zh_surnames()
+
+
+@cache
+def zh_surnames() -> frozenset[str]:
+    """The hundred most common Chinese surnames (``data/zh_surnames.json``)."""
+    raw = resources.files("memquill").joinpath("data/zh_surnames.json").read_text("utf-8")
+    return frozenset(json.loads(raw)["surnames"])
 
 
 # what stands in for a name the clause opens with when the attribute model reads it
@@ -452,7 +467,8 @@ def _zh_name_shape(t: str, cut: Sequence[tuple[str, str]]) -> str | None:
     """The Chinese name ``t`` opens with by its shape (see ``opening_name``); ``cut`` is
     jieba's reading of its start. The name ends where a word of jieba's does ("老地方" is no
     老地, "小伙伴" no 小伙)."""
-    from memquill.write.extract.introductions import zh_full_name  # it reads relations from here
+    from memquill.write.extract.appositions import surname  # they read relations from here
+    from memquill.write.extract.introductions import zh_full_name
 
     if not cut or not re.match(r"[\u4e00-\u9fff]{2}", t):
         return None
@@ -463,25 +479,16 @@ def _zh_name_shape(t: str, cut: Sequence[tuple[str, str]]) -> str | None:
         return pair if 2 in bounds and jieba_frequency(pair) < _DOUBLED_WORD else None
     if pair[0] in "小老大阿" and 2 in bounds:
         named = word == pair and flag.startswith(("nr", "nz"))
-        shaped = pair[0] == "阿" or pair[1] in zh_surnames() or named
-        common = jieba_frequency(pair) >= (_NAMED_WORD if named else _WORD_NOT_NAME)
-        return pair if shaped and not common else None
+        shaped = pair[0] == "阿" or surname(pair[1]) or named
+        return pair if shaped and (named or jieba_frequency(pair) < _WORD_NOT_NAME) else None
     if (
         2 <= len(word) <= 3
         and flag.startswith("nr")
-        and word[0] in zh_surnames()
         and zh_full_name(word)
         and jieba_frequency(word) < _FULL_NAME_WORD
     ):
         return word
     return None
-
-
-@cache
-def zh_surnames() -> frozenset[str]:
-    """The hundred most common Chinese surnames (``data/zh_surnames.json``)."""
-    raw = resources.files("memquill").joinpath("data/zh_surnames.json").read_text("utf-8")
-    return frozenset(json.loads(raw)["surnames"])
 
 
 def named_doer(prefix: str) -> str | None:
