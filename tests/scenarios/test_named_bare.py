@@ -29,14 +29,19 @@ THEIRS = [  # (turn, whose, key, value): read by the attribute model
 ]
 
 
+def _theirs_alone(mem: Memory, clock: FixedClock, turn: str, whose: str, key: str, value: str) -> None:
+    """The turn leaves ``value`` under ``whose`` and no record of ``key`` under the user."""
+    say(mem, clock, [turn], "s1")
+    found = held(mem, (key,))
+    assert (whose, key, value) in found, found
+    assert all(s != "user" for s, _, _ in found), found  # the user is not allergic to mango
+
+
 @pytest.mark.parametrize(("turn", "whose", "key", "value"), THEIRS)
 def test_a_fact_about_someone_named_bare_is_theirs_not_the_users(
     mem_e5: Memory, clock: FixedClock, turn: str, whose: str, key: str, value: str
 ) -> None:
-    say(mem_e5, clock, [turn], "s1")
-    found = held(mem_e5, (key,))
-    assert (whose, key, value) in found, found
-    assert all(s != "user" for s, _, _ in found), found  # the user is not allergic to mango
+    _theirs_alone(mem_e5, clock, turn, whose, key, value)
 
 
 RULED = [  # (turn, whose, key, value): read by the kind rules, with or without the model
@@ -49,10 +54,7 @@ RULED = [  # (turn, whose, key, value): read by the kind rules, with or without 
 def test_a_brand_read_of_someone_named_bare_is_theirs(
     mem_modes: Memory, clock: FixedClock, turn: str, whose: str, key: str, value: str
 ) -> None:
-    say(mem_modes, clock, [turn], "s1")
-    found = held(mem_modes, (key,))
-    assert (whose, key, value) in found, found
-    assert all(s != "user" for s, _, _ in found), found
+    _theirs_alone(mem_modes, clock, turn, whose, key, value)
 
 
 @pytest.mark.parametrize(

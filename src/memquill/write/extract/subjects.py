@@ -449,9 +449,10 @@ def stand_in(text: str) -> str:
     of clauses about people and pets named bare, written apart: attribute found 0.606 → 0.641
     of the labelled facts, value 0.486 → 0.514. Whose the fact is, the clause's own words say
     (``subject_for``)."""
-    name = opening_name(truecase.restore(text))
-    if name is None:
-        return text
+    found = _opening(truecase.restore(text))
+    if found is None or (text.isascii() and not found[1]):
+        return text  # "Lights out at 9pm every night for me": a capital, no one's name
+    name = found[0]
     if not text.isascii():
         return text.replace(name, _STAND_IN["zh"], 1)
     lead = re.compile(rf"^(\W*){re.escape(name)}", re.IGNORECASE)
