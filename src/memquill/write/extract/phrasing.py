@@ -256,7 +256,7 @@ _EN_ACTOR = re.compile(r"^(?:the user|the team|the assistant|project \w+)\b", re
 def ensure_subject(text: str, language: str, lead: str) -> str:
     """Prefix ``lead`` ("用户要求：", "The user asked: ") unless the statement starts with its
     actor (after any leading time: "2026年12月1日（周二）晚上用户要参加…" names the user)."""
-    body = TIME_LABEL.sub("", text, count=1).lstrip(" ，,") if TIME_LABEL.match(text) else text
+    body = after_time(text)
     if (_ZH_ACTOR if language == "zh" else _EN_ACTOR).match(body):
         return text
     if language == "zh":
@@ -279,6 +279,12 @@ _EN_LABEL = (
 TIME_LABEL = re.compile(
     rf"(?:\b(?i:in|on|by|from|since|at|until|till|before|after|through)\s+)?(?:{_EN_LABEL})|{_ZH_LABEL}"
 )
+
+
+def after_time(text: str) -> str:
+    """The statement after the absolute time it opens with, if any ("2026年12月1日（周二）晚上用户
+    要参加…" → "用户要参加…")."""
+    return TIME_LABEL.sub("", text, count=1).lstrip(" ，,") if TIME_LABEL.match(text) else text
 
 
 def strip_times(text: str) -> str:

@@ -21,7 +21,7 @@ from memquill.text import EN_STOP, dictionary_words, jieba_frequency
 from memquill.write import truecase
 from memquill.write.extract.lexicon import TECH, english_words, given_name, only_verb, place_name
 from memquill.write.extract.patterns_common import THIRD_PERSON
-from memquill.write.extract.phrasing import TIME_LABEL
+from memquill.write.extract.phrasing import after_time
 from memquill.write.extract.value_kinds import thing_word
 from memquill.write.extract.values import pos_cut
 
@@ -202,12 +202,12 @@ def named_other(text: str) -> str | None:
 
 def _untimed(text: str) -> str:
     """The clause without the time it opens with ("下个月", "2024年3月（…）")."""
-    return _LEAD.sub("", TIME_LABEL.sub("", text, count=1) if TIME_LABEL.match(text) else text, count=1)
+    return _LEAD.sub("", after_time(text), count=1)
 
 
 def _named_opening(text: str) -> str | None:
     """The plain name (``_opening``) a clause that says nothing of the speaker opens with."""
-    found = None if speaks_of_self(text) else _opening(_untimed(text).lstrip(" ，,"))
+    found = None if speaks_of_self(text) else _opening(_untimed(text))
     return found[0] if found and found[1] else None
 
 
@@ -445,10 +445,9 @@ def stand_in(text: str) -> str:
     学围棋了", "noah started at riverside elementary") said as a pronoun ("她从上个月…", "She
     started at…"). The model learnt attributes from clauses about "我", "my sister" or "she";
     a name it has never seen pulls its reading toward names, places and events ("Noah moved
-    to Riverside Elementary" read as an event's venue, "She moved to…" as a school). On a set
-    of clauses about people and pets named bare, written apart: attribute found 0.606 → 0.641
-    of the labelled facts, value 0.486 → 0.514. Whose the fact is, the clause's own words say
-    (``subject_for``)."""
+    to Riverside Elementary" read as an event's venue, "She moved to…" as a school); the two
+    readings are averaged (``ModelExtractor._read_all``). Whose the fact is, the clause's own
+    words say (``subject_for``)."""
     found = _opening(truecase.restore(text))
     if found is None or (text.isascii() and not found[1]):
         return text  # "Lights out at 9pm every night for me": a capital, no one's name
