@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 
 from memquill.errors import ConfigError
-from memquill.text import comma_part
+from memquill.text import comma_part as _comma_part
 
 FILE = "data/gatherings.json"
 
@@ -35,6 +35,7 @@ class Gathering:
     standing: bool
     start: int
     end: int
+    name: str = ""  # how to say it, when not as at start:end ("瑜伽课" for the 课 of "瑜伽馆把课")
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Schedule:
 
     gathering: Gathering
     day: str  # the day and time as said ("每周四下午", "Thursdays", "every other Tuesday", "9:15")
+    part: str  # the part of the text the day was said in
 
 
 _ZH_NOT_NAME = frozenset(
@@ -93,14 +95,23 @@ def find(text: str) -> Gathering | None:
             head = head[:-2] if head.endswith("sses") else head.rstrip("s") if head.endswith("ons") else head
             return Gathering(f"{mod} {head}", False, m.start(), m.end())
     for m in zh_head.finditer(text):
-        name = m.group(1)
+        name, head = m.group(1), text[m.end(1) : m.end()]
+        if (moved := _ZH_MOVER.search(name)) is not None:
+            # "瑜伽馆把课调到周六": the class is the place's (瑜伽课); "老师把钢琴课…": the one after 把
+            after, before = name[moved.end() :], name[: moved.start()]
+            name = after if len(after) >= 2 else _ZH_PLACE.sub("", before)
+            if len(name) >= 2:
+                return Gathering(name + head, False, m.end(1), m.end(), name + head)
+            continue
         while name and name[0] in _ZH_NOT_NAME:  # "上课", "去上瑜伽课": the doing, not the class
             name = name[1:]
         if len(name) >= 2 and name[-1] not in _ZH_NOT_NAME:
-            return Gathering(
-                text[m.start(1) + len(m.group(1)) - len(name) : m.end()], False, m.start(), m.end()
-            )
+            return Gathering(name + head, False, m.end(1) - len(name), m.end())
     return None
+
+
+_ZH_MOVER = re.compile("[把将]")
+_ZH_PLACE = re.compile("(?:馆|房|室|中心|工作室|教室|会所|俱乐部|学校|机构|那边|那里)$")
 
 
 _ZH_DAY = "[一二三四五六日天]"
@@ -109,18 +120,23 @@ _ZH_CLOCK = (
 )
 _ZH_PART = r"(?:上午|下午|晚上|早上|中午|傍晚|晚|早)"
 ZH_SCHEDULE = re.compile(
-    rf"(每(?:个)?月(?:第[一二三四]个|最后一个)|每(?:个)?|隔|双)?(?<![两几三四五六七八九十\d])(?:周|星期|礼拜)"
+    rf"(每(?:个)?月的?(?:第[一二三四]个|最后一个)|每(?:个)?|隔|双)?(?<![两几三四五六七八九十\d])(?:周|星期|礼拜)"
     rf"({_ZH_DAY}(?:[、和跟与及到至]?(?:周|星期)?{_ZH_DAY})*)(?![次遍趟])"
     rf"(?:的)?({_ZH_PART}?{_ZH_CLOCK}?)"
 )
 _ZH_CLOCK_WORD = re.compile(r"点|[:：]")
 _EN_DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekday)"
 EN_WEEKDAY = re.compile(_EN_DAYS, re.IGNORECASE)  # a day said as one ("Thursdays", not "every …")
+_EN_NTH = r"(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
 EN_SCHEDULE = re.compile(
-    rf"\b(every\s+(?:other\s+|first\s+|second\s+|third\s+|last\s+)?|each\s+|alternate\s+|"
-    rf"(?:first|second|third|last)\s+)?({_EN_DAYS}(s?)(?!'s)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)"
+    rf"\b(every\s+(?:other\s+|{_EN_NTH})?|each\s+|alternate\s+|(?:the\s+)?{_EN_NTH})?"
+    rf"({_EN_DAYS}(s?)(?!'s)(?:\s*(?:,|and|&|or)\s*{_EN_DAYS}s?)*)(?:\s+(?:of|in)\s+(?:the|each|every)\s+month\b)?"
     r"((?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b)?)",
     re.IGNORECASE,
+)
+# "the last Thursday of the month" is a rhythm, not last week's Thursday
+_EN_MONTHLY = re.compile(
+    rf"\b(?:the\s+)?{_EN_NTH}{_EN_DAYS}s?\s+(?:of|in)\s+(?:the|each|every)\s+month\b", re.IGNORECASE
 )
 # An occasion, not the standing day: this week's, the next one, the first, one attended
 # ("这周周会挪到周三", "First 1:1 with her on Thursday", "went to book club on Friday") —
@@ -133,6 +149,28 @@ ONE_OFF = re.compile(
     r"yesterday|first|last)\b|\b(?:this|next|last)\s+" + _EN_DAYS + r"\b",
     re.IGNORECASE,
 )
+# the gathering moved to a day said after it: the new standing day, not one occasion, even of
+# a class whose word does not say it comes back ("瑜伽馆把课调到周六上午了", "pottery moved to Wednesday")
+_MOVED = re.compile(
+    r"(?:改|调|挪|换|移|推)(?:到|成|在)|\b(?:moved|switched|changed|shifted|pushed|bumped)\b(?:\s+[\w']+){0,4}\s+to\b",
+    re.IGNORECASE,
+)
+
+
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def _own(text: str, start: int, end: int) -> str:
+    """The part of a text around a span (``text.comma_part``), a Chinese turn typed with spaces
+    cut at them too: "瑜伽馆把课调到周六上午了 我反而能去了" — what was gone to is not the class's day."""
+    return _comma_part(_ZH_SPACE.sub(lambda m: "，" * len(m[0]), text), start, end)
+
+
+def _occasion(part: str) -> bool:
+    """Does a part of a text say one occasion (``ONE_OFF``), its monthly rhythm aside?"""
+    return ONE_OFF.search(_EN_MONTHLY.sub(" ", part)) is not None
+
+
 # a time of day alone: the day of a gathering that meets daily or whose day goes unsaid
 # ("standup is at 9:15 now", "站会改到十点了")
 ZH_CLOCK = re.compile(rf"(每天|每日)?({_ZH_PART}?{_ZH_CLOCK})(?![\d号日月年])")
@@ -150,11 +188,11 @@ _EVERY = re.compile(
 def standing(sentence: str, start: int, end: int) -> bool:
     """Is the bare weekday at ``start:end`` of a sentence the day of a gathering's standing
     schedule ("周会改到周一了", "book club is on Sunday now"), not one date?"""
-    own = comma_part(sentence, start, end)
+    own = _own(sentence, start, end)
     g = find(own)
-    if g is None or ONE_OFF.search(own):
+    if g is None or _occasion(own):
         return False
-    return g.standing or _EVERY.search(sentence) is not None
+    return g.standing or _EVERY.search(sentence) is not None or _MOVED.search(own) is not None
 
 
 # a part that says when "we" meet carries the day of the gathering said just before it
@@ -171,7 +209,7 @@ def _days(text: str, g: Gathering) -> Iterator[re.Match[str]]:
         for m in rx.finditer(text):
             if rx is ZH_CLOCK and not _ZH_CLOCK_WORD.search(m.group(2)):
                 continue
-            own = comma_part(text, m.start(), m.end())
+            own = _own(text, m.start(), m.end())
             if said in own or (_MEET.search(own) and m.start() > g.end):
                 yield m
 
@@ -191,10 +229,11 @@ def schedule(text: str) -> Schedule | None:
         every = bool(m.group(1) or m.group(3)) or _EVERY.search(text) is not None
     else:
         every = bool(m.group(1))
-    own = comma_part(text, m.start(), m.end())
-    if ONE_OFF.search(own) or not (g.standing or every) or (not every and _ONE.search(own)):
+    own = _own(text, m.start(), m.end())
+    every = every or _MOVED.search(own) is not None
+    if _occasion(own) or not (g.standing or every) or (not every and _ONE.search(own)):
         return None  # an occasion's day ("周六晚上七点在望京那边有个读书会")
-    return Schedule(g, " ".join(text[m.start() : m.end()].split()))
+    return Schedule(g, " ".join(text[m.start() : m.end()].split()), own)
 
 
 _WHEN_ASKED = re.compile(

@@ -30,26 +30,40 @@ _OTHERS = re.compile(
 _FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|beginning)\b", re.IGNORECASE)
 
 
+# a resolved time's label names its year ("2024年3月6日（周三）", "2024-03-12 (Tuesday)", "week 10 of 2024")
+_DAY_NAME = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+_DATED = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
 def schedule(c: Clause) -> list[Candidate]:
     """A gathering's standing day, said as a statement of the user's own life."""
-    if c.conditions or (c.when is not None and not _FROM_ON.search(c.event.content)):
-        return []  # a resolved time is an occasion's ("这周周会挪到周三"), unless it says from when on
     found = gatherings.schedule(c.text)
     if (
         found is None
+        or c.conditions
+        # a time resolved where the day was said is an occasion's ("这周周会挪到周三"), unless it
+        # says from when on; one said elsewhere is not ("…because half of us have tuesday things")
+        or (c.when is not None and _DATED.search(found.part) and not _FROM_ON.search(c.event.content))
         or _OTHERS.search(c.text[: found.gathering.start])
         or part_blocked(c, found.gathering.start, found.gathering.end)
     ):
         return []
     g = found.gathering
-    said = c.text[g.start : g.end]
+    said = g.name or c.text[g.start : g.end]
     if g.start == 0 and said[:1].isupper() and said[1:2].islower():
         said = said[0].lower() + said[1:]  # "Book club moved to Sundays": the club, not a name
     if c.language == "zh":
         content = f"用户的{said}定在{found.day}"
     else:
         day = found.day if gatherings.EN_WEEKDAY.match(found.day) else found.day[:1].lower() + found.day[1:]
-        lead = "on " if gatherings.EN_WEEKDAY.match(day) else "at " if day[:1].isdigit() else ""
+        day = _DAY_NAME.sub(lambda m: m[0].title(), day)  # "the last Thursday of the month"
+        lead = (
+            "on "
+            if gatherings.EN_WEEKDAY.match(day) or day.startswith("the ")
+            else "at "
+            if day[:1].isdigit()
+            else ""
+        )
         content = f"The user's {said} is {lead}{day}"
     return [
         c.make(

@@ -144,6 +144,7 @@ class _Piece:
     bare: bool = False  # a weekday without this/next/下/本: dropped in a habitual clause
     yearless: bool = False  # a date without a year: recurring in a birthday clause
     lang: str | None = None  # set for a phrase found in an other-language stretch
+    kept: bool = False  # said as a rhythm ("the first Tuesday of the month"): no date, no merge
 
 
 def _mid(d: date) -> datetime:
@@ -179,6 +180,20 @@ def _end_of(unit: str, k: int, t: date) -> _Piece:
 def _weekend(k: int, t: date) -> _Piece:
     sat = _monday(t) + timedelta(weeks=k, days=5)
     return _Piece(whole=(_mid(sat), _mid(sat + timedelta(days=2)), "span"))
+
+
+def _nth_weekday(month: date | None, n: int, wd: int) -> _Piece:
+    """The ``n``-th (1-based; -1 the last) weekday ``wd`` of the month holding ``month``: "4月的
+    第一个周一", "the last Friday of next month". Without a month it is a rhythm ("每月第一个周二",
+    "the first Tuesday of the month"), kept as said: no one date is right."""
+    if month is None:
+        return _Piece(kept=True)
+    first = month.replace(day=1)
+    if n < 0:
+        last = _add_months(first, 1) - _DAY
+        return _Piece(day=last - timedelta(days=(last.weekday() - wd) % 7))
+    day = first + timedelta(days=(wd - first.weekday()) % 7, weeks=n - 1)
+    return _Piece(day=day) if day.month == first.month else _Piece(kept=True)
 
 
 def _weekday(wd: int, k: int | None, t: date) -> _Piece:

@@ -10,12 +10,15 @@ from memquill.write.timenorm.base import (
     _EN_SINCE,
     _MONTHS_EN,
     _WEEKDAYS_EN,
+    _add_months,
     _before,
+    _closest,
     _Ctx,
     _day,
     _end_of,
     _Handler,
     _int,
+    _nth_weekday,
     _offset,
     _period,
     _Piece,
@@ -115,6 +118,26 @@ def _en_day_of_month(m: re.Match[str], c: _Ctx) -> _Piece | None:
     return _Piece(day=min(options, key=lambda d: (abs((d - c.today).days), d < c.today)))
 
 
+_EN_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+           "fifth": 5, "5th": 5, "last": -1}
+
+
+def _en_nth_weekday(m: re.Match[str], c: _Ctx) -> _Piece | None:
+    """ "the first Monday in April", "the last Friday of next month" are one date; "the first
+    Tuesday of the month" (or of every month, or with no month said) is a rhythm, kept as said.
+    "last Monday" alone is the one before: the weekday rule reads it."""
+    n, wd, rel, mon, year = m[1].lower(), _WEEKDAYS_EN.index(m[2].title()), m[3], m[4], m[5]
+    if rel is None and mon is None and n == "last":
+        return None
+    if mon is not None:
+        month: date | None = _closest(c.today, _mon(mon), None, year)
+    elif rel is None or rel.lower() in ("the", "each", "every"):
+        month = None
+    else:
+        month = _add_months(c.today.replace(day=1), _EN_K[rel.lower()] or 0)
+    return _nth_weekday(month, _EN_NTH[n], wd)
+
+
 def _en_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
     h, mi, mer = int(m[1]), int(m[2] or 0), (m[3] or "").lower() or None
     return _Piece(clock=(h, mi, mer)) if h <= (12 if mer else 23) else None
@@ -125,6 +148,9 @@ _EN_RULES: list[tuple[str, _Handler]] = [
      lambda m, c: _day(c, *_EN_DAYS[" ".join(m[1].lower().split())])),
     (r"(?<!every\s)\b(?:(next|last|this|coming|past)\s+)?(" + "|".join(_WEEKDAYS_EN) + r")\b",
      _en_weekday),
+    (r"\b(?:the\s+)?(" + "|".join(_EN_NTH) + r")\s+(" + "|".join(_WEEKDAYS_EN) + r")s?\b"
+     r"(?:\s+(?:of|in)\s+(?:(the|each|every|this|next|last)\s+month\b|" + _MON + r"(?:,?\s+(\d{4})\b)?))?",
+     _en_nth_weekday),
     (r"\b(next|last|this|(?:the\s+)?coming|(?:the\s+)?past|the)\s+"
      r"(week|month|quarter|year|weekend)\b", _en_period),
     (r"\b(?:the\s+)?end\s+of\s+(?:(the|this|next|last)\s+)?(week|month|quarter|year)\b",

@@ -243,7 +243,7 @@ def _join(text: str, a: _Piece, b: _Piece, lang: str) -> _Piece | None:
     clash = any(
         None not in (x, y) and x != y for x, y in ((a.day, b.day), (a.part, b.part), (a.clock, b.clock))
     )
-    if a.whole or b.whole or clash:
+    if a.whole or b.whole or a.kept or b.kept or clash:
         return None
     return _Piece(
         a.day or b.day,

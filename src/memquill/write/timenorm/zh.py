@@ -11,6 +11,7 @@ from memquill.write.timenorm.base import (
     _NOT_NUM,
     _WD_NOTE,
     _ZWD,
+    _add_months,
     _before,
     _closest,
     _Ctx,
@@ -18,6 +19,7 @@ from memquill.write.timenorm.base import (
     _end_of,
     _Handler,
     _int,
+    _nth_weekday,
     _offset,
     _period,
     _Piece,
@@ -95,10 +97,29 @@ def _zh_clock(m: re.Match[str], c: _Ctx) -> _Piece | None:
     return _Piece(clock=(_int(h), minute, None)) if _int(h) <= 24 and minute < 60 else None
 
 
+def _zh_nth_weekday(m: re.Match[str], c: _Ctx) -> _Piece:
+    """ "4月的第一个周一", "下个月最后一个周五" are one date; "每月第一个周二" (or no month
+    said: "第一个周一") is a rhythm, kept as said."""
+    rel, year, mon, end, nth, wd = m.group(1, 2, 3, 4, 5, 6)
+    n = -1 if nth is None else _int(nth)
+    if mon is not None:
+        month: date | None = _closest(c.today, _int(mon), None, year)
+    elif end is not None:
+        month = c.today.replace(day=1)
+    elif rel is None or rel.startswith("每"):
+        month = None
+    else:
+        month = _add_months(c.today.replace(day=1), _ZK[rel.rstrip("个")])
+    return _nth_weekday(month, n, _ZWD[wd])
+
+
 _ZH_RULES: list[tuple[str, _Handler]] = [
     (_NOT_NUM + "(" + "|".join(_ZDAYS) + ")", lambda m, c: _day(c, *_ZDAYS[m[1]])),
     (_NOT_NUM + f"(?:{_ZREL})?(?:周|星期|礼拜)([一二三四五六日天1-7])(?![次个])",
      _zh_weekday),
+    (r"(?:(每个?|上上个?|下下个?|上个?|下个?|这个?|本)月|(?<!\d)(?:(\d{4}|[零〇一二三四五六七八九]{4})年)?"
+     r"(\d{1,2}|十[一二]?|[一二三四五六七八九])月份?|(月[底末]))?的?(?:第([一二三四五1-5])个|最后一个)"
+     r"(?:周|星期|礼拜)([一二三四五六日天1-7])", _zh_nth_weekday),
     # not 周期/周报/周刊/周边/周围 (but 周报名 is "sign up this week")
     (_ZREL + "(周|星期|礼拜|月|季度|季)(?![期节末底边围]|报(?![名销到考])|刊(?!登))",
      lambda m, c: _period(_ZUNIT[m[2]], _ZK[m[1]], c.today)),
