@@ -35,6 +35,14 @@ _DAY_NAME = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I
 _DATED = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
+def _attributive(text: str, found: gatherings.Schedule) -> bool:
+    """Is the day said as the gathering's own, right before it ("周四下午的周会能不能改成异步",
+    "can we move our Thursday standup")? A question about the gathering then still says its day."""
+    before = text[: found.gathering.start].rstrip()
+    before = before[:-1].rstrip() if before.endswith("的") else before
+    return bool(found.day) and before.casefold().endswith(found.day.casefold())
+
+
 def schedule(c: Clause) -> list[Candidate]:
     """A gathering's standing day, said as a statement of the user's own life."""
     found = gatherings.schedule(c.text)
@@ -45,7 +53,7 @@ def schedule(c: Clause) -> list[Candidate]:
         # says from when on; one said elsewhere is not ("…because half of us have tuesday things")
         or (c.when is not None and _DATED.search(found.part) and not _FROM_ON.search(c.event.content))
         or _OTHERS.search(c.text[: found.gathering.start])
-        or part_blocked(c, found.gathering.start, found.gathering.end)
+        or (part_blocked(c, found.gathering.start, found.gathering.end) and not _attributive(c.text, found))
     ):
         return []
     g = found.gathering
