@@ -22,6 +22,7 @@ from importlib import resources
 
 from memquill.errors import ConfigError
 from memquill.text import comma_part as _comma_part
+from memquill.text import dictionary_words
 
 FILE = "data/gatherings.json"
 
@@ -98,8 +99,8 @@ def find(text: str) -> Gathering | None:
         name, head = m.group(1), text[m.end(1) : m.end()]
         if (moved := _ZH_MOVER.search(name)) is not None:
             # "瑜伽馆把课调到周六": the class is the place's (瑜伽课); "老师把钢琴课…": the one after 把
-            after, before = name[moved.end() :], name[: moved.start()]
-            name = after if len(after) >= 2 else _ZH_PLACE.sub("", before)
+            after = name[moved.end() :]
+            name = after if len(after) >= 2 else _doer_stem(text[: m.start(1) + moved.start()])
             if len(name) >= 2:
                 return Gathering(name + head, False, m.end(1), m.end(), name + head)
             continue
@@ -111,7 +112,16 @@ def find(text: str) -> Gathering | None:
 
 
 _ZH_MOVER = re.compile("[把将]")
-_ZH_PLACE = re.compile("(?:馆|房|室|中心|工作室|教室|会所|俱乐部|学校|机构|那边|那里)$")
+_ZH_DOER = re.compile("(?:馆|房|室|中心|工作室|教室|会所|俱乐部|学校|机构|老师|教练)(?:那边|那里)?$")
+
+
+def _doer_stem(before: str) -> str:
+    """What is taught, from who moved the class ("陶艺工作室" → 陶艺, "钢琴老师" → 钢琴): the last
+    dictionary word before the place or teacher word, or nothing."""
+    run = re.search(r"[\u4e00-\u9fff]+$", before)
+    stem = _ZH_DOER.sub("", run[0]) if run and _ZH_DOER.search(run[0]) else ""
+    words = dictionary_words(stem) if stem else ()
+    return words[-1] if words else ""
 
 
 _ZH_DAY = "[一二三四五六日天]"

@@ -284,6 +284,8 @@ _ZH_ACTION = re.compile(
     r"(?:请|就|才|需要|要|别|不要|先|都|务必|必须|一定要|第一时间|马上|立刻|立即|及时|直接|记得)(.{1,40})$|"
     r"^(?:打|发|找|通知|告诉|联系|回滚|重启|停|用|给|叫|提醒|抄送|切)(.{1,40})$"
 )
+# what the user cannot do is no instruction ("我每次都起不来", "每次都搞不定")
+_ZH_UNABLE = re.compile(r"[\u4e00-\u9fff]不(?:来|了|到|动|着|起|下|住|完|好|定)(?![要需])|没法|没办法")
 _CONSEQUENCE = re.compile(r"(?:那就|就|才|则|便)\S")
 
 
@@ -305,6 +307,7 @@ def instruction(c: Clause) -> list[Candidate]:
     main = _main_part(c)
     if c.language == "zh":  # "如果下雨就取消…": a consequence joined by 就/才/则 is the action
         action = bool(_ZH_ACTION.search(main)) or bool(c.conditions and _CONSEQUENCE.search(c.text))
+        action = action and not _ZH_UNABLE.search(main)
     else:
         action = imperative(main, "en")
     if not action or len(main) < 2:
