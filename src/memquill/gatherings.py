@@ -104,6 +104,7 @@ def find(text: str) -> Gathering | None:
             if len(name) >= 2:
                 return Gathering(name + head, False, m.end(1), m.end(), name + head)
             continue
+        name = name.rpartition("的")[2]  # "我的陶艺课": whose it is, not its name
         while name and name[0] in _ZH_NOT_NAME:  # "上课", "去上瑜伽课": the doing, not the class
             name = name[1:]
         if len(name) >= 2 and name[-1] not in _ZH_NOT_NAME:

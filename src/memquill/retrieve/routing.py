@@ -225,9 +225,11 @@ def route(
     found: list[Slot] = [Slot(subject, k, "words") for k, rx in SLOT_WORDS if rx.search(query)]
     if items := asked.named_item(query):  # "dog's name?", "猫现在叫啥": the pet's name, not the reader's
         found = [*(Slot(i, "name", "words") for i in items), *(s for s in found if s.key != "name")]
-    # "周会现在是周几", "what day is book club on now": the reader's gathering ("When did Melanie
-    # join the book club?" asks about Melanie)
-    if (gathering := gatherings.asked_day(query)) and asked.about_reader(query):
+    # "周会现在是周几", "when does book club meet these days": the reader's gathering unless the
+    # question names someone else ("When did Melanie join the book club?" asks about Melanie)
+    if (gathering := gatherings.asked_day(query)) and (
+        asked.about_reader(query) or not asked.names_other(query)
+    ):
         found.insert(0, Slot(f"event:{gathering}", "recurrence", "words"))
     # "what db is pantrybot on now", "我这阵子上下班主要靠啥": a role word names the slot, before
     # a fixed phrasing it asks about ("我这个手机号挂在哪家运营商": the carrier, not the number);
