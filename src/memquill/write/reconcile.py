@@ -82,8 +82,22 @@ def decide(proposal: Proposal, view: View, policy: Policy, embed: Embed) -> Deci
     seen = _seen(c, view)
     if seen is not None:  # a re-run of work already done (retry, replay, crash)
         return build.nothing(proposal, seen, "already recorded from this evidence")
-    cur = _current(c, view, policy)
-    d = _fresh(proposal, view, policy, embed) if cur is None else _against(proposal, view, policy, embed, cur)
+    if c.attributes.get("ends"):  # "Netflix is cancelled": the open record of that value ends
+        held = next((r for r in view.slot if r.status in OPEN and _same_claim(c, r, policy)), None)
+        if held is None:
+            return Decision(Op.NOOP, c, proposal.scope, "nothing held to end", "")
+        d = (
+            build.end(proposal, held)
+            if not held.read_only
+            else build.flag(proposal, held, "ends a read-only memory", embed)
+        )
+    else:
+        cur = _current(c, view, policy)
+        d = (
+            _fresh(proposal, view, policy, embed)
+            if cur is None
+            else _against(proposal, view, policy, embed, cur)
+        )
     if not d.changes:
         return d
     open_ids = frozenset(r.id for r in view.slot if r.status in OPEN)
@@ -174,8 +188,7 @@ def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: 
     A new value replaces an active one only when it would itself be active: a guess below
     the confidence floor, or a claim awaiting confirmation, is kept beside it for review."""
     c = proposal.candidate
-    ends = bool(c.attributes.get("ends"))
-    if _same_claim(c, cur, policy) and not ends:
+    if _same_claim(c, cur, policy):
         return build.merge(proposal, policy, cur, "same slot, same value: evidence merged")
     if cur.read_only:
         return build.flag(proposal, cur, "conflicts with a read-only memory", embed)
@@ -184,7 +197,7 @@ def _against(proposal: Proposal, view: View, policy: Policy, embed: Embed, cur: 
         return build.flag(proposal, cur, why, embed)
     if c.source is Source.EXTERNAL and not policy.external_can_activate:
         return build.flag(proposal, cur, "external content cannot replace memory", embed)
-    if ends or c.attributes.get("correction"):
+    if c.attributes.get("correction"):
         return build.invalidate(proposal, policy, cur, embed)
     said_now = _said_now(c, policy)
     if said_now:  # the slot's attribute stated again, with another value, as how things are

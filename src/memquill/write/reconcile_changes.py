@@ -182,6 +182,17 @@ def insert_history(p: Proposal, view: View, cur: MemoryRecord, start: datetime, 
     return Decision(Op.ADD, c, p.scope, why, rec.id, target=cur, changes=tuple(changes))
 
 
+def end(p: Proposal, cur: MemoryRecord) -> Decision:
+    """The user ended what the record holds ("Netflix is cancelled"): it held until the turn
+    said so, and nothing new is written (``write/endings.py``)."""
+    c = p.candidate
+    why = "ended by the user"
+    old = _next(cur, p.now, status=Status.INVALIDATED, valid_to=c.observed_at or p.now)
+    audit = Audit(RevisionOp.INVALIDATE, p.actor, why, tuple(c.evidence))
+    changes = (Update(old, cur.revision, audit, reindex=False),)
+    return Decision(Op.INVALIDATE, c, p.scope, why, cur.id, target=cur, changes=changes)
+
+
 def invalidate(p: Proposal, policy: Policy, cur: MemoryRecord, embed: Embed) -> Decision:
     """The old value no longer holds (it ended), or never held (a correction)."""
     c = p.candidate

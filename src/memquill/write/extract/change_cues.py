@@ -207,12 +207,12 @@ _SEGMENT = re.compile(r"[，,。.;；!！?？:：—]")
 
 
 @cache
-def _set_aside() -> tuple[re.Pattern[str], ...]:
-    """The set-aside phrases of ``data/change_cues.json`` as patterns: a phrase with an X
-    encloses its value ("sold my X") or whom it went to ("给X用了"); one without an X says so of
-    whatever its segment names."""
+def _aside(section: str) -> tuple[re.Pattern[str], ...]:
+    """The phrases of a section (``set_aside``, ``ended``) of ``data/change_cues.json`` as
+    patterns: a phrase with an X encloses its value ("sold my X") or whom it went to ("给X用了");
+    one without an X says so of whatever its segment names."""
     out = []
-    for w in _phrases("set_aside"):
+    for w in _phrases(section):
         if "X" in w:
             head, tail = (re.escape(x) for x in w.split("X", 1))
             b = r"(?<![\w'])" if w.isascii() else ""
@@ -222,6 +222,20 @@ def _set_aside() -> tuple[re.Pattern[str], ...]:
         else:
             out.append(re.compile(_cue_rx(w, "w"), re.IGNORECASE))
     return tuple(out)
+
+
+@cache
+def _ended_any() -> re.Pattern[str]:
+    """One search for any ended phrase's words: most turns end nothing and pay one search."""
+    parts = {max(w.split("X"), key=len).strip() for w in _phrases("ended")}
+    return re.compile(
+        "|".join(re.escape(p) for p in sorted(parts, key=len, reverse=True) if p), re.IGNORECASE
+    )
+
+
+def says_ended(text: str) -> bool:
+    """Might the text end a value the user held ("cancelled", "卖了", "分手")?"""
+    return _ended_any().search(text) is not None
 
 
 def _segment_of(text: str, at: int, end: int) -> tuple[int, int]:
@@ -254,14 +268,39 @@ def set_aside(text: str, value: str) -> bool:
         return False
     if value in old_spans(text, [value]):
         return True
+    return _marked(text, value, at, "set_aside")
+
+
+# what someone else ended is not the user's ("cancelled her Netflix", "she sold the Civic", "他把车卖了")
+_THEIRS = re.compile(r"^\s*(?:his|her|their)\b|^(?:他|她)", re.IGNORECASE)
+_THEY_DID = re.compile(r"(?:他|她|他们|她们)$|\b(?:he|she|they|my\s+\w+)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def ends_held(text: str, value: str) -> bool:
+    """Does the clause end ``value`` by itself ("Netflix is cancelled", "Sold the Civic",
+    "爱奇艺会员退订了", "跟大伟分手了": the ``ended`` phrases), the user's own?"""
+    value = _as_said(text, value)
+    if not value or (at := text.casefold().find(value.casefold())) < 0:
+        return False
+    return _marked(text, value, at, "ended")
+
+
+def _marked(text: str, value: str, at: int, section: str) -> bool:
+    """Does a phrase of ``section`` enclose ``value`` (said at ``at``) as its X, or follow it
+    in its segment within ``NEAR`` characters?"""
     end = at + len(value)
     lo, hi = _segment_of(text, at, end)
     seg = text[lo:hi]
-    for rx in _set_aside():
+    for rx in _aside(section):
         for m in rx.finditer(seg):
             x = m.start("v") + lo if "v" in m.groupdict() else -1
             inside = x >= 0 and (value.casefold() in m.group("v").casefold() or 0 <= at - x <= NEAR)
-            if inside or 0 <= m.start() + lo - end <= NEAR:
+            after = 0 <= m.start() + lo - end <= NEAR
+            if section == "ended":  # the user's own, and an X phrase's X is the value
+                if _THEY_DID.search(seg[: m.start()]) or (x >= 0 and _THEIRS.match(seg[m.start("v") :])):
+                    continue
+                after = after and x < 0
+            if inside or after:
                 return True  # the value in the phrase's X, or the phrase said right after it
     return False
 
@@ -312,7 +351,7 @@ def kept_beside(text: str) -> bool:
 
 def sets_aside_any(text: str) -> bool:
     """Does the clause set anything aside (an old cue, or a set-aside phrase)?"""
-    return any(c.kind == "old" for c in find(text)) or any(rx.search(text) for rx in _set_aside())
+    return any(c.kind == "old" for c in find(text)) or any(rx.search(text) for rx in _aside("set_aside"))
 
 
 def leading(text: str, value: str) -> tuple[str, str] | None:

@@ -1,0 +1,99 @@
+"""An ending said by itself: "Netflix is cancelled", "Sold the Civic", "爱奇艺会员退订了", "跟大伟分了".
+
+The user ends a value they held without naming a new one, so no extractor reads a change —
+and the value named is read, if at all, as held ("Netflix is cancelled" → a streaming service
+Netflix). What ends is known, though: an open record of the user holds that value. The
+record is ended (the candidate carries ``ends``, so reconciliation invalidates it from the
+turn's time on, and writes nothing new), and a candidate of the turn stating the ended value
+as held is dropped. The words that end are data (``ended`` in ``data/change_cues.json``,
+``change_cues.ends_held``); one search decides that a turn ends nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memquill.model import Candidate, Event, Level, MemoryRecord, MemoryType, Polarity, Role, Trust
+from memquill.model.candidate import Trigger
+from memquill.model.query import RecordFilter
+from memquill.model.record import Source
+from memquill.store.base import Store
+from memquill.write.extract.change_cues import ends_held, says_ended
+
+LOOKUP_LIMIT = 500  # the reader's open records scanned for the ended value (newest first)
+
+
+def apply(events: Sequence[Event], store: Store, found: Sequence[Candidate]) -> list[Candidate]:
+    """``found`` without the candidates that state an ended value as held, with one ``ends``
+    candidate per open record of the user that a turn ended."""
+    ended_by: dict[str, Event] = {}
+    for e in events:
+        if (
+            e.role is Role.USER
+            and e.source is Trust.USER
+            and isinstance(e.content, str)
+            and says_ended(e.content)
+        ):
+            ended_by[e.id] = e
+    if not ended_by:
+        return list(found)
+    kept, out, dropped = [], [], []
+    for c in found:
+        said = ended_by.get(c.evidence[0]) if c.evidence else None
+        if (
+            said is not None
+            and c.value
+            and c.polarity is Polarity.POSITIVE
+            and ends_held(said.content, c.value)
+        ):
+            dropped.append(c)
+        else:
+            kept.append(c)
+    for e in ended_by.values():
+        gone = [c for c in dropped if c.evidence[0] == e.id]
+        out += [_ending(r, e) for r in _held(store, e, gone)]
+    return [*kept, *out]
+
+
+def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecord]:
+    """The user's open records the turn ends: their value said and ended in it, or holding a
+    dropped candidate's value in the same slot ("Sold the Civic" ends "Honda Civic")."""
+    out = []
+    for r in store.find(RecordFilter(e.scope, at=e.occurred_at), limit=LOOKUP_LIMIT):
+        if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
+            continue
+        said = len(r.value) >= (3 if r.value.isascii() else 2) and _names(e.content, r.value)
+        if (said and ends_held(e.content, r.value)) or any(
+            c.key == r.key and c.subject == r.subject and _names(r.value, c.value or "") for c in gone
+        ):
+            out.append(r)
+    return out
+
+
+def _names(text: str, value: str) -> bool:
+    """Is ``value`` said in ``text`` (whole words, for Latin script)?"""
+    if not value:
+        return False
+    if not value.isascii():
+        return value.casefold() in text.casefold()
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _ending(rec: MemoryRecord, e: Event) -> Candidate:
+    return Candidate(
+        type=rec.type,
+        subject=rec.subject,
+        key=rec.key,
+        value=rec.value,
+        content=rec.content,
+        observed_at=e.occurred_at,
+        confidence=0.9,
+        source=Source.EXPLICIT,
+        evidence=[e.id],
+        level=Level.PROJECT if rec.subject.startswith("project:") else Level.USER,
+        language=rec.language,
+        trigger=Trigger.SIGNAL,
+        attributes={"ends": True, "tz": e.timezone},
+        rule="ending.by_value",
+    )
