@@ -16,9 +16,11 @@ from collections.abc import Sequence
 
 from memquill.model import Candidate, Event, Level, MemoryRecord, MemoryType, Polarity, Role, Trust
 from memquill.model.candidate import Trigger
+from memquill.model.change import SLOT_OPEN
 from memquill.model.query import RecordFilter
 from memquill.model.record import Source
 from memquill.store.base import Store
+from memquill.text import dictionary_words
 from memquill.write.extract.change_cues import ends_held, says_ended
 
 LOOKUP_LIMIT = 500  # the reader's open records scanned for the ended value (newest first)
@@ -60,15 +62,27 @@ def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecor
     """The user's open records the turn ends: their value said and ended in it, or holding a
     dropped candidate's value in the same slot ("Sold the Civic" ends "Honda Civic")."""
     out = []
-    for r in store.find(RecordFilter(e.scope, at=e.occurred_at), limit=LOOKUP_LIMIT):
+    for r in store.find(RecordFilter(e.scope, at=e.occurred_at, statuses=SLOT_OPEN), limit=LOOKUP_LIMIT):
         if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
             continue
-        said = len(r.value) >= (3 if r.value.isascii() else 2) and _names(e.content, r.value)
-        if (said and ends_held(e.content, r.value)) or any(
-            c.key == r.key and c.subject == r.subject and _names(r.value, c.value or "") for c in gone
-        ):
+        if any(
+            _names(e.content, f) and ends_held(e.content, f) for f in _said_forms(e.content, r.value)
+        ) or any(c.key == r.key and c.subject == r.subject and _names(r.value, c.value or "") for c in gone):
             out.append(r)
     return out
+
+
+def _said_forms(text: str, value: str) -> list[str]:
+    """How the turn names a held value: whole when it says it whole, else by its last Latin
+    word ("Honda Civic" → Civic) or its last Chinese words ("本田飞度" → 飞度)."""
+    if len(value) < (3 if value.isascii() else 2):
+        return []
+    if _names(text, value):
+        return [value]
+    words = value.split() if value.isascii() else list(dictionary_words(value))
+    if value.isascii():
+        return [words[-1]] if len(words) > 1 and len(words[-1]) >= 3 and words[-1].isalpha() else []
+    return ["".join(words[i:]) for i in range(1, len(words)) if len("".join(words[i:])) >= 2]
 
 
 def _names(text: str, value: str) -> bool:
