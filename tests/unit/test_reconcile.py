@@ -143,6 +143,15 @@ def invalidated(valid_to: datetime | None) -> Callable[[Decision], None]:
     return check
 
 
+def ended_at(valid_to: datetime) -> Callable[[Decision], None]:
+    def check(d: Decision) -> None:
+        old = updated(d, "old")
+        assert old.status is Status.INVALIDATED and old.valid_to == valid_to and old.superseded_by is None
+        assert not [c for c in d.changes if isinstance(c, Create)]
+
+    return check
+
+
 def history_between(d: Decision) -> None:
     """Said late: 'old' (−10d) ← new (−5d) ← 'cur' (now−1d) with the chain relinked."""
     new = created(d)
@@ -231,9 +240,9 @@ ROWS = [
     Row("a correction invalidates: the old value never held", cand(attributes={"correction": True}),
         Op.INVALIDATE, "corrected by the user", slot=(rec("old", valid_from=NOW - 9 * DAY),),
         check=invalidated(NOW - 9 * DAY)),
-    Row("an ended fact is invalidated, even with the same value",
-        cand(value="coffee", attributes={"ends": True}), Op.INVALIDATE, "no longer holds",
-        slot=(OLD,), check=invalidated(NOW)),
+    Row("an ended value is invalidated from then on, and nothing new is written",
+        cand(value="coffee", attributes={"ends": True}), Op.INVALIDATE, "ended by the user",
+        slot=(OLD,), check=ended_at(NOW)),
     Row("a late older value is inserted into the chain as history",
         cand(observed_at=NOW - 5 * DAY), Op.ADD, "older value of this slot, kept as history",
         slot=(rec("cur", value="milk", supersedes="old", observed_at=NOW - DAY),),
@@ -361,6 +370,9 @@ ROWS = [
         "already recorded from this evidence",
         slot=(rec("old", value="咖啡", polarity=Polarity.NEGATIVE), rec("tea", value="普洱", evidence=["evt-old"])),
         check=writes_nothing),
+    Row("an ending of a value not held writes nothing",
+        cand(value="coffee", attributes={"ends": True}), Op.NOOP, "nothing held to end",
+        slot=(rec("old", value="tea"),), check=writes_nothing),
 ]
 # fmt: on
 

@@ -109,7 +109,7 @@ def needs_near(proposal: Proposal, view: View, policy: Policy) -> bool:
     """Whether ``decide`` will look at near-duplicates, given the slot: a loader reads them
     only then (a lexical search per re-run or same-slot update would dominate the cost)."""
     c = proposal.candidate
-    if c.type is MemoryType.TASK_OUTCOME:
+    if c.type is MemoryType.TASK_OUTCOME or c.attributes.get("ends"):
         return False
     if c.type is MemoryType.TEMPORARY:
         return True
