@@ -273,7 +273,9 @@ def set_aside(text: str, value: str) -> bool:
 
 # what someone else ended is not the user's ("cancelled her Netflix", "she sold the Civic", "他把车卖了")
 _THEIRS = re.compile(r"^\s*(?:his|her|their)\b|^(?:他|她)", re.IGNORECASE)
-_THEY_DID = re.compile(r"(?:他|她|他们|她们)(?:把|将)?$|\b(?:he|she|they|my\s+\w+)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_THEY_DID = re.compile(
+    r"(?:他|她|他们|她们)(?:把|将)?$|\b(?:he|she|they|my\s+\w+)\s+(?:\w+\s+)?$", re.IGNORECASE
+)
 
 
 def ends_held(text: str, value: str) -> bool:
