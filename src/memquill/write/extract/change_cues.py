@@ -303,6 +303,14 @@ def _marked(text: str, value: str, at: int, section: str) -> bool:
                 if any(_THEY_DID.search(d) for d in doers) or (x >= 0 and _THEIRS.match(seg[m.start("v") :])):
                     continue
                 after = after and x < 0
+                # the value inside the X: up to its tail ("离开X了"), or a few words into an X
+                # that ends the phrase ("sold the old Civic")
+                tail_less = x >= 0 and m.end("v") == m.end()
+                inside = (
+                    x >= 0
+                    and x <= at
+                    and (at + len(value) <= m.end("v") + lo or (tail_less and at - x <= NEAR))
+                )
             if inside or after:
                 return True  # the value in the phrase's X, or the phrase said right after it
     return False
