@@ -305,7 +305,7 @@ def _marked(text: str, value: str, at: int, section: str) -> bool:
                 after = after and x < 0
                 # the value inside the X: up to its tail ("离开X了"), or a few words into an X
                 # that ends the phrase ("sold the old Civic")
-                tail_less = x >= 0 and m.end("v") == m.end()
+                tail_less = x >= 0 and m.end("v") == m.end() and (at == x or value.isascii())
                 inside = (
                     x >= 0
                     and x <= at
