@@ -174,6 +174,10 @@ class Attribute(_Frozen):
                 return set(group.kinds)
         return set()
 
+    def kinds_at(self, text: str, span: tuple[int, int]) -> set[str]:
+        """The kinds named in ``text`` where ``span`` stands."""
+        return self._kinds_named(text, span)
+
     def _kinds_named(self, text: str, span: tuple[int, int] | None) -> set[str]:
         """The kinds named in ``text`` (overlapping ``span`` when given)."""
         hits = [(m.start(), m.end(), kind) for kind, rx in self._kind_words for m in rx.finditer(text)]
@@ -206,6 +210,11 @@ class Catalogue(_Frozen):
 
     def keys(self) -> list[str]:
         return [a.key for a in self.attributes]
+
+    def names_thing(self, text: str, start: int, end: int) -> bool:
+        """Does ``text[start:end]`` stand inside a word some attribute's kinds name ("卡罗" of
+        "卡罗拉", "凯美瑞": a car)? Then it is a thing, not someone named."""
+        return any(a.kinds_at(text, (start, end)) for a in self.attributes)
 
     def relation(self, word: str) -> str | None:
         """The relation key a word names ("表妹" → ``cousin``, "Boss" → ``manager``)."""

@@ -104,3 +104,24 @@ def test_a_value_ended_before_it_was_held_is_not_stored_as_held(
     say(mem_modes, clock, [turn], "s0")
     held = [r.value for r in mem_modes.records(user="u", statuses=["active", "candidate"]) if r.key == key]
     assert value not in held, held
+
+
+@pytest.mark.parametrize(
+    ("turns", "sold", "bought"),
+    [
+        (["我开的是一辆丰田凯美瑞", "凯美瑞上周卖了 换了台理想L6 空间大多了"], "丰田凯美瑞", "理想L6"),
+        (
+            ["I drive a 2016 Subaru Outback", "sold the Outback and picked up a Kia EV6, loving it so far"],
+            "Subaru Outback",
+            "Kia EV6",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_the_car_bought_after_the_one_sold_is_the_users(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], sold: str, bought: str
+) -> None:
+    """The new car stays, the user's ("凯美瑞上周卖了" names a car, not a person called 凯美瑞)."""
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    cars = {(r.subject, r.value) for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "vehicle"}
+    assert ("user", bought) in cars and not [v for _, v in cars if v and sold.split()[-1][-2:] in v], cars

@@ -415,8 +415,8 @@ def _opening(text: str) -> tuple[str, bool] | None:
     name = shaped or name
     if name is None or not re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[len(name) :]) or _SAYS.match(t, len(name)):
         return None
-    if _THE_WORD.match(t, len(name)) or _thing_or_kin(name):
-        return None  # "小七这名字我越叫越不顺口": the name as a word, not someone
+    if _THE_WORD.match(t, len(name)) or _thing_or_kin(name) or load().names_thing(t[:16], 0, len(name)):
+        return None  # "小七这名字我越叫越不顺口": the name as a word, not someone; "凯美瑞上周卖了": a car
     return name, shaped is not None and _plain_zh(name) and not place_name(name)
 
 
