@@ -125,3 +125,23 @@ def test_the_car_bought_after_the_one_sold_is_the_users(
     say_apart(mem_e5, clock, turns, gap_days=30)
     cars = {(r.subject, r.value) for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "vehicle"}
     assert ("user", bought) in cars and not [v for _, v in cars if v and sold.split()[-1][-2:] in v], cars
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "value"),
+    [
+        (["我住在深圳，南山这边", "我姐离开深圳了，去了杭州一家电商公司"], "city", "深圳"),
+        (
+            ["I drive a 2016 Subaru Outback", "my brother sold his Outback to a guy from work"],
+            "vehicle",
+            "Subaru Outback",
+        ),
+    ],
+    ids=["zh-sister-left", "en-brother-sold"],
+)
+def test_what_a_relative_ended_leaves_the_users_value(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, value: str
+) -> None:
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    recs = _records(mem_e5, key, value)
+    assert recs and Status.INVALIDATED not in [s for s, _ in recs], recs

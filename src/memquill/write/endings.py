@@ -22,6 +22,7 @@ from memquill.model.record import Source
 from memquill.store.base import Store
 from memquill.text import dictionary_words
 from memquill.write.extract.change_cues import ends_held, says_ended
+from memquill.write.extract.subjects import about_other
 
 LOOKUP_LIMIT = 500  # the reader's open records scanned for the ended value (newest first)
 
@@ -62,8 +63,11 @@ def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecor
     """The user's open records the turn ends: their value said and ended in it, or holding a
     dropped candidate's value in the same slot ("Sold the Civic" ends "Honda Civic")."""
     out = []
+    other = about_other(e.content)  # "我姐离开深圳了": the sister's city, not the user's
     for r in store.find(RecordFilter(e.scope, at=e.occurred_at, statuses=SLOT_OPEN), limit=LOOKUP_LIMIT):
         if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
+            continue
+        if other is not None and r.subject != f"person:{other[0]}":
             continue
         if any(
             _names(e.content, f) and ends_held(e.content, f) for f in _said_forms(e.content, r.value)

@@ -272,6 +272,8 @@ def set_aside(text: str, value: str) -> bool:
 
 
 # what someone else ended is not the user's ("cancelled her Netflix", "she sold the Civic", "他把车卖了")
+# "用了一周回不去了": what the user cannot go back from stays
+_STAYS = re.compile("回不去|离不开|舍不得")
 _THEIRS = re.compile(r"^\s*(?:his|her|their)\b|^(?:他|她)", re.IGNORECASE)
 _THEY_DID = re.compile(
     r"(?:他|她|他们|她们)(?:把|将)?$|\b(?:he|she|they|my\s+\w+)\s+(?:\w+\s+)?$", re.IGNORECASE
@@ -299,6 +301,8 @@ def _marked(text: str, value: str, at: int, section: str) -> bool:
             inside = x >= 0 and (value.casefold() in m.group("v").casefold() or 0 <= at - x <= NEAR)
             after = 0 <= m.start() + lo - end <= NEAR
             if section == "ended":  # the user's own, and an X phrase's X is the value
+                if _STAYS.search(m.group(0)):
+                    continue
                 doers = (seg[: m.start()], seg[: at - lo])  # who did it: said before the phrase or the value
                 if any(_THEY_DID.search(d) for d in doers) or (x >= 0 and _THEIRS.match(seg[m.start("v") :])):
                     continue
