@@ -41,7 +41,10 @@ _ROLE_EN = (
 )
 _MADE_ME = re.compile(r"\b(?:made|named|appointed|promoted) me\b|把我|让我|任命我|我被", re.IGNORECASE)
 # the heads of roles someone is made ("made me tech lead", "named me team captain")
-_ROLE_EN_MORE = r"head|owner|captain|chair|coordinator|officer|editor|supervisor|rep|admin|maintainer"
+_ROLE_EN_MORE = (
+    r"head|owner|captain|chair|coordinator|officer|editor|supervisor|rep|admin|maintainer|"
+    r"chef|cook|specialist|associate|assistant|principal|sergeant|foreman"
+)
 _NOT_NAME = (
     r"Chinese|Japanese|American|British|German|French|Canadian|Indian|Korean|Australian|"
     r"Italian|Spanish|Russian|Dutch|Swiss|Swedish|English|Irish|Mexican|Brazilian|Vegan|"
@@ -278,7 +281,12 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:made|named|appointed|promoted) me(?: to)? (?:the |a |an |our )?",
             rf"((?:[a-z][\w-]*\s){{0,3}}(?:{_ROLE_EN}|{_ROLE_EN_MORE})s?)(?=\s+(?:for|of|on|at|in|from)\b|\s*[,.;!?]|$)|",
             r"(?:把我(?:提|升|调)(?:成|为|到)了?|让我(?:当|做|担任)|任命我(?:为|当)|我被(?:提拔|任命|提|升)(?:为|成)了?)",
-            rf"([\u4e00-\u9fff]{{1,8}}?(?:{_JOB_END_ZH}|{_ROLE_ZH}))(?=$|[，,。了的]|\s)",
+            rf"([\u4e00-\u9fff]{{1,8}}?(?:{_JOB_END_ZH}|{_ROLE_ZH}))(?=$|[，,。了的]|\s)|",
+            # the user's own promotion: "下个月开始升行政主管", "终于当上了店长", "got promoted to senior PM"
+            r"(?:(?<![提])升(?:职|级)?(?:为|成|到|做)?|晋升(?:为|到|成)?|提拔(?:为|成)|当上了?)(?:一名|一个|个)?",
+            rf"({_ROLE_ZH_WORD})(?=$|[，,。了的啦]|\s)|",
+            r"\b(?:got|been|was|am|i'm|getting|finally) promoted to (?:the |a |an )?",
+            rf"((?:[a-z][\w-]*\s){{0,3}}(?:{_ROLE_EN}|{_ROLE_EN_MORE})s?)(?=\s+(?:for|of|on|at|in|from)\b|\s*[,.;!?]|$)",
         ),
     ),
     # "我在顺丰当快递员", "我是REI的销售助理", "I'm a sales associate at REI": a role no lexicon
@@ -302,7 +310,7 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
         rx(
             r"(?:从[^，,。]{1,12}?(?:转岗|转行|转|调)|转岗|转行|调岗)(?:成|做|到|为|去做|去当|当)?了?(?:一名|一个|个)?",
             rf"({_ROLE_ZH_WORD})(?=$|[，,。了的啦]|\s)|",
-            r"^(?:我)?(?:当|做|干)(?:了)?",
+            r"^(?:我)?(?:当|做|干)(?:上|了)?",
             rf"({_ROLE_ZH_WORD})的?(?=第[一二三四五六七八九十两\d]{{1,3}}(?:天|周|个月|年)|",
             r"(?:已经|快|都)?[一二三四五六七八九十两半\d]{1,3}(?:天|周|个?月|年)了)|",
             r"\b(?:switched|moved|transferred|changed|went) (?:careers? |roles? |jobs? |teams? |over )?",
