@@ -406,11 +406,21 @@ def _opening(text: str) -> tuple[str, bool] | None:
         first = name.split()[0]
         return name, given_name(first) and not truecase.word_too(first) and not place_name(first)
     if t.isascii():
+        # "took Mia to the allergist, she's allergic to dust mites": the one taken is who it is about
+        if (taken := _TAKEN_EN.match(t)) and (m := re.match(r"[A-Z][a-z]+\b", t[taken.end() :])):
+            first = m.group(0)
+            if given_name(first) and not truecase.word_too(first) and not place_name(first):
+                return first, True
         return None
     cut = pos_cut(t[:16])
     shaped = _zh_name_shape(t, cut)
     if shaped is None and name is None and cut and cut[0][1].startswith("t") and len(cut) > 1:
         t = t[len(cut[0][0]) :].lstrip()
+        cut = pos_cut(t[:16])
+        shaped = _zh_name_shape(t, cut)
+    if shaped is None and name is None and (done_for := _FOR.match(t)):
+        # "暑假给乐乐报了个围棋课", "今天带乐乐复诊": what is done for them is about them
+        t = t[done_for.end() :]
         shaped = _zh_name_shape(t, pos_cut(t[:16]))
     name = shaped or name
     if name is None or not re.match(r"[\u4e00-\u9fffA-Za-z0-9]", t[len(name) :]) or _SAYS.match(t, len(name)):
@@ -418,6 +428,14 @@ def _opening(text: str) -> tuple[str, bool] | None:
     if _THE_WORD.match(t, len(name)) or _thing_or_kin(name) or load().names_thing(t[:16], 0, len(name)):
         return None  # "小七这名字我越叫越不顺口": the name as a word, not someone; "凯美瑞上周卖了": a car
     return name, shaped is not None and _plain_zh(name) and not place_name(name)
+
+
+_FOR = re.compile("[给带帮陪替]")
+_TAKEN_EN = re.compile(
+    r"(?:(?:just|finally|today|yesterday)\s+)?(?:took|take|taking|brought|bring|dropped|drop|picked up|"
+    r"signed|enrolled|registered)\s+",
+    re.IGNORECASE,
+)
 
 
 def _plain_zh(name: str) -> bool:
