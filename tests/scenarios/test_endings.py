@@ -145,3 +145,30 @@ def test_what_a_relative_ended_leaves_the_users_value(
     say_apart(mem_e5, clock, turns, gap_days=30)
     recs = _records(mem_e5, key, value)
     assert recs and Status.INVALIDATED not in [s for s, _ in recs], recs
+
+
+@pytest.mark.parametrize(
+    ("turns", "subject", "name"),
+    [
+        (["我室友叫小周，在医院上班", "小周下个月搬走了，得重新找人合租"], "person:roommate", "小周"),
+        (
+            [
+                "My manager is Dana, she's pretty chill",
+                "Dana left the company last week, no idea who we'll get",
+            ],
+            "person:manager",
+            "Dana",
+        ),
+    ],
+    ids=["zh-roommate-moved-out", "en-manager-left"],
+)
+def test_someone_who_left_is_no_longer_who_the_relation_names(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], subject: str, name: str
+) -> None:
+    say_apart(mem_e5, clock, turns, gap_days=30)
+    names = [
+        (r.status, r.value)
+        for r in mem_e5.records(user="u", statuses=None)
+        if r.subject == subject and r.key == "name"
+    ]
+    assert names and all(s is Status.INVALIDATED for s, v in names if v == name), names

@@ -67,8 +67,12 @@ def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecor
     for r in store.find(RecordFilter(e.scope, at=e.occurred_at, statuses=SLOT_OPEN), limit=LOOKUP_LIMIT):
         if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
             continue
-        if other is not None and r.subject != f"person:{other[0]}":
-            continue
+        if (
+            other is not None
+            and r.subject != f"person:{other[0]}"
+            and not (r.key == "name" and r.value == other[1])
+        ):
+            continue  # someone else's, unless the one named is who the record names ("小林月底搬走了")
         if any(
             _names(e.content, f) and ends_held(e.content, f) for f in _said_forms(e.content, r.value)
         ) or any(c.key == r.key and c.subject == r.subject and _names(r.value, c.value or "") for c in gone):
