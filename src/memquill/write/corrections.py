@@ -90,11 +90,25 @@ def _holding(store: Store, e: Event, wrong: str) -> MemoryRecord | None:
 
 def _corrected(rec: MemoryRecord, e: Event, right: str, wrong: str) -> Candidate:
     content = rec.content.replace(wrong, right) if wrong in rec.content else f"{rec.content} ({right})"
+    attributes = {"correction": True, "corrects": wrong}
+    return of_record(rec, e, right, content, attributes, "correction.by_value", Trigger.BACKGROUND)
+
+
+def of_record(
+    rec: MemoryRecord,
+    e: Event,
+    value: str | None,
+    content: str,
+    attributes: dict[str, object],
+    rule: str,
+    trigger: Trigger,
+) -> Candidate:
+    """A candidate for ``rec``'s slot said by the user in ``e`` (a correction, an ending)."""
     return Candidate(
         type=rec.type,
         subject=rec.subject,
         key=rec.key,
-        value=right,
+        value=value,
         content=content,
         observed_at=e.occurred_at,
         confidence=0.9,
@@ -102,7 +116,7 @@ def _corrected(rec: MemoryRecord, e: Event, right: str, wrong: str) -> Candidate
         evidence=[e.id],
         level=Level.PROJECT if rec.subject.startswith("project:") else Level.USER,
         language=rec.language,
-        trigger=Trigger.BACKGROUND,
-        attributes={"correction": True, "corrects": wrong, "tz": e.timezone},
-        rule="correction.by_value",
+        trigger=trigger,
+        attributes={**attributes, "tz": e.timezone},
+        rule=rule,
     )

@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memquill.model import Candidate, Event, Level, MemoryRecord, MemoryType, Polarity, Role, Trust
+from memquill.model import Candidate, Event, MemoryRecord, MemoryType, Polarity, Role, Trust
 from memquill.model.candidate import Trigger
 from memquill.model.change import SLOT_OPEN
 from memquill.model.query import RecordFilter
-from memquill.model.record import Source
 from memquill.store.base import Store
 from memquill.text import dictionary_words
+from memquill.write.corrections import of_record
 from memquill.write.extract.change_cues import ends_held, says_ended
 from memquill.write.extract.subjects import about_other
 
@@ -103,19 +103,4 @@ def _names(text: str, value: str) -> bool:
 
 
 def _ending(rec: MemoryRecord, e: Event) -> Candidate:
-    return Candidate(
-        type=rec.type,
-        subject=rec.subject,
-        key=rec.key,
-        value=rec.value,
-        content=rec.content,
-        observed_at=e.occurred_at,
-        confidence=0.9,
-        source=Source.EXPLICIT,
-        evidence=[e.id],
-        level=Level.PROJECT if rec.subject.startswith("project:") else Level.USER,
-        language=rec.language,
-        trigger=Trigger.SIGNAL,
-        attributes={"ends": True, "tz": e.timezone},
-        rule="ending.by_value",
-    )
+    return of_record(rec, e, rec.value, rec.content, {"ends": True}, "ending.by_value", Trigger.SIGNAL)
