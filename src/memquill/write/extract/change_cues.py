@@ -271,9 +271,9 @@ def set_aside(text: str, value: str) -> bool:
     return _marked(text, value, at, "set_aside")
 
 
-# what someone else ended is not the user's ("cancelled her Netflix", "she sold the Civic", "他把车卖了")
 # "用了一周回不去了": what the user cannot go back from stays
 _STAYS = re.compile("回不去|离不开|舍不得")
+# what someone else ended is not the user's ("cancelled her Netflix", "she sold the Civic", "他把车卖了")
 _THEIRS = re.compile(r"^\s*(?:his|her|their)\b|^(?:他|她)", re.IGNORECASE)
 _THEY_DID = re.compile(
     r"(?:他|她|他们|她们)(?:把|将)?$|\b(?:he|she|they|my\s+\w+)\s+(?:\w+\s+)?$", re.IGNORECASE

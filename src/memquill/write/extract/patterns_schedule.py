@@ -30,8 +30,8 @@ _OTHERS = re.compile(
 _FROM_ON = re.compile(r"(?:起|开始|以后|往后)|\b(?:starting|from|as of|beginning)\b", re.IGNORECASE)
 
 
-# a resolved time's label names its year ("2024年3月6日（周三）", "2024-03-12 (Tuesday)", "week 10 of 2024")
 _DAY_NAME = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+# a resolved time's label names its year ("2024年3月6日（周三）", "2024-03-12 (Tuesday)", "week 10 of 2024")
 _DATED = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
