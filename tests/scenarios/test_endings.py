@@ -153,16 +153,16 @@ def test_what_a_relative_ended_leaves_the_users_value(
         (["我室友叫小周，在医院上班", "小周下个月搬走了，得重新找人合租"], "person:roommate", "小周"),
         (
             [
-                "My manager is Dana, she's pretty chill",
-                "Dana left the company last week, no idea who we'll get",
+                "My roommate is Sam, he works nights at the hospital",
+                "Sam moved out last weekend, the flat's so quiet now",
             ],
-            "person:manager",
-            "Dana",
+            "person:roommate",
+            "Sam",
         ),
     ],
-    ids=["zh-roommate-moved-out", "en-manager-left"],
+    ids=["zh-roommate-moved-out", "en-roommate-moved-out"],
 )
-def test_someone_who_left_is_no_longer_who_the_relation_names(
+def test_a_roommate_who_moved_out_is_no_longer_the_roommate(
     mem_e5: Memory, clock: FixedClock, turns: list[str], subject: str, name: str
 ) -> None:
     say_apart(mem_e5, clock, turns, gap_days=30)
