@@ -21,8 +21,8 @@ from functools import cache
 from importlib import resources
 
 from memquill.errors import ConfigError
+from memquill.text import ZH_SPACE, dictionary_words
 from memquill.text import comma_part as _comma_part
-from memquill.text import dictionary_words
 
 FILE = "data/gatherings.json"
 
@@ -168,13 +168,10 @@ _MOVED = re.compile(
 )
 
 
-_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
-
-
 def _own(text: str, start: int, end: int) -> str:
     """The part of a text around a span (``text.comma_part``), a Chinese turn typed with spaces
     cut at them too: "瑜伽馆把课调到周六上午了 我反而能去了" — what was gone to is not the class's day."""
-    return _comma_part(_ZH_SPACE.sub(lambda m: "，" * len(m[0]), text), start, end)
+    return _comma_part(ZH_SPACE.sub(lambda m: "，" * len(m[0]), text), start, end)
 
 
 def _occasion(part: str) -> bool:

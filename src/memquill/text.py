@@ -182,6 +182,8 @@ def norm_value(text: str | None) -> str:
     return re.sub(r"[\s\W_]+", "", (text or "").casefold())
 
 
+# a space between two Chinese characters: where a turn typed with spaces ends a part ("周会改到周一了 我懵")
+ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
 _PART = re.compile(r"[，,;；]|\s(?:but|because|since|so|and then)\s|\s{2,}")
 
 

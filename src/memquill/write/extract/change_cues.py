@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -268,7 +268,12 @@ def set_aside(text: str, value: str) -> bool:
         return False
     if value in old_spans(text, [value]):
         return True
-    return _marked(text, value, at, "set_aside")
+    end = at + len(value)
+    for m, x, _seg, lo in _phrase_hits(text, at, end, "set_aside"):
+        inside = x >= 0 and (value.casefold() in m.group("v").casefold() or 0 <= at - x <= NEAR)
+        if inside or 0 <= m.start() + lo - end <= NEAR:
+            return True  # the value in the phrase's X, or the phrase said right after it
+    return False
 
 
 # "用了一周回不去了": what the user cannot go back from stays
@@ -282,42 +287,38 @@ _THEY_DID = re.compile(
 
 def ends_held(text: str, value: str) -> bool:
     """Does the clause end ``value`` by itself ("Netflix is cancelled", "Sold the Civic",
-    "爱奇艺会员退订了", "跟大伟分手了": the ``ended`` phrases), the user's own?"""
+    "爱奇艺会员退订了", "跟大伟分手了": the ``ended`` phrases), the user's own? Stricter than
+    ``set_aside``: an X phrase's X must hold the value — up to its tail ("离开X了"), or a few words
+    in when the X ends the phrase ("sold the old Civic"; Chinese: right there) — and a phrase
+    without an X must follow it."""
     value = _as_said(text, value)
     if not value or (at := text.casefold().find(value.casefold())) < 0:
         return False
-    return _marked(text, value, at, "ended")
-
-
-def _marked(text: str, value: str, at: int, section: str) -> bool:
-    """Does a phrase of ``section`` enclose ``value`` (said at ``at``) as its X, or follow it
-    in its segment within ``NEAR`` characters?"""
     end = at + len(value)
+    for m, x, seg, lo in _phrase_hits(text, at, end, "ended"):
+        doers = (seg[: m.start()], seg[: at - lo])  # who did it: said before the phrase or the value
+        if _STAYS.search(m.group(0)) or any(_THEY_DID.search(d) for d in doers):
+            continue
+        if x < 0:
+            if 0 <= m.start() + lo - end <= NEAR:
+                return True
+            continue
+        if _THEIRS.match(seg[m.start("v") :]) or at < x:
+            continue
+        tail_less = m.end("v") == m.end() and (at == x or value.isascii())
+        if end <= m.end("v") + lo or (tail_less and at - x <= NEAR):
+            return True
+    return False
+
+
+def _phrase_hits(text: str, at: int, end: int, section: str) -> Iterator[tuple[re.Match[str], int, str, int]]:
+    """The phrases of ``section`` in the segment of ``text[at:end]``: (match, where its X starts
+    in ``text`` or -1, the segment, the segment's start)."""
     lo, hi = _segment_of(text, at, end)
     seg = text[lo:hi]
     for rx in _aside(section):
         for m in rx.finditer(seg):
-            x = m.start("v") + lo if "v" in m.groupdict() else -1
-            inside = x >= 0 and (value.casefold() in m.group("v").casefold() or 0 <= at - x <= NEAR)
-            after = 0 <= m.start() + lo - end <= NEAR
-            if section == "ended":  # the user's own, and an X phrase's X is the value
-                if _STAYS.search(m.group(0)):
-                    continue
-                doers = (seg[: m.start()], seg[: at - lo])  # who did it: said before the phrase or the value
-                if any(_THEY_DID.search(d) for d in doers) or (x >= 0 and _THEIRS.match(seg[m.start("v") :])):
-                    continue
-                after = after and x < 0
-                # the value inside the X: up to its tail ("离开X了"), or a few words into an X
-                # that ends the phrase ("sold the old Civic")
-                tail_less = x >= 0 and m.end("v") == m.end() and (at == x or value.isascii())
-                inside = (
-                    x >= 0
-                    and x <= at
-                    and (at + len(value) <= m.end("v") + lo or (tail_less and at - x <= NEAR))
-                )
-            if inside or after:
-                return True  # the value in the phrase's X, or the phrase said right after it
-    return False
+            yield m, (m.start("v") + lo if "v" in m.groupdict() else -1), seg, lo
 
 
 def _phrases(section: str) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from memquill.keymap import to_catalogue
 from memquill.model import Candidate, Event, MemoryType, Polarity, Role, Source, Trust
-from memquill.text import NOT_AFTER_TITLE, detect_language
+from memquill.text import NOT_AFTER_TITLE, ZH_SPACE, detect_language
 from memquill.write import noise
 from memquill.write.extract import span_path, span_scorer
 from memquill.write.extract.base import ExtractionInput
@@ -125,7 +125,6 @@ _HEDGE = re.compile(
 
 # "我家柯基可乐 两岁 一直吃皇家的粮 最近老软便 是粮的问题吗": a space between Chinese words is how
 # many people type a comma, and the clause's question must not take its statements with it
-_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
 _SEGMENT = re.compile(r"(?<=[，,])\s*")
 _BARE_HEDGE = re.compile(r"^\W*(?:\S+\s+){0,3}\S+\W*$")  # "maybe next spring", "可能吧"
 
@@ -224,7 +223,7 @@ class RuleExtractor:
         correction = bool(CORRECTION.search(text.strip()))
         if explicit and source is Source.EXPLICIT:
             confidence = 0.95
-        body = CORRECTION.sub("", EXPLICIT.sub("", _ZH_SPACE.sub("，", text.strip()), count=1), count=1)
+        body = CORRECTION.sub("", EXPLICIT.sub("", ZH_SPACE.sub("，", text.strip()), count=1), count=1)
         result = []
         for part, asked in (x for p in _CLAUSES.split(body) for x in question_tail(p)):
             if _HEDGE.search(part) and not explicit:

@@ -403,14 +403,13 @@ def _opening(text: str) -> tuple[str, bool] | None:
     names only as far as the model's reading of the clause says a person."""
     t = text.lstrip()
     if (name := person_name(t)) and name.isascii():
-        first = name.split()[0]
-        return name, given_name(first) and not truecase.word_too(first) and not place_name(first)
+        return name, _plain_en(name.split()[0])
     if t.isascii():
         # "took Mia to the allergist, she's allergic to dust mites": the one taken is who it is about
-        if (taken := _TAKEN_EN.match(t)) and (m := re.match(r"[A-Z][a-z]+\b", t[taken.end() :])):
-            first = m.group(0)
-            if given_name(first) and not truecase.word_too(first) and not place_name(first):
-                return first, True
+        taken = _TAKEN_EN.match(t)
+        m = re.match(r"[A-Z][a-z]+\b", t[taken.end() :]) if taken else None
+        if m and _plain_en(m.group(0)):
+            return m.group(0), True
         return None
     cut = pos_cut(t[:16])
     shaped = _zh_name_shape(t, cut)
@@ -428,6 +427,11 @@ def _opening(text: str) -> tuple[str, bool] | None:
     if _THE_WORD.match(t, len(name)) or _thing_or_kin(name) or load().names_thing(t[:16], 0, len(name)):
         return None  # "小七这名字我越叫越不顺口": the name as a word, not someone; "凯美瑞上周卖了": a car
     return name, shaped is not None and _plain_zh(name) and not place_name(name)
+
+
+def _plain_en(first: str) -> bool:
+    """An English given name that is no word people also write nor a city ("Long day…", "Austin")."""
+    return given_name(first) and not truecase.word_too(first) and not place_name(first)
 
 
 _FOR = re.compile("[给带帮陪替]")
