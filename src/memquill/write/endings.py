@@ -6,7 +6,8 @@ Netflix). What ends is known, though: an open record of the user holds that valu
 record is ended (the candidate carries ``ends``, so reconciliation invalidates it from the
 turn's time on, and writes nothing new), and a candidate of the turn stating the ended value
 as held is dropped. The words that end are data (``ended`` in ``data/change_cues.json``,
-``change_cues.ends_held``); one search decides that a turn ends nothing.
+``change_cues.ends_held``); one search decides that a turn ends nothing, and the user's records
+are read in the worker's pass only, as corrections are.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from memquill.write.extract.subjects import about_other
 LOOKUP_LIMIT = 500  # the reader's open records scanned for the ended value (newest first)
 
 
-def apply(events: Sequence[Event], store: Store, found: Sequence[Candidate]) -> list[Candidate]:
-    """``found`` without the candidates that state an ended value as held, with one ``ends``
-    candidate per open record of the user that a turn ended."""
+def apply(events: Sequence[Event], store: Store, found: Sequence[Candidate], look: bool) -> list[Candidate]:
+    """``found`` without the candidates that state an ended value as held (every pass), and with
+    ``look`` (the worker's pass, as for corrections: reading the user's records is no work for
+    the hot path) one ``ends`` candidate per open record of the user that a turn ended."""
     ended_by: dict[str, Event] = {}
     for e in events:
         if (
@@ -53,7 +55,7 @@ def apply(events: Sequence[Event], store: Store, found: Sequence[Candidate]) -> 
             dropped.append(c)
         else:
             kept.append(c)
-    for e in ended_by.values():
+    for e in ended_by.values() if look else ():
         gone = [c for c in dropped if c.evidence[0] == e.id]
         out += [_ending(r, e) for r in _held(store, e, gone)]
     return [*kept, *out]
@@ -103,4 +105,4 @@ def _names(text: str, value: str) -> bool:
 
 
 def _ending(rec: MemoryRecord, e: Event) -> Candidate:
-    return of_record(rec, e, rec.value, rec.content, {"ends": True}, "ending.by_value", Trigger.SIGNAL)
+    return of_record(rec, e, rec.value, rec.content, {"ends": True}, "ending.by_value", Trigger.BACKGROUND)

@@ -221,7 +221,9 @@ class WritePipeline:
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.BACKGROUND in allowed:  # "Sorry, Captain, not Admiral": the slot holding Admiral
             found += corrections.by_value(batch.events, self.store, found)
-        found = endings.apply(batch.events, self.store, found)  # "Netflix is cancelled": that record ends
+        found = endings.apply(
+            batch.events, self.store, found, look=Trigger.BACKGROUND in allowed
+        )  # "Netflix is cancelled": that record ends
         if Trigger.SESSION_END in allowed:
             found += episodes(batch.events, batch.normalised, min_score=self.policy.episode_min_score)
         found = [self.policy.shape(c) for c in found]
