@@ -50,6 +50,7 @@ def apply(events: Sequence[Event], store: Store, found: Sequence[Candidate], loo
             said is not None
             and c.value
             and c.polarity is Polarity.POSITIVE
+            and "changes_from" not in c.attributes  # "ditched telstra for Optus": Optus is taken
             and ends_held(said.content, c.value)
         ):
             dropped.append(c)

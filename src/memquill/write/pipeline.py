@@ -32,6 +32,7 @@ from memquill.write import (
     scoping,
     staleness,
     supposed,
+    swaps,
     timenorm,
     truecase,
 )
@@ -221,6 +222,7 @@ class WritePipeline:
         found = self.extract(batch, use_llm=not allowed <= HOT_TRIGGERS)
         if Trigger.BACKGROUND in allowed:  # "Sorry, Captain, not Admiral": the slot holding Admiral
             found += corrections.by_value(batch.events, self.store, found)
+            found = swaps.by_held(batch, self.store, found)  # "ditched telstra for Optus"
         found = endings.apply(
             batch.events, self.store, found, look=Trigger.BACKGROUND in allowed
         )  # "Netflix is cancelled": that record ends

@@ -254,12 +254,14 @@ def near_duplicate(c: Candidate, near: tuple[Near, ...], policy: Policy, embed: 
 
 def _another_value(rec: MemoryRecord, c: Candidate) -> bool:
     """Is ``c`` another value of the same multi-valued attribute (values coexist there, even
-    when one clause states them together), or of a single-valued one beside the value its
-    clause refuses ("我不喝咖啡，一般都喝普洱": 咖啡 refused, 普洱 the one)?"""
+    when one clause states them together), of a single-valued one beside the value its
+    clause refuses ("我不喝咖啡，一般都喝普洱": 咖啡 refused, 普洱 the one), or the value a
+    clause takes in place of the held one it names ("went back to telstra, optus coverage was
+    rubbish": the hot path merged the turn into Optus, the worker's pass reads Telstra)?"""
     attr = load().get(c.key) if rec.key == c.key else None
     if attr is None or not rec.value or not c.value:
         return False
-    if attr.single and rec.polarity is c.polarity:
+    if attr.single and rec.polarity is c.polarity and "changes_from" not in c.attributes:
         return False
     return canonical(rec.value, attr.value_type) != canonical(c.value, attr.value_type)
 

@@ -248,6 +248,13 @@ def _mentions(kind: Kind, text: str, zh: bool) -> list[tuple[int, int]]:
     return [] if rx is None else [(m.start(), m.end()) for m in rx.finditer(text)]
 
 
+def words_said(key: str, text: str, zh: bool) -> list[str]:
+    """``key``'s kind words as ``text`` says them ("telstra", "渴望"): values of that kind
+    whatever their case."""
+    kind = kinds().get(key)
+    return [] if kind is None else [text[a:b] for a, b in _mentions(kind, text, zh)]
+
+
 # A wish or a supposition owns nothing ("everyone should own a dog", "要是能养只猫就好了").
 _EN_SUPPOSED = re.compile(
     r"\b(?:if|should|would|could|might|wish|hope|want|wants|wanna|someday|imagine)\b", re.IGNORECASE

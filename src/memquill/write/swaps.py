@@ -1,0 +1,193 @@
+"""A change that names the value it leaves: "ditched telstra for Optus", "现在改去一兆韦德了 乐刻太挤".
+
+The turn names no attribute — no "carrier", no "健身房" — and often a value no lexicon
+knows, so no extractor reads which slot changes (and an ending phrase, "ditched telstra", would
+end the held value with nothing after it). The value it leaves is known, though: an open
+record of a single-valued slot holds it. When a user's own turn names that value and, in the
+same segment, a change cue brings in another value of the slot's type ("改去Y", "switched to
+Y") — or the held value is retired there ("ditched X for Y", "moved from X to Y") and another
+follows it — that other value is the slot's new one, and reconciliation supersedes the held
+record like any change. A value of another kind ("Stan" is no carrier, "Melbourne" no gym),
+a held value kept ("still with Telstra", "还在乐刻"), a held value that is itself the new one
+("went back to Telstra") or someone else's change ("我姐把移动换成联通了") changes nothing.
+The user's records are read in the worker's pass only, as corrections and endings are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memquill.catalogue import Attribute, Catalogue, load
+from memquill.model import Candidate, Event, MemoryRecord, MemoryType, Polarity, Role, Trust
+from memquill.model.candidate import Trigger
+from memquill.model.change import SLOT_OPEN
+from memquill.model.query import RecordFilter
+from memquill.store.base import Store
+from memquill.text import is_cjk
+from memquill.write.corrections import of_record
+from memquill.write.endings import LOOKUP_LIMIT, _said_forms
+from memquill.write.extract import change_cues, value_kinds, values
+from memquill.write.extract.base import ExtractionInput
+from memquill.write.extract.lexicon import everyday_word, place_name, tech_roles
+from memquill.write.extract.span_scorer import STRICT
+from memquill.write.extract.subjects import about_other
+
+# a segment of a turn: where the value left and the one taken are said together
+_SEGMENT = re.compile(r"[，,。.;；!！?？:：—\n]")
+# the held value kept, said right before it ("still with Telstra", "还在乐刻", "依旧用移动")
+_KEPT = re.compile(r"(?:\bstill\b|还在|还是|仍然|依旧|依然|照样)[^，,。.;；!！?？]{0,12}$", re.IGNORECASE)
+# …or right after it ("Telstra still does the internet", "乐刻还是照常去")
+_STILL = re.compile(r"\W{0,2}\s*(?:\bstill\b|还|仍|依旧|依然|照样|照常)", re.IGNORECASE)
+# old cues that only say where something comes from: "flew from Sydney to Perth" leaves no city
+_ORIGIN = frozenset({"from", "从"})
+
+
+def by_held(batch: ExtractionInput, store: Store, found: Sequence[Candidate]) -> list[Candidate]:
+    """Candidates for the held slots the batch's user turns change by naming the held value
+    (skipped for a slot an extractor already read in the turn); ``found`` without the turn's
+    vaguer readings of the new value ("uses: optus" beside the carrier Optus)."""
+    cat = load()
+    out: list[Candidate] = []
+    for e in batch.events:
+        if e.role is not Role.USER or e.source is not Trust.USER or not isinstance(e.content, str):
+            continue
+        text = batch.text(e)
+        cues = change_cues.find(text)
+        if not cues or change_cues.kept_beside(text):
+            continue
+        other = about_other(text)
+        for rec, attr, said in _named(store, e, text, cat):
+            if other is not None and rec.subject != f"person:{other[0]}":
+                continue  # "我姐把移动换成联通了": the sister's carrier
+            if any(_reads(c, rec, e) for c in [*found, *out]):
+                continue
+            new = _taken(text, attr, said, cues)
+            if new is not None and new.casefold() not in _read_as_other(found, e, rec.key, cat):
+                out.append(_changed(rec, e, new, _said(text, new)))
+    if not out:
+        return list(found)
+    return [c for c in found if not _vaguer(c, out, cat)] + out
+
+
+def _named(store: Store, e: Event, text: str, cat: Catalogue) -> list[tuple[MemoryRecord, Attribute, str]]:
+    """The open single-valued records whose value the turn names, newest first; one per value."""
+    out: list[tuple[MemoryRecord, Attribute, str]] = []
+    seen: set[str] = set()
+    for r in store.find(RecordFilter(e.scope, at=e.occurred_at, statuses=SLOT_OPEN), limit=LOOKUP_LIMIT):
+        if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
+            continue
+        attr = cat.get(r.key)
+        if attr is None or not attr.single or attr.value_type in STRICT or r.value.casefold() in seen:
+            continue
+        said = next(iter(_said_forms(text, r.value)), None)
+        if said is not None:
+            seen.add(r.value.casefold())
+            out.append((r, attr, said))
+    return out
+
+
+def _reads(c: Candidate, rec: MemoryRecord, e: Event) -> bool:
+    """Did an extractor already read a new value of ``rec``'s slot in ``e``?"""
+    new = c.polarity is Polarity.POSITIVE and (c.value or "").casefold() != (rec.value or "").casefold()
+    return new and c.key == rec.key and c.subject == rec.subject and e.id in c.evidence
+
+
+def _read_as_other(found: Sequence[Candidate], e: Event, key: str, cat: Catalogue) -> set[str]:
+    """Values an extractor read in ``e`` as another typed attribute: not free for the swap."""
+    out = set()
+    for c in found:
+        attr = cat.get(c.key)
+        if c.value and c.key != key and e.id in c.evidence and attr is not None and attr.value_type != "text":
+            out.add(c.value.casefold())
+    return out
+
+
+def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue]) -> str | None:
+    """The value the turn takes in place of ``said`` (a held value), else None."""
+    at = text.casefold().find(said.casefold())
+    after = text[at + len(said) : at + len(said) + 8]
+    if change_cues.introduces(cues, at) or _KEPT.search(text[max(0, at - 20) : at]) or _STILL.match(after):
+        return None  # "went back to Telstra", "still with Telstra", "Telstra still does…": it holds
+    hi = _bounds(text, at)[1]
+    retired = any(
+        c.kind == "old"
+        and c.value_start <= at <= c.value_end
+        and not (attr.value_type == "place" and text[c.start : c.end].casefold() in _ORIGIN)
+        for c in cues
+    ) or change_cues.ends_held(text, said)
+    zh = is_cjk(text)
+    offered = []
+    for span in [*values.spans(attr.value_type, text, zh), *value_kinds.words_said(attr.key, text, zh)]:
+        where = text.find(span)
+        if where < 0 or span in offered or _overlaps(where, span, at, said) or not _fits(attr, span):
+            continue
+        if change_cues.introduces(cues, where) or (retired and at < where < hi):
+            offered.append(span)  # brought in by a change cue, or after the retired value in its segment
+    picked = change_cues.pick(text, offered)
+    return picked[0] if picked else None
+
+
+def _fits(attr: Attribute, span: str) -> bool:
+    """Could ``span`` be a value of ``attr``: no word of another kind ("Stan" for a carrier),
+    no city for what is not a place, no everyday word, no technology of another role?"""
+    s = span.strip()
+    if len(s) < 2 or (s.isascii() and s.islower() and everyday_word(s)):
+        return False
+    kinds = [k for k in value_kinds.kinds() if value_kinds.names_kind(k, s)]
+    if kinds and attr.key not in kinds:
+        return False
+    if attr.value_type != "place" and place_name(s):
+        return False
+    roles = tech_roles(s)
+    return roles is None or attr.key in roles or attr.value_type != "tech"
+
+
+def _overlaps(where: int, span: str, at: int, said: str) -> bool:
+    return (where < at + len(said) and at < where + len(span)) or span.casefold() == said.casefold()
+
+
+def _bounds(text: str, at: int) -> tuple[int, int]:
+    starts = [m.end() for m in _SEGMENT.finditer(text, 0, at)]
+    stop = _SEGMENT.search(text, at)
+    return (starts[-1] if starts else 0), (stop.start() if stop else len(text))
+
+
+def _said(text: str, span: str) -> str:
+    """What the record says: the turn, or the segment that names the new value in a long one."""
+    if len(text) <= 160:
+        return text.strip()
+    lo, hi = _bounds(text, text.find(span))
+    return text[lo:hi].strip()
+
+
+def _cased(new: str, held: str) -> str:
+    """A lower-case new value takes the held value's capital ("telstra" → "optus" → "Optus")."""
+    return new[:1].upper() + new[1:] if new.islower() and new.isascii() and held[:1].isupper() else new
+
+
+def _changed(rec: MemoryRecord, e: Event, new: str, said: str) -> Candidate:
+    value = _cased(new, rec.value or "")
+    attributes: dict[str, object] = {"changes_from": rec.value}
+    return of_record(rec, e, value, said or value, attributes, "change.by_held", Trigger.BACKGROUND)
+
+
+def _vaguer(c: Candidate, taken: Sequence[Candidate], cat: Catalogue) -> bool:
+    """A reading of the same turn that states the value left as held, files the taken value
+    under a free-text key, or under the same key for another subject ("煤球的粮…换成渴望": the
+    cat's food, not the user's)."""
+    for t in taken:
+        if t.evidence[0] not in c.evidence:
+            continue
+        if c.key == t.key and c.subject == t.subject and _same(c.value, t.attributes["changes_from"]):
+            return True  # "went back to telstra, optus coverage was rubbish": Optus is what it leaves
+        if not _same(c.value, t.value):
+            continue
+        attr = cat.get(c.key)
+        if (c.key == t.key and c.subject != t.subject) or attr is None or attr.value_type == "text":
+            return True
+    return False
+
+
+def _same(a: object, b: object) -> bool:
+    return isinstance(a, str) and isinstance(b, str) and a.casefold() == b.casefold()
