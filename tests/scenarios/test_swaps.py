@@ -1,0 +1,99 @@
+"""A change that names the held value it leaves takes that slot: "现在改去一兆韦德了 乐刻太挤",
+"ditched telstra for Optus", "went back to telstra, optus coverage was rubbish", "moved
+everything from anz to ING" — no attribute word, often a value no lexicon types, but the value
+left is what an open record holds, so the new one is that slot's (zh + en, every backend,
+rules only and with the attribute model). Someone else's change, a held value kept beside a
+change, or a trip from the city the user lives in changes nothing.
+
+Before: the gym and the carrier stayed the old value ("改去" was no change cue, lower-case
+"telstra" no carrier), "ditched telstra for Optus" ended Telstra and stored nothing new, and a
+restated held value in the same turn ("optus coverage was rubbish") kept it current."""
+
+from __future__ import annotations
+
+import pytest
+
+from memquill import Memory
+from memquill.clock import FixedClock
+from tests.support.sessions import active_values, say_apart, switched_and_answered
+
+SWAPS = [
+    (
+        ["我在乐刻办了月卡，一般下班去", "现在改去一兆韦德了 乐刻太挤"],
+        "我现在去哪个健身房",
+        "gym",
+        "一兆韦德",
+    ),
+    (
+        ["我家宽带是电信的，用了好几年", "电信宽带太慢 前几天换去了长城宽带 速度还行"],
+        "家里宽带现在是哪家的",
+        "internet_provider",
+        "长城宽带",
+    ),
+    (
+        ["my phone plan is with Telstra", "ditched telstra for Optus last week, how do I check my data"],
+        "who's my phone carrier now",
+        "mobile_carrier",
+        "Optus",
+    ),
+    (
+        ["my phone's with Optus", "went back to telstra, optus coverage was rubbish out west"],
+        "who's my phone carrier now",
+        "mobile_carrier",
+        "Telstra",
+    ),
+    (
+        ["my bank is ANZ", "moved everything from anz to ING last month, no fees"],
+        "which bank am I with now",
+        "bank",
+        "ING",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "key", "now"),
+    SWAPS,
+    ids=["zh-gym-by-改去", "zh-broadband-by-换去", "en-ditched-for", "en-back-to-lower-case", "en-from-to"],
+)
+def test_a_change_naming_the_held_value_takes_its_slot(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, key: str, now: str
+) -> None:
+    switched_and_answered(mem_e5, clock, turns, question, key, now)
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "key", "now"), [SWAPS[0], SWAPS[3]], ids=["zh-gym", "en-carrier"]
+)
+def test_a_change_naming_the_held_value_in_both_modes(
+    mem_modes: Memory, clock: FixedClock, turns: list[str], question: str, key: str, now: str
+) -> None:
+    switched_and_answered(mem_modes, clock, turns, question, key, now)
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "held"),
+    [
+        (["我手机是联通的卡", "我弟把联通换成了电信 他说信号好"], "mobile_carrier", "联通"),
+        (
+            ["I'm with Telstra for my phone", "my brother dumped Telstra for Optus, won't shut up about it"],
+            "mobile_carrier",
+            "Telstra",
+        ),
+        (
+            [
+                "I live in Sydney and my phone's with Telstra",
+                "moved to Melbourne last month, still with Telstra though",
+            ],
+            "mobile_carrier",
+            "Telstra",
+        ),
+        (["I live in Sydney", "flew from sydney to Perth for a conference, any food tips"], "city", "Sydney"),
+    ],
+    ids=["zh-brother-switched", "en-brother-switched", "en-kept-beside-a-move", "en-trip-from-home"],
+)
+def test_a_held_value_named_beside_another_stays(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], key: str, held: str
+) -> None:
+    say_apart(mem_e5, clock, turns, gap_days=45)
+    assert active_values(mem_e5, key).get("user") == {held}, active_values(mem_e5, key)
