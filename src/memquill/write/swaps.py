@@ -30,7 +30,6 @@ from memquill.write.endings import LOOKUP_LIMIT, _said_forms
 from memquill.write.extract import change_cues, value_kinds, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.lexicon import everyday_word, place_name, tech_roles
-from memquill.write.extract.span_scorer import STRICT
 from memquill.write.extract.subjects import about_other
 
 # a segment of a turn: where the value left and the one taken are said together
@@ -39,6 +38,11 @@ _SEGMENT = re.compile(r"[，,。.;；!！?？:：—\n]")
 _KEPT = re.compile(r"(?:\bstill\b|还在|还是|仍然|依旧|依然|照样)[^，,。.;；!！?？]{0,12}$", re.IGNORECASE)
 # …or right after it ("Telstra still does the internet", "乐刻还是照常去")
 _STILL = re.compile(r"\W{0,2}\s*(?:\bstill\b|还|仍|依旧|依然|照样|照常)", re.IGNORECASE)
+# characters a Chinese name does not hold: particles, pronouns, question words
+_PARTICLES = frozenset("了的吗呢吧啊么啥什在是我你他她它这那就都也还要")
+# the slots a change may take by the value it leaves: names of organisations and technologies,
+# and slots whose values are kind words ("渴望" a pet food); never free text, people or places
+_TYPES = frozenset({"organisation", "tech"})
 # old cues that only say where something comes from: "flew from Sydney to Perth" leaves no city
 _ORIGIN = frozenset({"from", "从"})
 
@@ -78,13 +82,17 @@ def _named(store: Store, e: Event, text: str, cat: Catalogue) -> list[tuple[Memo
         if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
             continue
         attr = cat.get(r.key)
-        if attr is None or not attr.single or attr.value_type in STRICT or r.value.casefold() in seen:
+        if attr is None or not attr.single or not _swappable(attr) or r.value.casefold() in seen:
             continue
         said = next(iter(_said_forms(text, r.value)), None)
         if said is not None:
             seen.add(r.value.casefold())
             out.append((r, attr, said))
     return out
+
+
+def _swappable(attr: Attribute) -> bool:
+    return attr.value_type in _TYPES or attr.key in value_kinds.kinds()
 
 
 def _reads(c: Candidate, rec: MemoryRecord, e: Event) -> bool:
@@ -118,7 +126,9 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
     ) or change_cues.ends_held(text, said)
     zh = is_cjk(text)
     offered = []
-    for span in [*values.spans(attr.value_type, text, zh), *value_kinds.words_said(attr.key, text, zh)]:
+    kind_words = value_kinds.words_said(attr.key, text, zh)
+    named = [s for s in values.named_spans(attr.value_type, text, zh) if _name_shaped(s)]
+    for span in [*named, *kind_words]:
         where = text.find(span)
         if where < 0 or span in offered or _overlaps(where, span, at, said) or not _fits(attr, span):
             continue
@@ -126,6 +136,16 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
             offered.append(span)  # brought in by a change cue, or after the retired value in its segment
     picked = change_cues.pick(text, offered)
     return picked[0] if picked else None
+
+
+def _name_shaped(span: str) -> bool:
+    """Does a typed extractor's span read as a name: no particle, no space in Chinese ("了 上完课
+    吃点什么"), not only everyday English words ("Case studies")?"""
+    s = span.strip()
+    if is_cjk(s):
+        return 2 <= len(s) <= 10 and not any(ch in _PARTICLES or ch.isspace() for ch in s)
+    words = s.casefold().split()
+    return 0 < len(words) <= 4 and not all(everyday_word(w) for w in words)
 
 
 def _fits(attr: Attribute, span: str) -> bool:
