@@ -109,7 +109,7 @@ _BECOMES = r"(?:is|will\s+be|(?:is|'s)\s+(?:going\s+to|gonna)\s+be)"
 @cache
 def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The name said as the subject or the predicate of the relation: "Amy is my sister",
-    "my sister's name is Amy", "小雨是我妹妹"."""
+    "my sister's name is Amy", "小雨是我妹妹", "Dr Osei as my main supervisor", "周教授作为我的新导师"."""
     zh, en = relation_alternations()
     title = _alternation(_data()[0])
     word = r"[A-Z\u00c0-\u00de][^\W\d_]*(?:['’-][^\W\d_]+)*"
@@ -119,8 +119,12 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
         rf"(?:^|[,;:—–]\s*|\b(?i:and|so|but|honestly|actually)\s+){name}\s+is\s+(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"
         rf"|\b(?i:my|our)\s+{kin}((?i:{en}))(?:['’]s\s+name)?(?:\s+(?i:here|now|these\s+days))?\s+{_BECOMES}\s+(?:now\s+)?{name}(?![\w'’])"
         rf"|{name}\s*[(,]\s*(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"  # "Anand (our new EM)"
+        # "first meeting with Dr Osei as main supervisor", "Priya as my new manager"
+        rf"|{name}\s+as\s+(?:(?i:my|our)\s+)?{kin}(?:(?i:main|primary|official|permanent|acting)\s+)?((?i:{en}))\b(?!['’])"
     )
-    zh_rx = re.compile(rf"^\W*([{_CJK}]{{2,3}}?)是我(?:的)?(?:亲)?({zh})(?![{_CJK}])")
+    zh_rx = re.compile(
+        rf"^\W*([{_CJK}]{{2,3}}?)(?:是我(?:的)?(?:亲)?({zh})(?![{_CJK}])|作为我(?:的)?(?:新)?({zh}))"
+    )
     return en_rx, zh_rx
 
 
@@ -144,12 +148,13 @@ def _relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
                 continue  # a climbing, lab or tennis partner is no partner
             out.append((key, name))
         for m in _copulas()[0].finditer(text):
-            name, word = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6)) if m.group(i))
+            pairs = ((1, 2), (4, 3), (5, 6), (7, 8))  # (name, relation) groups of each alternative
+            name, word = next((m.group(i), m.group(j)) for i, j in pairs if m.group(i))
             if name.split()[0] not in _NOT_NAMES and (key := cat.relation(word)) is not None:
                 out.append((key, name))
         return out + [(key, name) for key, name in _named_by(text, zh) if name.split()[0] not in _NOT_NAMES]
-    said = _copulas()[1].match(text)  # "小雨是我妹妹"
-    if said and (key := cat.relation(said.group(2))) and zh_name(said.group(1), False):
+    said = _copulas()[1].match(text)  # "小雨是我妹妹", "周教授作为我的新导师"
+    if said and (key := cat.relation(said.group(2) or said.group(3))) and _zh_named(said.group(1)):
         return [(key, said.group(1))]
     for m in zh_rx.finditer(text):
         key = cat.relation(m.group(1))
@@ -227,6 +232,12 @@ def surname(char: str) -> bool:
 def en_name(word: str) -> bool:
     """Is a capitalised word after "my <relation>" a name ("my boss Thursday" names no one)?"""
     return word not in _NOT_NAMES
+
+
+def _zh_named(name: str) -> bool:
+    """A Chinese name said as the subject of its relation: a name, or a surname and a title."""
+    titles = _data()[2]
+    return zh_name(name, False) or (len(name) >= 2 and surname(name[0]) and name[1:] in titles)
 
 
 def zh_name(name: str, introduced: bool) -> bool:
