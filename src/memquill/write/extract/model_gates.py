@@ -28,12 +28,12 @@ from functools import cache
 from memquill.catalogue import load
 from memquill.model import MemoryRecord, Status
 from memquill.retrieve import places
-from memquill.text import EN_STOP, ZH_STOP, is_cjk, tokens
-from memquill.write.extract import change_cues
+from memquill.text import EN_STOP, ZH_STOP, is_cjk, jieba_frequency, tokens
+from memquill.write.extract import change_cues, value_kinds
 from memquill.write.extract.appositions import relation_names
-from memquill.write.extract.lexicon import english_words, given_name, only_verb, tech_roles
+from memquill.write.extract.lexicon import english_words, everyday_word, given_name, only_verb, tech_roles
 from memquill.write.extract.span_features import EN_TIME
-from memquill.write.extract.values import LANGUAGES
+from memquill.write.extract.values import LANGUAGES, org_introduced
 from memquill.write.extract.values import pos_cut as values_pos
 
 CAPTION = re.compile(r"\s*\[(?:image|photo|video|audio|link|sticker)[^\]]*\]?", re.IGNORECASE)
@@ -283,6 +283,8 @@ def acceptable(
         return False
     if value_type in _NAMED and re.fullmatch(r"[\d\s.,:]+", value):
         return False  # "31" of "after 31 years at the post office" names no employer
+    if value_type == "organisation" and plain_word(value, said, key):
+        return False  # "帮我做个三十天入职计划": a plan, no employer; "taking a job in toronto"
     if value_type == "organisation" and places.cities(value) == [value.strip()]:
         return False  # "Aoife's been offered a job in Galway": a city, no employer
     if value_type in ("organisation", "place") and load().relation(value.strip()) is not None:
@@ -313,6 +315,39 @@ def acceptable(
         if key in ("name", "nickname") and not NAMING.search(said):
             return False
     return True
+
+
+# jieba tags of proper names and unknown words: a brand may be any of them ("腾讯" nz, "美团" nt)
+_PROPER = ("nt", "nz", "nr", "ns", "eng", "x")
+# a span opening with a preposition, a pronoun, a number, a particle or an adverb names nothing
+# ("给自己咖啡店", "一个月的小结", "得细")
+_NO_NAME_START = ("p", "r", "m", "u", "d", "c")
+
+
+def plain_word(value: str, said: str, key: str) -> bool:
+    """Is an organisation ``value`` an everyday word the clause does not bring in as a place of
+    work, study or custom ("计划", "问题", "几针", "job"; not "在小米上班")? A kind word of the
+    slot ("渴望" a pet food) is a name whatever else it means."""
+    v = value.strip()
+    if not v or value_kinds.names_kind(key, v):
+        return False
+    cut = values_pos(v) if is_cjk(v) else ()
+    if cut and cut[0][1].startswith(_NO_NAME_START):
+        return True
+    if org_introduced(v, said):
+        return False
+    if cut:
+        return len(cut) == 1 and not cut[0][1].startswith(_PROPER) and jieba_frequency(v) > 0
+    at_start = said.lstrip().startswith(v)  # "Case studies" opening the sentence
+    plain = all(everyday_word(_lemma(w)) for w in v.casefold().split())
+    return plain and (v.islower() or at_start)
+
+
+def _lemma(word: str) -> str:
+    """A plural's singular, the way WordNet lists it ("studies" → "study", "banks" → "bank")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and everyday_word(word[:-1]) else word
 
 
 _CONJUNCTS = re.compile(r"\s+(?:and|or|&)\s+|[、,，/]|(?<=[\u4e00-\u9fff])[和与及](?=[\u4e00-\u9fff])")

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from memquill.text import jieba_posseg, word_cache
+from memquill.text import is_cjk, jieba_posseg, word_cache
 from memquill.write.extract.lexicon import TECH
 
 I = re.IGNORECASE  # noqa: E741
@@ -248,6 +248,17 @@ def _orgs(text: str, zh: bool) -> list[str]:
 _ORG_CUE = re.compile(
     r"(?:在|去|进了?|加入了?|入职|跳槽到|换到)([^，,。在去]{2,14}?)(?:工作|上班|报到|实习|任职|当|做|干|待|呆|读书|上学|了|$)"
 )
+
+
+_EN_ORG_CUE = r"\b(?:at|for|with|joined|join|joining|from|to|into)\s+(?:the\s+)?"
+
+
+def org_introduced(value: str, text: str) -> bool:
+    """Does the clause bring ``value`` in as where someone works, studies or is a customer
+    ("在小米上班", "去网易报到", "joined Stripe", "I bank with monzo")?"""
+    if is_cjk(value):
+        return any(m.group(1) == value for m in _ORG_CUE.finditer(text))
+    return re.search(_EN_ORG_CUE + re.escape(value) + r"\b", text, I) is not None
 
 
 _CHANGE = re.compile(
