@@ -217,7 +217,14 @@ _PROFILE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("employer", rx(r"^i'?m (?:(?:now|currently)\s+)?(?:working (?:at|for)|employed (?:at|by))\s*", _X, END)),
     # changes of employer: "跳到同程了", "下周一去网易报到", "I'm at Zillow now", "I start at Dell",
     # "Started at Tidepool on Monday" (chat drops the "I")
-    ("employer", rx(r"(?:跳槽到|跳到|入职了?|加入了?)\s*(?!第)([^，,。了\s]{2,12}?)\s*(?:了|$)")),
+    # (not what goes with starting: "入职计划", "入职体检", "入职手续")
+    (
+        "employer",
+        rx(
+            r"(?:跳槽到|跳到|入职了?|加入了?)\s*(?!第|计划|手续|材料|培训|体检|流程|清单|资料|时间|日期|当天|前|后)",
+            r"([^，,。了\s]{2,12}?)\s*(?:了|$)",
+        ),
+    ),
     ("employer", rx(r"去\s*([^，,。\s]{2,12}?)\s*(?:报到|上班|入职)")),
     ("employer", re.compile(r"\bI'?m (?:now )?at ([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})(?:\s+now)?\s*$")),
     (
