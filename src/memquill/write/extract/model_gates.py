@@ -324,6 +324,9 @@ _PROPER = ("nt", "nz", "nr", "ns", "eng", "x")
 _NO_NAME_START = ("p", "r", "m", "u", "d", "c")
 
 
+_POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "their", "its"})
+
+
 def plain_word(value: str, said: str, key: str) -> bool:
     """Is an organisation ``value`` an everyday word the clause does not bring in as a place of
     work, study or custom ("计划", "问题", "几针", "job"; not "在小米上班")? A kind word of the
@@ -338,6 +341,8 @@ def plain_word(value: str, said: str, key: str) -> bool:
         return False
     if cut:
         return len(cut) == 1 and not cut[0][1].startswith(_PROPER) and jieba_frequency(v) > 0
+    if v.casefold().split()[0] in _POSSESSIVES:
+        return True  # "my primary" of "…taking over as my primary": whose, not a name
     at_start = said.lstrip().startswith(v)  # "Case studies" opening the sentence
     plain = all(everyday_word(_lemma(w)) for w in v.casefold().split())
     return plain and (v.islower() or at_start)
