@@ -77,18 +77,18 @@ def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecor
         ):
             continue  # someone else's, unless the one named is who the record names ("小林月底搬走了")
         if any(
-            _names(e.content, f) and ends_held(e.content, f) for f in _said_forms(e.content, r.value)
-        ) or any(c.key == r.key and c.subject == r.subject and _names(r.value, c.value or "") for c in gone):
+            names_in(e.content, f) and ends_held(e.content, f) for f in said_forms(e.content, r.value)
+        ) or any(c.key == r.key and c.subject == r.subject and names_in(r.value, c.value or "") for c in gone):
             out.append(r)
     return out
 
 
-def _said_forms(text: str, value: str) -> list[str]:
+def said_forms(text: str, value: str) -> list[str]:
     """How the turn names a held value: whole when it says it whole, else by its last Latin
     word ("Honda Civic" → Civic) or its last Chinese words ("本田飞度" → 飞度)."""
     if len(value) < (3 if value.isascii() else 2):
         return []
-    if _names(text, value):
+    if names_in(text, value):
         return [value]
     words = value.split() if value.isascii() else list(dictionary_words(value))
     if value.isascii():
@@ -96,7 +96,7 @@ def _said_forms(text: str, value: str) -> list[str]:
     return ["".join(words[i:]) for i in range(1, len(words)) if len("".join(words[i:])) >= 2]
 
 
-def _names(text: str, value: str) -> bool:
+def names_in(text: str, value: str) -> bool:
     """Is ``value`` said in ``text`` (whole words, for Latin script)?"""
     if not value:
         return False

@@ -25,8 +25,9 @@ from memquill.model.change import SLOT_OPEN
 from memquill.model.query import RecordFilter
 from memquill.store.base import Store
 from memquill.text import is_cjk
+from memquill.write import supposed
 from memquill.write.corrections import of_record
-from memquill.write.endings import LOOKUP_LIMIT, _said_forms
+from memquill.write.endings import LOOKUP_LIMIT, names_in, said_forms
 from memquill.write.extract import change_cues, value_kinds, values
 from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.lexicon import everyday_word, place_name, tech_roles
@@ -67,7 +68,9 @@ def by_held(batch: ExtractionInput, store: Store, found: Sequence[Candidate]) ->
             if any(_reads(c, rec, e) for c in [*found, *out]):
                 continue
             new = _taken(text, attr, said, cues)
-            if new is not None and new.casefold() not in _read_as_other(found, e, rec.key, cat):
+            if new is None or supposed.only_supposed(new, text):
+                continue  # "同事一直劝我换成 Cursor": urged, not taken
+            if new.casefold() not in _read_as_other(found, e, rec.key, cat):
                 out.append(_changed(rec, e, new, _said(text, new)))
     if not out:
         return list(found)
@@ -84,7 +87,7 @@ def _named(store: Store, e: Event, text: str, cat: Catalogue) -> list[tuple[Memo
         attr = cat.get(r.key)
         if attr is None or not attr.single or not _swappable(attr) or r.value.casefold() in seen:
             continue
-        said = next(iter(_said_forms(text, r.value)), None)
+        said = next((f for f in said_forms(text, r.value) if names_in(text, f)), None)
         if said is not None:
             seen.add(r.value.casefold())
             out.append((r, attr, said))
