@@ -78,7 +78,9 @@ def _held(store: Store, e: Event, gone: Sequence[Candidate]) -> list[MemoryRecor
             continue  # someone else's, unless the one named is who the record names ("小林月底搬走了")
         if any(
             names_in(e.content, f) and ends_held(e.content, f) for f in said_forms(e.content, r.value)
-        ) or any(c.key == r.key and c.subject == r.subject and names_in(r.value, c.value or "") for c in gone):
+        ) or any(
+            c.key == r.key and c.subject == r.subject and names_in(r.value, c.value or "") for c in gone
+        ):
             out.append(r)
     return out
 
