@@ -97,3 +97,37 @@ def test_a_held_value_named_beside_another_stays(
 ) -> None:
     say_apart(mem_e5, clock, turns, gap_days=45)
     assert active_values(mem_e5, key).get("user") == {held}, active_values(mem_e5, key)
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("assistant", "Noted: you ditched telstra for Optus."),
+        ("tool", "account note: 乐刻 → 一兆韦德 改去一兆韦德了"),
+    ],
+    ids=["assistant", "tool"],
+)
+def test_an_assistant_or_tool_turn_swaps_nothing(
+    mem_e5: Memory, clock: FixedClock, role: str, text: str
+) -> None:
+    say_apart(mem_e5, clock, ["my phone plan is with Telstra", "我在乐刻办了月卡"], gap_days=30)
+    clock.advance(minutes=3)
+    mem_e5.add(text, role=role, user="u", session="s9")
+    mem_e5.end_session(user="u", session="s9")
+    mem_e5.flush()
+    assert active_values(mem_e5, "mobile_carrier").get("user") == {"Telstra"}
+    assert active_values(mem_e5, "gym").get("user") == {"乐刻"}
+
+
+def test_a_swap_changes_only_its_own_users_record(mem_e5: Memory, clock: FixedClock) -> None:
+    for user in ("u", "v"):
+        clock.advance(minutes=3)
+        mem_e5.add("my phone plan is with Telstra", user=user, session=f"{user}0")
+        mem_e5.end_session(user=user, session=f"{user}0")
+    mem_e5.flush()
+    clock.advance(days=30)
+    mem_e5.add("ditched telstra for Optus last week", user="v", session="v1")
+    mem_e5.end_session(user="v", session="v1")
+    mem_e5.flush()
+    assert active_values(mem_e5, "mobile_carrier", "u").get("user") == {"Telstra"}
+    assert active_values(mem_e5, "mobile_carrier", "v").get("user") == {"Optus"}
