@@ -33,8 +33,10 @@ from memquill.write.extract.base import ExtractionInput
 from memquill.write.extract.lexicon import everyday_word, place_name, tech_roles
 from memquill.write.extract.subjects import about_other
 
-# a segment of a turn: where the value left and the one taken are said together
-_SEGMENT = re.compile(r"[，,。.;；!！?？:：—\n]")
+# a segment of a turn (Chinese typed with spaces is cut at them): the held value said before a
+# change in its own segment is who made the change ("Google switched us to Gemini"), one retired
+# there is what it left ("ditched telstra for Optus")
+_SEGMENT = re.compile(r"[，,。.;；!！?？:：—\n]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 # the held value kept, said right before it ("still with Telstra", "还在乐刻", "依旧用移动")
 _KEPT = re.compile(r"(?:\bstill\b|还在|还是|仍然|依旧|依然|照样)[^，,。.;；!！?？]{0,12}$", re.IGNORECASE)
 # …or right after it ("Telstra still does the internet", "乐刻还是照常去")
@@ -135,8 +137,11 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
         where = text.find(span)
         if where < 0 or span in offered or _overlaps(where, span, at, said) or not _fits(attr, span):
             continue
-        if change_cues.introduces(cues, where) or (retired and at < where < hi):
-            offered.append(span)  # brought in by a change cue, or after the retired value in its segment
+        if retired and at < where < hi:
+            offered.append(span)  # after the retired value in its segment: "ditched telstra for Optus"
+        elif change_cues.introduces(cues, where) and not at < where < hi:
+            offered.append(span)  # brought in by a change cue, the held value said apart from it
+
     picked = change_cues.pick(text, offered)
     return picked[0] if picked else None
 
