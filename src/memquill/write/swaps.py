@@ -61,8 +61,8 @@ def by_held(batch: ExtractionInput, store: Store, found: Sequence[Candidate]) ->
             continue
         text = batch.text(e)
         cues = change_cues.find(text)
-        if not cues or change_cues.kept_beside(text):
-            continue
+        if all(c.kind == "present" for c in cues) or change_cues.kept_beside(text):
+            continue  # no change said ("现在", "these days" alone bring nothing in): no records read
         other = about_other(text)
         for rec, attr, said in _named(store, e, text, cat):
             if other is not None and rec.subject != f"person:{other[0]}":
