@@ -131,3 +131,46 @@ def test_a_swap_changes_only_its_own_users_record(mem_e5: Memory, clock: FixedCl
     mem_e5.flush()
     assert active_values(mem_e5, "mobile_carrier", "u").get("user") == {"Telstra"}
     assert active_values(mem_e5, "mobile_carrier", "v").get("user") == {"Optus"}
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "now"),
+    [
+        (
+            ["我的牙医是李医生，在口腔医院", "李医生退休了 现在换成周医生看了"],
+            "我现在看牙找哪个医生",
+            "周医生",
+        ),
+        (
+            ["my dentist is Dr Nguyen in Parramatta", "switched from dr nguyen to Dr Patel, closer to work"],
+            "who's my dentist these days?",
+            "Dr Patel",
+        ),
+    ],
+    ids=["zh-dentist", "en-dentist"],
+)
+def test_a_change_naming_the_person_held_names_the_new_one(
+    mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str
+) -> None:
+    switched_and_answered(mem_e5, clock, turns, question, "name", now)
+
+
+def test_the_manager_named_in_a_change_is_replaced(mem_e5: Memory, clock: FixedClock) -> None:
+    say_apart(mem_e5, clock, ["我们组长是老周，人挺好", "老周调去北京了 现在组长换成陈姐了"], gap_days=45)
+    assert active_values(mem_e5, "name").get("person:manager") == {"陈姐"}, active_values(mem_e5, "name")
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["my sister Amy lives nearby", "switched from amy to Beth for the school run, amy's too busy"],
+        ["我同事小林人很好", "项目从小林换成小王负责了"],
+    ],
+    ids=["en-family", "zh-one-of-several"],
+)
+def test_a_name_of_family_or_of_one_of_several_is_not_swapped(
+    mem_e5: Memory, clock: FixedClock, turns: list[str]
+) -> None:
+    say_apart(mem_e5, clock, turns, gap_days=45)
+    names = {v for vs in active_values(mem_e5, "name").values() for v in vs}
+    assert {"Amy", "小林"} & names, active_values(mem_e5, "name")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from memquill.catalogue import Attribute, Catalogue, load
 from memquill.model import Candidate, Event, MemoryRecord, MemoryType, Polarity, Role, Trust
@@ -29,8 +30,9 @@ from memquill.write import supposed
 from memquill.write.corrections import of_record
 from memquill.write.endings import LOOKUP_LIMIT, names_in, said_forms
 from memquill.write.extract import change_cues, value_kinds, values
+from memquill.write.extract.appositions import surname
 from memquill.write.extract.base import ExtractionInput
-from memquill.write.extract.lexicon import everyday_word, place_name, tech_roles
+from memquill.write.extract.lexicon import everyday_word, given_name, place_name, tech_roles
 from memquill.write.extract.subjects import about_other
 
 # a segment of a turn (Chinese typed with spaces is cut at them): the held value said before a
@@ -44,7 +46,8 @@ _STILL = re.compile(r"\W{0,2}\s*(?:\bstill\b|还|仍|依旧|依然|照样|照常
 # characters a Chinese name does not hold: particles, pronouns, question words
 _PARTICLES = frozenset("了的吗呢吧啊么啥什在是我你他她它这那就都也还要")
 # the slots a change may take by the value it leaves: names of organisations and technologies,
-# and slots whose values are kind words ("渴望" a pet food); never free text, people or places
+# and slots whose values are kind words ("渴望" a pet food); never free text or places (people:
+# ``_swappable``)
 _TYPES = frozenset({"organisation", "tech"})
 # old cues that only say where something comes from: "flew from Sydney to Perth" leaves no city
 _ORIGIN = frozenset({"from", "从"})
@@ -65,8 +68,8 @@ def by_held(batch: ExtractionInput, store: Store, found: Sequence[Candidate]) ->
             continue  # no change said ("现在", "these days" alone bring nothing in): no records read
         other = about_other(text)
         for rec, attr, said in _named(store, e, text, cat):
-            if other is not None and rec.subject != f"person:{other[0]}":
-                continue  # "我姐把移动换成联通了": the sister's carrier
+            if other is not None and rec.subject != f"person:{other[0]}" and rec.value != other[1]:
+                continue  # "我姐把移动换成联通了": the sister's carrier; "老周调走了…" is about 老周
             if any(_reads(c, rec, e) for c in [*found, *out]):
                 continue
             new = _taken(text, attr, said, cues)
@@ -87,7 +90,7 @@ def _named(store: Store, e: Event, text: str, cat: Catalogue) -> list[tuple[Memo
         if r.type is MemoryType.EPISODE or not r.value or r.polarity is not Polarity.POSITIVE:
             continue
         attr = cat.get(r.key)
-        if attr is None or not attr.single or not _swappable(attr) or r.value.casefold() in seen:
+        if attr is None or not attr.single or not _swappable(attr, r.subject) or r.value.casefold() in seen:
             continue
         said = next((f for f in said_forms(text, r.value) if names_in(text, f)), None)
         if said is not None:
@@ -96,7 +99,12 @@ def _named(store: Store, e: Event, text: str, cat: Catalogue) -> list[tuple[Memo
     return out
 
 
-def _swappable(attr: Attribute) -> bool:
+def _swappable(attr: Attribute, subject: str) -> bool:
+    """Organisations, technologies, kind words — and the name of someone one has one of and
+    goes to for something or works under (a dentist, a therapist, a manager), not family."""
+    if attr.key == "name":
+        rel = load().relation_of(subject.removeprefix("person:"))
+        return rel is not None and not rel.several and bool(rel.work or rel.seen_for.en or rel.seen_for.zh)
     return attr.value_type in _TYPES or attr.key in value_kinds.kinds()
 
 
@@ -107,11 +115,14 @@ def _reads(c: Candidate, rec: MemoryRecord, e: Event) -> bool:
 
 
 def _read_as_other(found: Sequence[Candidate], e: Event, key: str, cat: Catalogue) -> set[str]:
-    """Values an extractor read in ``e`` as another typed attribute: not free for the swap."""
+    """Values a rule read in ``e`` as another typed attribute: not free for the swap (a model's
+    guess — "Dr Patel" as a workplace — is outranked by the held value's slot)."""
     out = set()
     for c in found:
         attr = cat.get(c.key)
-        if c.value and c.key != key and e.id in c.evidence and attr is not None and attr.value_type != "text":
+        if c.rule.startswith("model:") or attr is None or attr.value_type == "text":
+            continue
+        if c.value and c.key != key and e.id in c.evidence:
             out.add(c.value.casefold())
     return out
 
@@ -133,6 +144,8 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
     offered = []
     kind_words = value_kinds.words_said(attr.key, text, zh)
     named = [s for s in values.named_spans(attr.value_type, text, zh) if _name_shaped(s)]
+    if attr.value_type == "person" and zh:
+        named += [m.group(0) for m in _zh_titled().finditer(text) if surname(m.group(0)[0]) or m.group(1)]
     for span in [*named, *kind_words]:
         where = text.find(span)
         if where < 0 or span in offered or _overlaps(where, span, at, said) or not _fits(attr, span):
@@ -156,6 +169,26 @@ def _name_shaped(span: str) -> bool:
     return 0 < len(words) <= 4 and not all(everyday_word(w) for w in words)
 
 
+@cache
+def _zh_titled() -> re.Pattern[str]:
+    """A Chinese surname with a title ("周医生", "陈总") or a familiar form ("老周", "陈姐")."""
+    titles = "|".join(sorted(value_kinds.data().get("zh_titles", []), key=len, reverse=True))
+    return re.compile(rf"[\u4e00-\u9fff](?:{titles}|姐|哥)|([老小阿])[\u4e00-\u9fff](?![\u4e00-\u9fff]{{2}})")
+
+
+def _person(span: str) -> bool:
+    """A person's name: a titled one ("Dr Patel"), a given name, or a capitalised word that is no
+    everyday word; in Chinese, a surname first or a familiar form ("老周", "小K")."""
+    if is_cjk(span):
+        return surname(span[0]) or span[0] in "老小阿"
+    first = span.split()[0]
+    return (
+        first in value_kinds.data().get("honorifics", [])
+        or given_name(first)
+        or not everyday_word(first.casefold())
+    )
+
+
 def _fits(attr: Attribute, span: str) -> bool:
     """Could ``span`` be a value of ``attr``: no word of another kind ("Stan" for a carrier),
     no city for what is not a place, no everyday word, no technology of another role?"""
@@ -166,6 +199,8 @@ def _fits(attr: Attribute, span: str) -> bool:
     if kinds and attr.key not in kinds:
         return False
     if attr.value_type != "place" and place_name(s):
+        return False
+    if attr.value_type == "person" and not _person(s):
         return False
     roles = tech_roles(s)
     return roles is None or attr.key in roles or attr.value_type != "tech"
