@@ -1,6 +1,6 @@
 """Someone named *as* a relation names that relation: "first meeting with Dr Osei as main
-supervisor", "陈总作为我的新领导…" — a new name of a single-valued relation replaces the old one
-(zh + en, every backend). A figure of speech that names no relation ("Mark as usual was late")
+supervisor", "陈总作为我的新领导…", and a new one said without "my" ("…, new landlord is Sandra") —
+a new name of a single-valued relation replaces the old one (zh + en, every backend). A figure of speech that names no relation ("Mark as usual was late")
 names no one.
 
 Before: the name was only in the episode and the old supervisor stayed the answer."""
@@ -33,8 +33,17 @@ from tests.support.sessions import say_apart
             "陈总",
             "王总",
         ),
+        (
+            [
+                "my landlord is Mr Okafor, he's fine",
+                "the flat got sold, new landlord is Sandra, she seems no-nonsense",
+            ],
+            "what's my landlord's name",
+            "Sandra",
+            "Mr Okafor",
+        ),
     ],
-    ids=["en-as-main-supervisor", "zh-作为我的新领导"],
+    ids=["en-as-main-supervisor", "zh-作为我的新领导", "en-new-landlord-is"],
 )
 def test_a_name_said_as_a_relation_replaces_the_old_name(
     mem_e5: Memory, clock: FixedClock, turns: list[str], question: str, now: str, before: str
