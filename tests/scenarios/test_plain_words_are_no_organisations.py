@@ -14,7 +14,7 @@ import pytest
 
 from memquill import Memory
 from memquill.clock import FixedClock
-from memquill.write.extract.model_gates import plain_word
+from memquill.write.extract.model_gates import model_name_only, plain_word
 from tests.support.sessions import active_values, say_apart
 
 
@@ -56,3 +56,18 @@ def test_an_everyday_word_does_not_replace_the_organisation_held(
 )
 def test_plain_word(value: str, said: str, key: str, plain: bool) -> None:
     assert plain_word(value, said, key) is plain
+
+
+@pytest.mark.parametrize(
+    ("value", "cut"),
+    [
+        ("华为P40用了四年", "华为P40"),
+        ("小米15的电池", "小米15"),
+        ("华为Mate60到手了", "华为Mate60"),
+        ("比亚迪海豚", "比亚迪海豚"),
+        ("2024年的计划", "2024年的计划"),
+        ("iPhone 15 Pro", "iPhone 15 Pro"),
+    ],
+)
+def test_a_chinese_model_name_stops_at_its_number(value: str, cut: str) -> None:
+    assert model_name_only(value) == cut

@@ -45,6 +45,7 @@ from memquill.write.extract.model_gates import (
     empty,
     fits_role,
     introduced,
+    model_name_only,
     names_person,
     names_slot,
     now_and_then,
@@ -511,7 +512,7 @@ class ModelExtractor:
         for v, q in self._values(o, attr, subject, times):
             if (bare := uncontracted(v, o.said)) != v and empty(bare):
                 continue  # "She's from Lyon" read "She's" as a hometown
-            bare = past_opening_verb(bare, o.said)
+            bare = model_name_only(past_opening_verb(bare, o.said))
             k = kind_value(attr.key, bare, o.said, zh)
             if attr.single and (retired(o.said, k) if k != bare else change_cues.ended(o.said, k)):
                 continue  # "after quitting soda", "深圳的房子已经退了": the value left behind

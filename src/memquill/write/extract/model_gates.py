@@ -403,6 +403,23 @@ def past_opening_verb(value: str, said: str) -> str:
     return " ".join(words[1:]) if only_verb(first) and not given_name(first) else value
 
 
+# what a Chinese model name does not run on into: a verb, a preposition, a particle, an adverb
+_AFTER_MODEL = ("v", "p", "u", "d", "c", "y")
+
+
+def model_name_only(value: str) -> str:
+    """A Chinese span cut after the model number it names when the clause runs on ("华为P40用了
+    四年" → "华为P40", "小米15的电池" → "小米15"): the verb phrase says how it is, not what."""
+    if not is_cjk(value):
+        return value
+    cut = values_pos(value)
+    for i, (word, flag) in enumerate(cut[:-1]):
+        numbered = flag in ("eng", "m") and any(ch.isdigit() for ch in word)
+        if numbered and i > 0 and cut[i + 1][1].startswith(_AFTER_MODEL):
+            return "".join(w for w, _ in cut[: i + 1])
+    return value
+
+
 _EN_PERSONAL = frozenset("i me you he him she her it we us they them".split())
 
 
