@@ -56,6 +56,8 @@ def test_who_am_i_doing_something_is_no_name_question(route_with_model, query: s
         ("who is my mentor right now?", ("person:mentor", "name")),
         ("我们组现在的头儿是谁啊 一下子想不起来", ("person:manager", "name")),  # 头儿: the boss
         ("现在跟我合租的那位叫什么", ("person:roommate", "name")),  # "叫什么" asks who, like 是谁
+        ("who's my main supervisor now?", ("person:manager", "name")),  # "main" before the word
+        ("who is my usual dentist?", ("person:dentist", "name")),
     ],
 )
 def test_a_bare_relation_asks_who_that_is(route_with_model, query: str, slot: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
@@ -64,7 +66,14 @@ def test_a_bare_relation_asks_who_that_is(route_with_model, query: str, slot: tu
 
 @pytest.mark.parametrize(
     "query",
-    ["city?", "boss", "manager position open?", "我现在的导师在哪个学校？", "what does my sister do?"],
+    [
+        "city?",
+        "boss",
+        "manager position open?",
+        "我现在的导师在哪个学校？",
+        "what does my sister do?",
+        "who's my main character?",
+    ],
 )
 def test_other_terse_lines_are_no_bare_relation(query: str) -> None:
     assert routing.bare_relation(query) is None

@@ -325,6 +325,7 @@ def _with_belongings(slots: list[Slot], query: str) -> list[Slot]:
 RELATIVE_MIN_COSINE = 0.89
 _BARE = re.compile(
     r"^\W*(?:who(?:'s|\s+is)\s+)?(?:my\s+|the\s+|我的?|我们的?)?(?:现在的?|目前的?|(?:current|new)\s+)?"
+    r"(?:(?:main|primary|official|regular|usual)\s+)?"
     r"(.+?)(?:\s+(?:now|right now|at the moment|these days|again)|现在|目前|是谁|是哪位|叫什么|叫啥|来着|呢)*\W*$",
     re.I,
 )
