@@ -63,5 +63,20 @@ def test_a_name_said_as_a_relation_replaces_the_old_name(
         ("我作为我妹妹的姐姐得管管她", True),
     ],
 )
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        (
+            "Amara Osei is stepping up to be my primary supervisor, how do I handle the handover",
+            ("manager", "Amara Osei"),
+        ),
+        ("Kim will take over as our manager next month", ("manager", "Kim")),
+        ("the flat got sold, new landlord is Sandra, she seems nice", ("landlord", "Sandra")),
+    ],
+)
+def test_a_name_said_stepping_up_or_new_names_the_relation(text: str, who: tuple[str, str]) -> None:
+    assert relation_names(text, False) == [who]
+
+
 def test_as_without_a_named_relation_names_no_one(text: str, zh: bool) -> None:
     assert relation_names(text, zh) == []

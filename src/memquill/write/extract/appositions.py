@@ -121,6 +121,9 @@ def _copulas() -> tuple[re.Pattern[str], re.Pattern[str]]:
         rf"|{name}\s*[(,]\s*(?i:my|our)\s+{kin}((?i:{en}))\b(?!['’])"  # "Anand (our new EM)"
         # "first meeting with Dr Osei as main supervisor", "Priya as my new manager"
         rf"|{name}\s+as\s+(?:(?i:my|our)\s+)?{kin}(?:(?i:main|primary|official|permanent|acting)\s+)?((?i:{en}))\b(?!['’])"
+        # "Amara Osei is stepping up to be my primary supervisor", "Kim will take over as our manager"
+        rf"|{name}\s+(?:is|'s|will)\s+(?:stepping\s+(?:up|in)|step\s+(?:up|in)|taking\s+over|take\s+over)\s+"
+        rf"(?:to\s+be|as)\s+(?i:my|our)\s+{kin}(?:(?i:main|primary|official|permanent|acting|new)\s+)?((?i:{en}))\b(?!['’])"
         # "the flat got sold, new landlord is Sandra": a new one opening a segment, without "my"
         rf"|(?:^|[,;:—–]\s*)(?i:(?:the|our)\s+)?(?i:new)\s+((?i:{en}))\s+{_BECOMES}\s+{name}(?![\w'’])"
     )
@@ -150,7 +153,14 @@ def _relation_names(text: str, zh: bool) -> list[tuple[str, str]]:
                 continue  # a climbing, lab or tennis partner is no partner
             out.append((key, name))
         for m in _copulas()[0].finditer(text):
-            pairs = ((1, 2), (4, 3), (5, 6), (7, 8), (10, 9))  # (name, relation) groups of each alternative
+            pairs = (
+                (1, 2),
+                (4, 3),
+                (5, 6),
+                (7, 8),
+                (9, 10),
+                (12, 11),
+            )  # (name, relation) of each alternative
             name, word = next((m.group(i), m.group(j)) for i, j in pairs if m.group(i))
             if name.split()[0] not in _NOT_NAMES and (key := cat.relation(word)) is not None:
                 out.append((key, name))
