@@ -56,14 +56,6 @@ def test_a_name_said_as_a_relation_replaces_the_old_name(
 
 
 @pytest.mark.parametrize(
-    ("text", "zh"),
-    [
-        ("Mark as usual was late to standup", False),
-        ("we went with Acme as our supplier", False),
-        ("我作为我妹妹的姐姐得管管她", True),
-    ],
-)
-@pytest.mark.parametrize(
     ("text", "who"),
     [
         (
@@ -78,5 +70,13 @@ def test_a_name_said_stepping_up_or_new_names_the_relation(text: str, who: tuple
     assert relation_names(text, False) == [who]
 
 
+@pytest.mark.parametrize(
+    ("text", "zh"),
+    [
+        ("Mark as usual was late to standup", False),
+        ("we went with Acme as our supplier", False),
+        ("我作为我妹妹的姐姐得管管她", True),
+    ],
+)
 def test_as_without_a_named_relation_names_no_one(text: str, zh: bool) -> None:
     assert relation_names(text, zh) == []
