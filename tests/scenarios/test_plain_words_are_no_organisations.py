@@ -46,6 +46,7 @@ def test_an_everyday_word_does_not_replace_the_organisation_held(
         ("job", "taking a job in toronto", "employer", True),
         ("Case studies", "Case studies are due friday", "mobile_carrier", True),
         ("my primary", "amara osei is taking over as my primary", "employer", True),
+        ("june 😭 amara osei", "taking a job in toronto from june 😭 amara osei is", "employer", True),
         ("The Farmer's Dog", "started biscuit on The Farmer's Dog", "pet_food", False),
         ("小米", "我在小米上班三年了", "employer", False),
         ("腾讯", "腾讯的面试过了", "employer", False),

@@ -23,6 +23,7 @@ made:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from memquill.catalogue import load
@@ -334,6 +335,8 @@ def plain_word(value: str, said: str, key: str) -> bool:
     v = value.strip()
     if not v or value_kinds.names_kind(key, v):
         return False
+    if any(unicodedata.category(ch) == "So" for ch in v):
+        return True  # "june 😭 amara osei": an emoji is said about something, never in its name
     cut = values_pos(v) if is_cjk(v) else ()
     if cut and cut[0][1].startswith(_NO_NAME_START):
         return True
