@@ -3,14 +3,17 @@
 The turn names no attribute — no "carrier", no "健身房" — and often a value no lexicon
 knows, so no extractor reads which slot changes (and an ending phrase, "ditched telstra", would
 end the held value with nothing after it). The value it leaves is known, though: an open
-record of a single-valued slot holds it. When a user's own turn names that value and, in the
-same segment, a change cue brings in another value of the slot's type ("改去Y", "switched to
-Y") — or the held value is retired there ("ditched X for Y", "moved from X to Y") and another
-follows it — that other value is the slot's new one, and reconciliation supersedes the held
-record like any change. A value of another kind ("Stan" is no carrier, "Melbourne" no gym),
-a held value kept ("still with Telstra", "还在乐刻"), a held value that is itself the new one
-("went back to Telstra") or someone else's change ("我姐把移动换成联通了") changes nothing.
-The user's records are read in the worker's pass only, as corrections and endings are.
+record of a single-valued slot holds it — an organisation, a technology, a kind word ("渴望" a
+pet food), or the name of someone one has one of and sees or works under (a dentist, a
+manager). When a user's own turn names that value and another value of the slot's type
+follows it where the turn retires it ("ditched X for Y", "moved from X to Y"), or a change cue
+brings another in apart from it ("现在改去Y了 X太挤", "went back to Y, X coverage was rubbish"),
+that other value is the slot's new one, and reconciliation supersedes the held record like any
+change. A value of another kind ("Stan" is no carrier, "Melbourne" no gym), a held value kept
+("still with Telstra", "乐刻还是照常去"), one that makes the change ("Google switched us to
+Gemini"), one that is itself what the turn goes to ("went back to Telstra"), a value only urged
+("同事劝我换成 Cursor") or someone else's change ("我姐把移动换成联通了") changes nothing. The
+user's records are read in the worker's pass only, as corrections and endings are.
 """
 
 from __future__ import annotations
@@ -45,12 +48,9 @@ _KEPT = re.compile(r"(?:\bstill\b|还在|还是|仍然|依旧|依然|照样)[^�
 _STILL = re.compile(r"\W{0,2}\s*(?:\bstill\b|还|仍|依旧|依然|照样|照常)", re.IGNORECASE)
 # characters a Chinese name does not hold: particles, pronouns, question words
 _PARTICLES = frozenset("了的吗呢吧啊么啥什在是我你他她它这那就都也还要")
-# the slots a change may take by the value it leaves: names of organisations and technologies,
-# and slots whose values are kind words ("渴望" a pet food); never free text or places (people:
-# ``_swappable``)
+# the value types a change may take by the value it leaves (and people: ``_swappable``); never
+# free text, nor places — "flew from sydney to Perth" leaves no city, and the move rules read moves
 _TYPES = frozenset({"organisation", "tech"})
-# old cues that only say where something comes from: "flew from Sydney to Perth" leaves no city
-_ORIGIN = frozenset({"from", "从"})
 
 
 def by_held(batch: ExtractionInput, store: Store, found: Sequence[Candidate]) -> list[Candidate]:
@@ -134,12 +134,8 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
     if change_cues.introduces(cues, at) or _KEPT.search(text[max(0, at - 20) : at]) or _STILL.match(after):
         return None  # "went back to Telstra", "still with Telstra", "Telstra still does…": it holds
     hi = _bounds(text, at)[1]
-    retired = any(
-        c.kind == "old"
-        and c.value_start <= at <= c.value_end
-        and not (attr.value_type == "place" and text[c.start : c.end].casefold() in _ORIGIN)
-        for c in cues
-    ) or change_cues.ends_held(text, said)
+    retired = any(c.kind == "old" and c.value_start <= at <= c.value_end for c in cues)
+    retired = retired or change_cues.ends_held(text, said)
     zh = is_cjk(text)
     offered = []
     kind_words = value_kinds.words_said(attr.key, text, zh)
@@ -154,7 +150,6 @@ def _taken(text: str, attr: Attribute, said: str, cues: Sequence[change_cues.Cue
             offered.append(span)  # after the retired value in its segment: "ditched telstra for Optus"
         elif change_cues.introduces(cues, where) and not at < where < hi:
             offered.append(span)  # brought in by a change cue, the held value said apart from it
-
     picked = change_cues.pick(text, offered)
     return picked[0] if picked else None
 
@@ -191,7 +186,7 @@ def _person(span: str) -> bool:
 
 def _fits(attr: Attribute, span: str) -> bool:
     """Could ``span`` be a value of ``attr``: no word of another kind ("Stan" for a carrier),
-    no city for what is not a place, no everyday word, no technology of another role?"""
+    no city, no everyday word, no technology of another role, a person's name for a person?"""
     s = span.strip()
     if len(s) < 2 or (s.isascii() and s.islower() and everyday_word(s)):
         return False
