@@ -323,8 +323,7 @@ _PROPER = ("nt", "nz", "nr", "ns", "eng", "x")
 # a span opening with a preposition, a pronoun, a number, a particle or an adverb names nothing
 # ("给自己咖啡店", "一个月的小结", "得细")
 _NO_NAME_START = ("p", "r", "m", "u", "d", "c")
-
-
+# whose, not what: "my primary" of "…taking over as my primary"
 _POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "their", "its"})
 
 
@@ -345,7 +344,7 @@ def plain_word(value: str, said: str, key: str) -> bool:
     if cut:
         return len(cut) == 1 and not cut[0][1].startswith(_PROPER) and jieba_frequency(v) > 0
     if v.casefold().split()[0] in _POSSESSIVES:
-        return True  # "my primary" of "…taking over as my primary": whose, not a name
+        return True
     at_start = said.lstrip().startswith(v)  # "Case studies" opening the sentence
     plain = all(everyday_word(_lemma(w)) for w in v.casefold().split())
     return plain and (v.islower() or at_start)

@@ -250,6 +250,8 @@ _ORG_CUE = re.compile(
 )
 
 
+# an English organisation brought in by where one is, works, banks or joined ("at Stripe",
+# "bank with monzo", "joined Canva")
 _EN_ORG_CUE = r"\b(?:at|for|with|joined|join|joining|from|to|into)\s+(?:the\s+)?"
 
 
