@@ -1,11 +1,11 @@
 """An everyday word is no organisation unless the clause brings it in as one: "帮我做个三十天入职计划"
-names no employer "计划", "成犬疫苗一年打几针" no vet "几针", "my supervisor's taking a job in
+names no employer "计划", "帮我列下要问医生的问题" no vet "问题", "my supervisor's taking a job in
 toronto" no employer "job" — so the employer and the vet held stay the answer (zh + en, every
 backend, with the attribute model); "在小米上班", "joined Stripe" still name one.
 
 Before: a reading of such a clause put the word in the single-valued slot ("入职计划" by the
-employer rule, "几针" by the model), and it
-replaced the value held (the knowledge-update dev sets: employer "计划" over 网易, vet "几针"). The
+employer rule, "问题" by the model), and it
+replaced the value held (the knowledge-update dev sets: employer "计划" over 网易, vet "问题"). The
 English row is a guard that passes on both."""
 
 from __future__ import annotations
@@ -41,7 +41,10 @@ def test_an_everyday_word_does_not_replace_the_organisation_held(
     ("value", "said", "key", "plain"),
     [
         ("计划", "帮我做个三十天入职计划，表格形式", "employer", True),
-        ("几针", "成犬疫苗一年打几针", "vet", True),
+        ("问题", "帮我列下要问医生的问题", "vet", True),
+        ("一个月的小结", "帮我写一个月的小结", "employer", True),
+        ("字节", "下周去字节面试，有点紧张", "employer", False),
+        ("三只松鼠", "三只松鼠的年货礼盒卖爆了", "employer", False),
         ("给自己咖啡店", "在给自己咖啡店做个会员小程序", "employer", True),
         ("job", "taking a job in toronto", "employer", True),
         ("Case studies", "Case studies are due friday", "mobile_carrier", True),

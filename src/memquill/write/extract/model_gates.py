@@ -320,29 +320,32 @@ def acceptable(
 
 # jieba tags of proper names and unknown words: a brand may be any of them ("腾讯" nz, "美团" nt)
 _PROPER = ("nt", "nz", "nr", "ns", "eng", "x")
-# a span opening with a preposition, a pronoun, a number, a particle or an adverb names nothing
-# ("给自己咖啡店", "一个月的小结", "得细")
-_NO_NAME_START = ("p", "r", "m", "u", "d", "c")
+# a span opening with a preposition, a pronoun, a particle, an adverb or a conjunction names
+# nothing ("给自己咖啡店", "得细"); a number may open a brand ("三只松鼠", "一兆韦德")
+_NO_NAME_START = ("p", "r", "u", "d", "c")
+# jieba's count of a word that is one of the commonest nouns and verbs ("计划" 19,799, "问题",
+# "公司", "学校"); brands that are words stay below it ("百度" 11,008, "小米" 396, "字节" 87)
+_COMMONEST = 15_000
 # whose, not what: "my primary" of "…taking over as my primary"
 _POSSESSIVES = frozenset({"my", "our", "your", "his", "her", "their", "its"})
 
 
 def plain_word(value: str, said: str, key: str) -> bool:
     """Is an organisation ``value`` an everyday word the clause does not bring in as a place of
-    work, study or custom ("计划", "问题", "几针", "job"; not "在小米上班")? A kind word of the
-    slot ("渴望" a pet food) is a name whatever else it means."""
+    work, study or custom ("计划", "问题", "job"; not "在小米上班"), or a phrase about one? A kind
+    word of the slot ("渴望" a pet food) is a name whatever else it means."""
     v = value.strip()
     if not v or value_kinds.names_kind(key, v):
         return False
     if any(unicodedata.category(ch) == "So" for ch in v):
         return True  # "june 😭 amara osei": an emoji is said about something, never in its name
     cut = values_pos(v) if is_cjk(v) else ()
-    if cut and cut[0][1].startswith(_NO_NAME_START):
-        return True
+    if cut and (cut[0][1].startswith(_NO_NAME_START) or "的" in v[:-1]):
+        return True  # "一个月的小结", "乐刻的卡": a phrase about something, not its name
     if org_introduced(v, said):
         return False
     if cut:
-        return len(cut) == 1 and not cut[0][1].startswith(_PROPER) and jieba_frequency(v) > 0
+        return len(cut) == 1 and not cut[0][1].startswith(_PROPER) and jieba_frequency(v) >= _COMMONEST
     if v.casefold().split()[0] in _POSSESSIVES:
         return True
     at_start = said.lstrip().startswith(v)  # "Case studies" opening the sentence
