@@ -45,6 +45,7 @@ def test_an_everyday_word_does_not_replace_the_organisation_held(
         ("一个月的小结", "帮我写一个月的小结", "employer", True),
         ("字节", "下周去字节面试，有点紧张", "employer", False),
         ("三只松鼠", "三只松鼠的年货礼盒卖爆了", "employer", False),
+        ("年卡", "健身房年卡快到期了，续费报价4800", "gym", True),
         ("给自己咖啡店", "在给自己咖啡店做个会员小程序", "employer", True),
         ("job", "taking a job in toronto", "employer", True),
         ("Case studies", "Case studies are due friday", "mobile_carrier", True),

@@ -340,8 +340,8 @@ def plain_word(value: str, said: str, key: str) -> bool:
     if any(unicodedata.category(ch) == "So" for ch in v):
         return True  # "june 😭 amara osei": an emoji is said about something, never in its name
     cut = values_pos(v) if is_cjk(v) else ()
-    if cut and (cut[0][1].startswith(_NO_NAME_START) or "的" in v[:-1]):
-        return True  # "一个月的小结", "乐刻的卡": a phrase about something, not its name
+    if cut and (cut[0][1].startswith(_NO_NAME_START) or "的" in v[:-1] or _time_word_first(cut[0])):
+        return True  # "一个月的小结", "乐刻的卡", "年卡": a phrase about something, not its name
     if org_introduced(v, said):
         return False
     if cut:
@@ -351,6 +351,13 @@ def plain_word(value: str, said: str, key: str) -> bool:
     at_start = said.lstrip().startswith(v)  # "Case studies" opening the sentence
     plain = all(everyday_word(_lemma(w)) for w in v.casefold().split())
     return plain and (v.islower() or at_start)
+
+
+def _time_word_first(token: tuple[str, str]) -> bool:
+    """A span opening with a measure word jieba counts as a number but no numeral opens ("年卡"
+    of "健身房年卡快到期了"); a numeral may open a brand ("三只松鼠")."""
+    word, flag = token
+    return flag.startswith("m") and word[0] not in "一二三四五六七八九十百千万两零0123456789"
 
 
 def _lemma(word: str) -> str:
