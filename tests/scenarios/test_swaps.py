@@ -174,3 +174,18 @@ def test_a_name_of_family_or_of_one_of_several_is_not_swapped(
     say_apart(mem_e5, clock, turns, gap_days=45)
     names = {v for vs in active_values(mem_e5, "name").values() for v in vs}
     assert {"Amy", "小林"} & names, active_values(mem_e5, "name")
+
+
+def test_forgetting_a_swapped_value_erases_it_and_its_turn(mem_e5: Memory, clock: FixedClock) -> None:
+    say_apart(
+        mem_e5, clock, ["my phone plan is with Telstra", "ditched telstra for Optus last week"], gap_days=30
+    )
+    swapped = [r for r in mem_e5.records(user="u", statuses=["active"]) if r.key == "mobile_carrier"]
+    assert [r.value for r in swapped] == ["Optus"]
+    mem_e5.forget(swapped[0].id)
+    mem_e5.flush()  # the worker re-reads nothing: the turn is tombstoned with the record
+    values = [r.value for r in mem_e5.records(user="u", statuses=None) if r.key == "mobile_carrier"]
+    assert "Optus" not in values, values
+    assert not any(
+        "Optus" in h.memory.content for h in mem_e5.search("who's my phone carrier now", user="u", k=5)
+    )
